@@ -1,0 +1,29 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// Benchmarks live in their own package so that the library never depends on the
+// benchmark harness. Run from this folder, in release mode:
+//
+//     swift package benchmark --target EventBusBenchmarks
+let package = Package(
+    name: "TallyBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "Tally", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "EventBusBenchmarks",
+            dependencies: [
+                .product(name: "Componentry", package: "Tally"),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ],
+            path: "Benchmarks/EventBus",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)

@@ -1,0 +1,25 @@
+extension EventBus {
+    /// The events of `type` as an asynchronous sequence, for `for await` loops.
+    ///
+    /// The subscription starts when this is called and ends when the loop's task is
+    /// cancelled or the sequence is dropped. Events are buffered until the loop takes
+    /// them; pass `bufferingPolicy` to bound the buffer.
+    ///
+    /// ```swift
+    /// for await bill in bus.events(of: BillCreated.self) {
+    ///     print(bill.amount)
+    /// }
+    /// ```
+    public func events<Event: BusEvent>(
+        of type: Event.Type,
+        subTypes: Set<String>? = nil,
+        bufferingPolicy: AsyncStream<Event>.Continuation.BufferingPolicy = .unbounded
+    ) -> AsyncStream<Event> {
+        AsyncStream(bufferingPolicy: bufferingPolicy) { continuation in
+            var builder = on(type)
+            if let subTypes { builder = builder.subTypes(subTypes) }
+            let subscription = builder.handle { continuation.yield($0) }
+            continuation.onTermination = { _ in subscription.dispose() }
+        }
+    }
+}
