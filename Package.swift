@@ -14,11 +14,69 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Componentry", targets: ["Componentry"]),
+        .library(name: "TallyTracker", targets: ["TallyTracker"]),
+        .library(name: "TallyStore", targets: ["TallyStore"]),
+        .library(name: "TallyServer", targets: ["TallyServer"]),
+        .executable(name: "tally", targets: ["tally"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         // The pattern library: Foundation only.
         .target(name: "Componentry", swiftSettings: strict),
 
+        // The client SDK apps embed: Foundation and Componentry only.
+        .target(name: "TallyTracker", dependencies: ["Componentry"], swiftSettings: strict),
+
+        // Storage, rollups and exact metrics over SQLite.
+        .target(
+            name: "TallyStore",
+            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: strict
+        ),
+
+        // The collector: HTTP ingest and metrics over TallyStore.
+        .target(
+            name: "TallyServer",
+            dependencies: [
+                "Componentry", "TallyStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // Test support for servers: a live collector on an ephemeral port.
+        .target(name: "TallyServerTesting", dependencies: ["TallyServer"], swiftSettings: strict),
+
+        // The `tally` command.
+        .executableTarget(
+            name: "tally",
+            dependencies: [
+                "TallyServer", "TallyTracker",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+
         .testTarget(name: "ComponentryTests", dependencies: ["Componentry"], swiftSettings: strict),
+        .testTarget(name: "TallyTrackerTests", dependencies: ["TallyTracker"], swiftSettings: strict),
+        .executableTarget(name: "TrackerProbe", dependencies: ["TallyTracker"], path: "Tests/Fixtures/TrackerProbe", swiftSettings: strict),
+        .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore"], swiftSettings: strict),
+        .testTarget(
+            name: "TallyServerTests",
+            dependencies: ["TallyServer", "TallyServerTesting", "TallyTracker"],
+            swiftSettings: strict
+        ),
     ]
 )

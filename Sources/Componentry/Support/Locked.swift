@@ -1,6 +1,7 @@
 import Synchronization
 
-/// A `Mutex` whose critical sections ThreadSanitizer can see.
+/// A `Mutex` whose critical sections ThreadSanitizer can see; shared by the package's
+/// modules (`package` access), not part of Componentry's public API.
 ///
 /// `Synchronization.Mutex` on Linux locks with futex calls inside the standard library,
 /// which ThreadSanitizer does not instrument, so every access under the lock is reported
@@ -8,16 +9,16 @@ import Synchronization
 /// an atomic that lives beside the mutex: ThreadSanitizer sees those as the
 /// happens-before edges the mutex provides. On x86 and ARM both are plain loads and
 /// stores with ordering, adding no measurable cost.
-struct Locked<Value: ~Copyable>: ~Copyable {
+package struct Locked<Value: ~Copyable>: ~Copyable {
     private let mutex: Mutex<Value>
     private let edge = Atomic<Int>(0)
 
-    init(_ value: consuming sending Value) {
+    package init(_ value: consuming sending Value) {
         mutex = Mutex(value)
     }
 
     /// Runs `body` with exclusive access to the value.
-    borrowing func withLock<Result: ~Copyable, E: Error>(
+    package borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in

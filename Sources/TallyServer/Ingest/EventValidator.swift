@@ -1,0 +1,88 @@
+import Foundation
+import TallyStore
+
+/// Turns one element of an ingest batch into a stored ``Event``, or says why not.
+///
+/// Rules (the HTTP contract): `id` (a UUID), `name` (1 to 100 characters), `timestamp`
+/// (ISO-8601 with an offset) and `user_id` (a non-empty string) are required;
+/// `session_id`, `app_version` and `platform` are optional strings; `properties` is an
+/// optional object of strings, numbers, booleans and nulls. The timestamp is corrected
+/// for the device's clock skew, measured from the batch's `sent_at`; the corrected time
+/// must lie within the app's accepted age and at most ``maximumFuture`` ahead.
+struct EventValidator {
+    /// The longest accepted `user_id`, `session_id`, `app_version` or `platform`.
+    static let maximumFieldLength = 256
+    /// The most properties an event may carry.
+    static let maximumProperties = 100
+
+    /// When the batch arrived, by the server's clock.
+    let receivedAt: Date
+    /// The server's clock minus the device's, at sending time.
+    let skew: TimeInterval
+    /// How old a corrected timestamp may be.
+    let maximumAge: TimeInterval
+    /// How far ahead of the server's clock a corrected timestamp may be.
+    let maximumFuture: TimeInterval
+
+    func validate(_ value: JSONValue) -> Result<Event, Rejection.Reason> {
+        guard case .object(let fields) = value else { return .failure("an event must be a JSON object") }
+        guard case .string(let idText)? = fields["id"], let id = UUID(uuidString: idText) else {
+            return .failure("id must be a UUID string")
+        }
+        guard case .string(let name)? = fields["name"], (1...100).contains(name.count) else {
+            return .failure("name must be a string of 1 to 100 characters")
+        }
+        guard case .string(let timestampText)? = fields["timestamp"],
+              let deviceTimestamp = Timestamp.parse(timestampText)
+        else { return .failure("timestamp must be an ISO-8601 string with an offset") }
+        guard case .string(let userID)? = fields["user_id"], !userID.isEmpty,
+              userID.utf8.count <= Self.maximumFieldLength
+        else { return .failure("user_id must be a non-empty string of at most \(Self.maximumFieldLength) bytes") }
+
+        var optional: [String: String] = [:]
+        for key in ["session_id", "app_version", "platform"] {
+            switch fields[key] {
+            case nil, .null?:
+                continue
+            case .string(let text)? where text.utf8.count <= Self.maximumFieldLength:
+                optional[key] = text
+            default:
+                return .failure("\(key) must be a string of at most \(Self.maximumFieldLength) bytes, or null")
+            }
+        }
+
+        var properties: [String: PropertyValue] = [:]
+        switch fields["properties"] {
+        case nil, .null?:
+            break
+        case .object(let values)? where values.count <= Self.maximumProperties:
+            for (key, value) in values {
+                switch value {
+                case .string(let text): properties[key] = .string(text)
+                case .int(let number): properties[key] = .number(Double(number))
+                case .double(let number): properties[key] = .number(number)
+                case .bool(let flag): properties[key] = .bool(flag)
+                case .null: properties[key] = .null
+                case .array, .object:
+                    return .failure("property '\(key)' must be a string, number, boolean or null, not \(value.kind)")
+                }
+            }
+        default:
+            return .failure("properties must be an object of at most \(Self.maximumProperties) entries")
+        }
+
+        let timestamp = deviceTimestamp.addingTimeInterval(skew)
+        if timestamp < receivedAt.addingTimeInterval(-maximumAge) {
+            return .failure("timestamp is older than the accepted age of \(Int(maximumAge / 86_400)) days")
+        }
+        if timestamp > receivedAt.addingTimeInterval(maximumFuture) {
+            return .failure("timestamp is more than \(Int(maximumFuture / 60)) minutes in the future")
+        }
+
+        return .success(Event(
+            id: id, name: name, timestamp: timestamp, deviceTimestamp: deviceTimestamp, userID: userID,
+            sessionID: optional["session_id"], appVersion: optional["app_version"] ?? "",
+            platform: optional["platform"] ?? "", properties: properties
+        ))
+    }
+}

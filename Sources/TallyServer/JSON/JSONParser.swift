@@ -1,0 +1,252 @@
+/// A strict, fast JSON parser for request bodies (RFC 8259).
+///
+/// It rejects what a collector must not accept: invalid UTF-8 (in strings and anywhere
+/// else), nesting deeper than ``maximumDepth``, trailing garbage, lone surrogates in
+/// `\u` escapes, and numbers that do not fit a `Double`. Errors carry the byte offset.
+struct JSONParser {
+    /// How deeply arrays and objects may nest; a valid ingest body needs 4.
+    static let maximumDepth = 32
+
+    /// Why a body is not JSON.
+    struct Failure: Error, Equatable, CustomStringConvertible {
+        let message: String
+        let offset: Int
+
+        var description: String { "\(message) at byte \(offset)" }
+    }
+
+    private let bytes: [UInt8]
+    private var index = 0
+    private var depth = 0
+
+    private init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// Parses `bytes` as one JSON value with nothing but whitespace around it.
+    static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
+        var parser = JSONParser(bytes)
+        let value = try parser.value()
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else { throw parser.failure("unexpected data after the JSON value") }
+        return value
+    }
+
+    // MARK: Values
+
+    private mutating func value() throws(Failure) -> JSONValue {
+        skipWhitespace()
+        guard index < bytes.count else { throw failure("unexpected end of input") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try object()
+        case UInt8(ascii: "["): return try array()
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+        default: throw failure("unexpected character")
+        }
+    }
+
+    private mutating func object() throws(Failure) -> JSONValue {
+        try enterContainer()
+        var members: [String: JSONValue] = [:]
+        skipWhitespace()
+        if peek(UInt8(ascii: "}")) {
+            index += 1
+            depth -= 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard peek(UInt8(ascii: "\"")) else { throw failure("expected a string key") }
+            let key = try string()
+            skipWhitespace()
+            try expect(UInt8(ascii: ":"))
+            members[key] = try value()
+            skipWhitespace()
+            if peek(UInt8(ascii: ",")) {
+                index += 1
+            } else {
+                try expect(UInt8(ascii: "}"))
+                depth -= 1
+                return .object(members)
+            }
+        }
+    }
+
+    private mutating func array() throws(Failure) -> JSONValue {
+        try enterContainer()
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if peek(UInt8(ascii: "]")) {
+            index += 1
+            depth -= 1
+            return .array(elements)
+        }
+        while true {
+            elements.append(try value())
+            skipWhitespace()
+            if peek(UInt8(ascii: ",")) {
+                index += 1
+            } else {
+                try expect(UInt8(ascii: "]"))
+                depth -= 1
+                return .array(elements)
+            }
+        }
+    }
+
+    private mutating func enterContainer() throws(Failure) {
+        depth += 1
+        guard depth <= Self.maximumDepth else { throw failure("nesting deeper than \(Self.maximumDepth)") }
+        index += 1
+    }
+
+    private mutating func literal(_ word: StaticString) throws(Failure) {
+        let count = word.utf8CodeUnitCount
+        guard index + count <= bytes.count,
+              (0..<count).allSatisfy({ bytes[index + $0] == word.utf8Start[$0] })
+        else { throw failure("invalid literal") }
+        index += count
+    }
+
+    private mutating func number() throws(Failure) -> JSONValue {
+        let start = index
+        if peek(UInt8(ascii: "-")) { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else { throw failure("invalid number") }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        var isInteger = true
+        if peek(UInt8(ascii: ".")) {
+            isInteger = false
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else { throw failure("invalid number") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
+            isInteger = false
+            index += 1
+            if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw failure("invalid number") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        if isInteger, let integer = Int(text) { return .int(integer) }
+        guard let double = Double(text), double.isFinite else {
+            throw Failure(message: "number out of range", offset: start)
+        }
+        return .double(double)
+    }
+
+    // MARK: Strings
+
+    private mutating func string() throws(Failure) -> String {
+        index += 1  // opening quote
+        var utf8: [UInt8] = []
+        var runStart = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                utf8.append(contentsOf: bytes[runStart..<index])
+                index += 1
+                guard let string = String(validating: utf8, as: UTF8.self) else {
+                    throw failure("invalid UTF-8 in a string")
+                }
+                return string
+            case UInt8(ascii: "\\"):
+                utf8.append(contentsOf: bytes[runStart..<index])
+                index += 1
+                try escape(into: &utf8)
+                runStart = index
+            case 0..<0x20:
+                throw failure("unescaped control character in a string")
+            default:
+                index += 1
+            }
+        }
+        throw failure("unterminated string")
+    }
+
+    private mutating func escape(into utf8: inout [UInt8]) throws(Failure) {
+        guard index < bytes.count else { throw failure("unterminated escape") }
+        let byte = bytes[index]
+        index += 1
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8.append(byte)
+        case UInt8(ascii: "b"): utf8.append(0x08)
+        case UInt8(ascii: "f"): utf8.append(0x0C)
+        case UInt8(ascii: "n"): utf8.append(0x0A)
+        case UInt8(ascii: "r"): utf8.append(0x0D)
+        case UInt8(ascii: "t"): utf8.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try hex4()
+            if (0xD800..<0xDC00).contains(scalar) {
+                guard peek(UInt8(ascii: "\\")), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
+                    throw failure("lone surrogate in a \\u escape")
+                }
+                index += 2
+                let low = try hex4()
+                guard (0xDC00..<0xE000).contains(low) else { throw failure("lone surrogate in a \\u escape") }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            }
+            guard let unicode = Unicode.Scalar(scalar) else { throw failure("lone surrogate in a \\u escape") }
+            utf8.append(contentsOf: String(Character(unicode)).utf8)
+        default:
+            throw failure("invalid escape")
+        }
+    }
+
+    private mutating func hex4() throws(Failure) -> UInt32 {
+        guard index + 4 <= bytes.count else { throw failure("invalid \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw failure("invalid \\u escape")
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    // MARK: Helpers
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    private func peek(_ byte: UInt8) -> Bool {
+        index < bytes.count && bytes[index] == byte
+    }
+
+    private mutating func expect(_ byte: UInt8) throws(Failure) {
+        guard peek(byte) else {
+            throw failure(index < bytes.count ? "expected '\(Character(Unicode.Scalar(byte)))'" : "unexpected end of input")
+        }
+        index += 1
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    private func failure(_ message: String) -> Failure {
+        Failure(message: message, offset: index)
+    }
+}

@@ -1,0 +1,25 @@
+/// A parsed JSON value, as read from request bodies.
+///
+/// Numbers keep their text's integer-ness: `12` is ``int(_:)``, `12.5` and `1e3` are
+/// ``double(_:)``. Objects keep the last value of a repeated key.
+enum JSONValue: Hashable, Sendable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    /// The value's kind, for error messages ("expected a string, found a number").
+    var kind: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .int, .double: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+import TallyStore
+
+/// `GET /v1/metrics` and `GET /v1/metrics/range`: exact metrics of the app whose read
+/// token is presented as `Authorization: Bearer <token>`.
+struct MetricsController {
+    let store: EventStore
+    let apps: AppDirectory
+
+    /// `?date=YYYY-MM-DD[&tz=Area/City]`: one day's metrics.
+    func day(_ request: Request) async throws -> Response {
+        await answer {
+            let app = try await authenticate(request)
+            let query = request.uri.queryParameters
+            guard let date = query.get("date") else { throw APIError.badRequest("missing date=YYYY-MM-DD") }
+            return try await store.metrics(app: app.id, date: date, timeZone: query.get("tz") ?? app.timeZone)
+        }
+    }
+
+    /// `?from=YYYY-MM-DD&to=YYYY-MM-DD[&tz=Area/City]`: daily series.
+    func range(_ request: Request) async throws -> Response {
+        await answer {
+            let app = try await authenticate(request)
+            let query = request.uri.queryParameters
+            guard let from = query.get("from"), let to = query.get("to") else {
+                throw APIError.badRequest("missing from=YYYY-MM-DD or to=YYYY-MM-DD")
+            }
+            return try await store.metricsRange(app: app.id, from: from, to: to, timeZone: query.get("tz") ?? app.timeZone)
+        }
+    }
+
+    private func answer(_ body: () async throws -> some Encodable) async -> Response {
+        do {
+            return try .json(try await body())
+        } catch let error as APIError {
+            return .error(error)
+        } catch let error as TallyStoreError {
+            return .error(.badRequest(error.description))
+        } catch {
+            return .error(APIError(status: .internalServerError, message: "internal error"))
+        }
+    }
+
+    private func authenticate(_ request: Request) async throws -> App {
+        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
+            throw APIError.unauthorized("missing Authorization: Bearer <read token>")
+        }
+        guard let app = try await apps.app(readToken: String(header.dropFirst("Bearer ".count))) else {
+            throw APIError.unauthorized("unknown read token")
+        }
+        return app
+    }
+}

@@ -1,0 +1,69 @@
+public import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+public import TallyServer
+public import TallyStore
+
+/// A collector listening on a free loopback port over a fresh database, for tests that
+/// speak real HTTP to it (as the SDK and other programs do).
+///
+/// ```swift
+/// try await LiveServer.with { server in
+///     let app = try await server.store.createApp(name: "Test")
+///     let (status, body) = try await server.request("/healthz")
+/// }
+/// ```
+public struct LiveServer: Sendable {
+    /// The server's base URL, `http://127.0.0.1:<port>`.
+    public let url: URL
+    /// The store behind the server, to create apps and check what was stored.
+    public let store: EventStore
+    /// The server itself (its ``TallyServer/bus`` announces ingested batches).
+    public let server: TallyServer
+
+    /// Starts a server with `configuration` (its host and port are replaced by
+    /// 127.0.0.1 and a free port), runs `body`, then stops the server and deletes the
+    /// database.
+    public static func with<Result: Sendable>(
+        configuration: ServerConfiguration = .init(),
+        _ body: (LiveServer) async throws -> Result
+    ) async throws -> Result {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-live-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try EventStore(path: folder.appendingPathComponent("tally.sqlite").path)
+
+        var configuration = configuration
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        let server = TallyServer(store: store, configuration: configuration)
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let running = Task { try await server.run { port in continuation.yield(port) } }
+        defer { running.cancel() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw CancellationError() }
+        let live = LiveServer(url: URL(string: "http://127.0.0.1:\(port)")!, store: store, server: server)
+        return try await body(live)
+    }
+
+    /// Sends one request to the server and returns the status, headers and body.
+    public func request(
+        _ path: String, method: String = "GET", headers: [String: String] = [:], body: Data? = nil
+    ) async throws -> (status: Int, headers: [String: String], body: Data) {
+        var request = URLRequest(url: url.appendingPathComponent(path))
+        if let query = path.split(separator: "?", maxSplits: 1).dropFirst().first {
+            request.url = URL(string: url.absoluteString + path.prefix(upTo: path.firstIndex(of: "?")!) + "?" + query)
+        }
+        request.httpMethod = method
+        request.httpBody = body
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = response as! HTTPURLResponse
+        var fields: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value }
+        }
+        return (http.statusCode, fields, data)
+    }
+}

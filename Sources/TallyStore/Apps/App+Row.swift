@@ -1,0 +1,24 @@
+import Foundation
+import GRDB
+
+extension App {
+    /// The columns ``init(row:)`` reads, in order.
+    static let columns = "id, name, time_zone, accepted_event_age, created_at"
+
+    /// Decodes a row selected with ``columns``.
+    init(row: Row) {
+        self.init(
+            id: AppID(rawValue: row[0]), name: row[1], timeZone: row[2],
+            acceptedEventAge: row[3], createdAt: Date(unixMilliseconds: row[4]))
+    }
+
+    /// The app with this id, or `nil`.
+    static func fetch(_ db: Database, id: AppID) throws -> App? {
+        try fetch(db, whereColumn: "id", equals: id.rawValue)
+    }
+
+    /// The app whose `column` equals `value`, or `nil`.
+    static func fetch(_ db: Database, whereColumn column: String, equals value: some DatabaseValueConvertible) throws -> App? {
+        try Row.fetchOne(db, sql: "SELECT \(columns) FROM app WHERE \(column) = ?", arguments: [value]).map(App.init(row:))
+    }
+}

@@ -1,0 +1,34 @@
+public import Foundation
+
+/// An app registered with the store: the unit that owns events, keys and metrics.
+///
+/// Values are snapshots read from the database; use ``EventStore/updateApp(_:timeZone:acceptedEventAge:)``
+/// to change the stored settings.
+public struct App: Hashable, Sendable {
+    /// The app's stable identifier, assigned by ``EventStore/createApp(name:timeZone:acceptedEventAge:)``.
+    public var id: AppID
+    /// The display name given at creation.
+    public var name: String
+    /// The IANA time zone identifier (for example `"Europe/Paris"`) that defines the app's days
+    /// when a metrics request names no time zone.
+    public var timeZone: String
+    /// How old an event may be, relative to the moment it is received, and still be accepted.
+    ///
+    /// The store does not enforce it: the ingest server rejects older events before calling
+    /// ``EventStore/insert(_:app:)``. Defaults to ``App/defaultAcceptedEventAge``.
+    public var acceptedEventAge: TimeInterval
+    /// When the app was created.
+    public var createdAt: Date
+
+    /// The accepted event age of a new app: 30 days.
+    public static let defaultAcceptedEventAge: TimeInterval = 30 * 86_400
+}
+
+/// The identifier of an ``App``: the row id the store assigned, stable for the app's lifetime.
+public struct AppID: RawRepresentable, Hashable, Sendable, Codable {
+    /// The underlying integer, suitable for URLs and logs.
+    public var rawValue: Int64
+
+    /// Wraps an integer, typically one parsed from a URL; it names an app only if the store has one with that id.
+    public init(rawValue: Int64) { self.rawValue = rawValue }
+}

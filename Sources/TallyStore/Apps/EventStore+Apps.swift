@@ -1,0 +1,80 @@
+public import Foundation
+import GRDB
+
+extension EventStore {
+    /// Registers an app and returns it with a fresh ingest key and read token.
+    ///
+    /// The two secrets are returned only here: the store keeps their SHA-256 hashes.
+    ///
+    /// - Parameters:
+    ///   - name: A display name; need not be unique.
+    ///   - timeZone: The IANA identifier whose days metrics use by default.
+    ///   - acceptedEventAge: How old an event may be and still be accepted by the ingest server.
+    /// - Throws: ``TallyStoreError/invalidTimeZone(_:)`` if Foundation does not know `timeZone`.
+    public func createApp(
+        name: String, timeZone: String = "UTC", acceptedEventAge: TimeInterval = App.defaultAcceptedEventAge
+    ) async throws -> NewApp {
+        _ = try LocalCalendar(identifier: timeZone)
+        let ingestKey = AccessKey.generate(prefix: "ik_")
+        let readToken = AccessKey.generate(prefix: "rt_")
+        let createdAt = Date().unixMilliseconds
+        let app = try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO app (name, time_zone, accepted_event_age, ingest_key_hash, read_token_hash, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [name, timeZone, acceptedEventAge, AccessKey.hash(ingestKey), AccessKey.hash(readToken), createdAt])
+            return App(
+                id: AppID(rawValue: db.lastInsertedRowID), name: name, timeZone: timeZone,
+                acceptedEventAge: acceptedEventAge, createdAt: Date(unixMilliseconds: createdAt))
+        }
+        return NewApp(app: app, ingestKey: ingestKey, readToken: readToken)
+    }
+
+    /// The app with this id, or `nil` if there is none.
+    public func app(id: AppID) async throws -> App? {
+        try await pool.read { db in try App.fetch(db, id: id) }
+    }
+
+    /// The app whose ingest key is `ingestKey`, or `nil` if no app has it.
+    ///
+    /// Hashes the presented key and looks the hash up; use it to authenticate ingest requests.
+    public func app(ingestKey: String) async throws -> App? {
+        try await pool.read { db in try App.fetch(db, whereColumn: "ingest_key_hash", equals: AccessKey.hash(ingestKey)) }
+    }
+
+    /// The app whose read token is `readToken`, or `nil` if no app has it.
+    ///
+    /// Hashes the presented token and looks the hash up; use it to authenticate metrics and export requests.
+    public func app(readToken: String) async throws -> App? {
+        try await pool.read { db in try App.fetch(db, whereColumn: "read_token_hash", equals: AccessKey.hash(readToken)) }
+    }
+
+    /// All apps, ordered by id (creation order).
+    public func apps() async throws -> [App] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT \(App.columns) FROM app ORDER BY id").map(App.init(row:))
+        }
+    }
+
+    /// Changes an app's settings and returns the updated app; `nil` arguments keep the current value.
+    ///
+    /// Changing the time zone affects only which days later metrics requests use by default:
+    /// rollups are kept in UTC buckets, so nothing is recomputed.
+    ///
+    /// - Throws: ``TallyStoreError/invalidTimeZone(_:)`` or ``TallyStoreError/unknownApp(_:)``.
+    public func updateApp(_ id: AppID, timeZone: String? = nil, acceptedEventAge: TimeInterval? = nil) async throws -> App {
+        if let timeZone { _ = try LocalCalendar(identifier: timeZone) }
+        return try await pool.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE app SET time_zone = coalesce(?, time_zone), accepted_event_age = coalesce(?, accepted_event_age)
+                    WHERE id = ?
+                    """,
+                arguments: [timeZone, acceptedEventAge, id.rawValue])
+            guard let app = try App.fetch(db, id: id) else { throw TallyStoreError.unknownApp(id) }
+            return app
+        }
+    }
+}

@@ -1,0 +1,13 @@
+/// The result of ``EventStore/createApp(name:timeZone:acceptedEventAge:)``: the app and its two secrets.
+///
+/// This is the only time the secrets are available in clear: the store keeps only their
+/// SHA-256 hashes, so show them to the user now and never log them.
+public struct NewApp: Sendable {
+    /// The created app.
+    public var app: App
+    /// The key the app's SDK presents to send events (`ik_` followed by 256 random bits, base64url).
+    public var ingestKey: String
+    /// The token dashboards and the CLI present to read metrics and export events
+    /// (`rt_` followed by 256 random bits, base64url).
+    public var readToken: String
+}

@@ -1,0 +1,67 @@
+import Foundation
+import GRDB
+
+/// The raw events of an app in a time range, as returned by ``EventStore/export(app:from:to:)``:
+/// an asynchronous sequence ordered by timestamp (then by storage order).
+///
+/// Events are read in pages of ``pageSize``, each in its own short read transaction, so a long
+/// export neither holds memory for the whole range nor blocks WAL checkpoints. The sequence is
+/// therefore not a snapshot: an event committed during the export appears if its timestamp
+/// sorts after the page already read. Each iteration starts over.
+public struct EventExport: AsyncSequence, Sendable {
+    /// Events are exported as ``Event`` values; `Codable`, so each encodes to one NDJSON line.
+    public typealias Element = Event
+
+    /// Events read per transaction.
+    public static let pageSize = 1000
+
+    let pool: DatabasePool
+    let app: AppID
+    let range: Range<Int64>
+
+    /// Starts reading from the beginning of the range.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(export: self, after: (range.lowerBound, 0))
+    }
+
+    /// Reads the export one page at a time.
+    public struct Iterator: AsyncIteratorProtocol {
+        let export: EventExport
+        /// The sort key, (timestamp, rowid), of the last event read.
+        var after: (timestamp: Int64, rowID: Int64)
+        var page: [Event] = []
+        var pageIndex = 0
+        var exhausted = false
+
+        /// The next event, or `nil` after the last one.
+        ///
+        /// - Throws: A database error, or a `DecodingError` if stored properties are corrupt.
+        public mutating func next() async throws -> Event? {
+            if pageIndex == page.count {
+                guard !exhausted else { return nil }
+                let (export, start) = (export, after)
+                let (events, last) = try await export.pool.read { db in
+                    let rows = try Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT \(Event.columns), rowid FROM event
+                            WHERE app_id = ? AND timestamp >= ? AND timestamp < ? AND (timestamp > ? OR rowid > ?)
+                            ORDER BY timestamp, rowid LIMIT ?
+                            """,
+                        arguments: [
+                            export.app.rawValue, start.timestamp, export.range.upperBound, start.timestamp, start.rowID,
+                            EventExport.pageSize,
+                        ])
+                    let decoder = JSONDecoder()
+                    let events = try rows.map { try Event(row: $0, decoder: decoder) }
+                    return (events, rows.last.map { ($0[2] as Int64, $0[9] as Int64) })
+                }
+                (page, pageIndex, exhausted) = (events, 0, events.count < EventExport.pageSize)
+                if let last { after = last }
+                if page.isEmpty { return nil }
+            }
+            defer { pageIndex += 1 }
+            return page[pageIndex]
+        }
+    }
+}

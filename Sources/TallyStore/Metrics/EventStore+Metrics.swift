@@ -1,0 +1,81 @@
+import GRDB
+
+extension EventStore {
+    /// The metrics of one day: see ``DayMetrics`` for the exact definitions.
+    ///
+    /// Reads only rollups, never raw events, so the cost depends on the number of users and
+    /// distinct event names active around the day, not on the number of stored events.
+    /// Reflects every batch committed before the call.
+    ///
+    /// - Parameters:
+    ///   - app: The app.
+    ///   - date: The day, as `YYYY-MM-DD`.
+    ///   - timeZone: The IANA identifier whose day `date` names; `nil` means the app's time zone.
+    /// - Throws: ``TallyStoreError/invalidDate(_:)``, ``TallyStoreError/invalidTimeZone(_:)``,
+    ///   ``TallyStoreError/unknownApp(_:)``, ``TallyStoreError/unsupportedDayBoundary(date:timeZone:)``,
+    ///   or a database error.
+    public func metrics(app: AppID, date: String, timeZone: String? = nil) async throws -> DayMetrics {
+        let day = try CivilDay(date)
+        return try await read(app: app, timeZone: timeZone) { reader, calendar in
+            let buckets = try calendar.buckets(of: day...day)
+            let activity = try reader.userActivity(in: buckets)
+            return DayMetrics(
+                date: day.text,
+                timeZone: calendar.identifier,
+                dau: try reader.activeUsers(in: buckets).count,
+                wau: try reader.activeUsers(in: calendar.buckets(of: day.advanced(by: -6)...day)).count,
+                mau: try reader.activeUsers(in: calendar.buckets(of: day.advanced(by: -29)...day)).count,
+                newUsers: try reader.newUsers(in: buckets),
+                events: try reader.counts("name_bucket", by: "name", in: buckets),
+                perUser: activity.perUser,
+                versions: activity.versions,
+                screens: try reader.counts("screen_bucket", by: "screen", in: buckets))
+        }
+    }
+
+    /// Daily active users and event counts per name for every day from `from` through `to`.
+    ///
+    /// Each day is defined, and counted exactly, as in ``DayMetrics``.
+    ///
+    /// - Parameters:
+    ///   - app: The app.
+    ///   - from: The first day, as `YYYY-MM-DD`.
+    ///   - to: The last day, included, as `YYYY-MM-DD`; the range spans at most ``maximumRangeDays`` days.
+    ///   - timeZone: The IANA identifier whose days these are; `nil` means the app's time zone.
+    /// - Throws: The errors of ``metrics(app:date:timeZone:)``, and ``TallyStoreError/invalidRange(from:to:)``.
+    public func metricsRange(app: AppID, from: String, to: String, timeZone: String? = nil) async throws -> RangeMetrics {
+        let first = try CivilDay(from), last = try CivilDay(to)
+        guard first <= last, first.distance(to: last) < Self.maximumRangeDays else {
+            throw TallyStoreError.invalidRange(from: from, to: to)
+        }
+        let days = first...last
+        return try await read(app: app, timeZone: timeZone) { reader, calendar in
+            let starts = try (days.lowerBound...days.upperBound.advanced(by: 1)).map(calendar.bucket(startOf:))
+            let dau = try zip(starts, starts.dropFirst()).map { try reader.activeUsers(in: $0..<$1).count }
+            var events: [String: [Int]] = [:]
+            var dayIndex = 0
+            let rows = try reader.nameCounts(in: starts.first!..<starts.last!)
+            while let row = try rows.next() {
+                let bucket: Int64 = row[0]
+                while bucket >= starts[dayIndex + 1] { dayIndex += 1 }
+                events[row[1], default: Array(repeating: 0, count: days.count)][dayIndex] += row[2] as Int
+            }
+            return RangeMetrics(
+                from: days.lowerBound.text, to: days.upperBound.text, timeZone: calendar.identifier,
+                dates: days.map(\.text), dau: dau, events: events)
+        }
+    }
+
+    /// Runs `body` in a read transaction with the app's rollups and the calendar of `timeZone`,
+    /// or of the app's time zone when `timeZone` is `nil`.
+    private func read<T: Sendable>(
+        app: AppID, timeZone: String?, _ body: @escaping @Sendable (RollupReader, LocalCalendar) throws -> T
+    ) async throws -> T {
+        let requestedCalendar = try timeZone.map { identifier throws(TallyStoreError) in try LocalCalendar(identifier: identifier) }
+        return try await pool.read { db in
+            guard let stored = try App.fetch(db, id: app) else { throw TallyStoreError.unknownApp(app) }
+            let calendar = try requestedCalendar ?? LocalCalendar(identifier: stored.timeZone)
+            return try body(RollupReader(db: db, app: app), calendar)
+        }
+    }
+}

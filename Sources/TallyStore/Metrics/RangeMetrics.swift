@@ -1,0 +1,28 @@
+/// Daily series over a range of local days, as returned by
+/// ``EventStore/metricsRange(app:from:to:timeZone:)``.
+///
+/// Each series has one element per day of ``dates``, in the same order; days are defined as in
+/// ``DayMetrics``. Encodes to JSON with the keys `from`, `to`, `tz`, `dates`, `dau` and `events`.
+public struct RangeMetrics: Hashable, Sendable {
+    /// The first day, as `YYYY-MM-DD`.
+    public var from: String
+    /// The last day (included), as `YYYY-MM-DD`.
+    public var to: String
+    /// The IANA identifier of the time zone whose days these are.
+    public var timeZone: String
+    /// Every day from ``from`` through ``to``, as `YYYY-MM-DD`.
+    public var dates: [String]
+    /// Distinct users with an event, per day.
+    public var dau: [Int]
+    /// Events per day, per event name; names with no event in the range are absent.
+    public var events: [String: [Int]]
+}
+
+// Codable synthesis requires the conformance in the declaring file.
+extension RangeMetrics: Codable {
+    /// The JSON keys of the metrics API.
+    enum CodingKeys: String, CodingKey {
+        case from, to, dates, dau, events
+        case timeZone = "tz"
+    }
+}

@@ -1,0 +1,103 @@
+import GRDB
+
+/// The database schema, applied by GRDB's `DatabaseMigrator` when a store opens.
+///
+/// Raw events live in `event`. Everything else except `app` is a rollup that
+/// ``EventStore/insert(_:app:)`` updates in the same transaction as the events, keyed by
+/// UTC 15-minute bucket (see ``Bucket``) so metrics are exact in every time zone:
+///
+/// - `app_user`: one row per user, with the instant of the user's first event (new users)
+///   and a small integer `key` the other rollups use instead of the user id text.
+/// - `name_bucket`: events per name per bucket (event counts).
+/// - `screen_bucket`: `screen_view` events per `screen` property per bucket (screens).
+/// - `user_name_bucket`: per user, name and bucket, the event count and the last event's
+///   timestamp and app version (per-user averages and maxima, DAU, versions).
+/// - `user_day`: per user and UTC day, a 96-bit bitmap of the buckets with activity, in two
+///   48-bit integers (distinct users over the partial UTC days at the edges of a window).
+/// - `user_chunk`: per user and 64-day UTC chunk, a bitmap of active UTC days (distinct users
+///   over the whole UTC days inside a window, for WAU and MAU).
+///
+/// Rollup tables are `WITHOUT ROWID`, clustered on `(app_id, time, …)` so a metrics query reads
+/// one contiguous range. No foreign keys on the hot tables: ``EventStore/insert(_:app:)``
+/// checks the app once per batch instead of once per row.
+enum Schema {
+    /// The migrator that creates or upgrades the schema.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE app (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    time_zone TEXT NOT NULL,
+                    accepted_event_age REAL NOT NULL,
+                    ingest_key_hash BLOB NOT NULL UNIQUE,
+                    read_token_hash BLOB NOT NULL UNIQUE,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE TABLE event (
+                    app_id INTEGER NOT NULL,
+                    id TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    timestamp INTEGER NOT NULL,
+                    device_timestamp INTEGER NOT NULL,
+                    user_id TEXT NOT NULL,
+                    session_id TEXT,
+                    app_version TEXT NOT NULL,
+                    platform TEXT NOT NULL,
+                    properties TEXT NOT NULL
+                );
+                CREATE UNIQUE INDEX event_by_id ON event(app_id, id);
+                CREATE INDEX event_by_time ON event(app_id, timestamp);
+                CREATE TABLE app_user (
+                    key INTEGER PRIMARY KEY,
+                    app_id INTEGER NOT NULL,
+                    user_id TEXT NOT NULL,
+                    first_seen INTEGER NOT NULL,
+                    UNIQUE (app_id, user_id)
+                );
+                CREATE INDEX app_user_by_first_seen ON app_user(app_id, first_seen);
+                CREATE TABLE name_bucket (
+                    app_id INTEGER NOT NULL,
+                    bucket INTEGER NOT NULL,
+                    name TEXT NOT NULL,
+                    count INTEGER NOT NULL,
+                    PRIMARY KEY (app_id, bucket, name)
+                ) WITHOUT ROWID;
+                CREATE TABLE screen_bucket (
+                    app_id INTEGER NOT NULL,
+                    bucket INTEGER NOT NULL,
+                    screen TEXT NOT NULL,
+                    count INTEGER NOT NULL,
+                    PRIMARY KEY (app_id, bucket, screen)
+                ) WITHOUT ROWID;
+                CREATE TABLE user_name_bucket (
+                    app_id INTEGER NOT NULL,
+                    bucket INTEGER NOT NULL,
+                    user_key INTEGER NOT NULL,
+                    name TEXT NOT NULL,
+                    count INTEGER NOT NULL,
+                    last_timestamp INTEGER NOT NULL,
+                    last_version TEXT NOT NULL,
+                    PRIMARY KEY (app_id, bucket, user_key, name)
+                ) WITHOUT ROWID;
+                CREATE TABLE user_day (
+                    app_id INTEGER NOT NULL,
+                    day INTEGER NOT NULL,
+                    user_key INTEGER NOT NULL,
+                    low_buckets INTEGER NOT NULL,
+                    high_buckets INTEGER NOT NULL,
+                    PRIMARY KEY (app_id, day, user_key)
+                ) WITHOUT ROWID;
+                CREATE TABLE user_chunk (
+                    app_id INTEGER NOT NULL,
+                    chunk INTEGER NOT NULL,
+                    user_key INTEGER NOT NULL,
+                    days INTEGER NOT NULL,
+                    PRIMARY KEY (app_id, chunk, user_key)
+                ) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,18 @@
+/// The errors the store throws for bad input, as opposed to database failures
+/// (which surface as GRDB's `DatabaseError`).
+///
+/// Every case carries the offending input so a server can turn it into a 4xx response
+/// with a precise message; ``description`` is such a message.
+public enum TallyStoreError: Error, Hashable, Sendable {
+    /// A date that is not a valid `YYYY-MM-DD` calendar day (for example `2026-02-30` or `26-3-1`).
+    case invalidDate(String)
+    /// A time zone identifier Foundation does not know (for example `Mars/Olympus`).
+    case invalidTimeZone(String)
+    /// A date range whose end precedes its start, or that spans more than ``EventStore/maximumRangeDays`` days.
+    case invalidRange(from: String, to: String)
+    /// No app has this id.
+    case unknownApp(AppID)
+    /// The day's boundaries in this time zone are not on a 15-minute UTC grid, so the rollups
+    /// cannot answer exactly. Only historical local mean time offsets (before 1972) do this.
+    case unsupportedDayBoundary(date: String, timeZone: String)
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+import Foundation
+
+/// The `tally` command: run the collector, manage apps, export events.
+@main
+struct Tally: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tally",
+        abstract: "Self-hosted analytics for app teams: collector, storage and metrics.",
+        subcommands: [Serve.self, AppCommand.self, Export.self]
+    )
+}
+
+/// The database option every subcommand shares.
+struct DatabaseOptions: ParsableArguments {
+    @Option(name: .long, help: "The SQLite database file (created if missing).")
+    var db = "tally.sqlite"
+}
+
+/// Writes a line to standard output at once, even when it is a pipe or a file (where
+/// `print` would buffer it until exit).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}

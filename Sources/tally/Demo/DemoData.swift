@@ -1,0 +1,103 @@
+import Componentry
+import Foundation
+import TallyStore
+import TallyTracker
+
+/// The `--demo` data: 60 days of a bookkeeping app's users, sent through the real SDK
+/// (`Tracker`) and HTTP path to the running collector.
+///
+/// Each simulated device gets its own tracker and storage folder; a settable clock makes
+/// the tracker stamp events at simulated times, then reads the real time again before the
+/// upload, as an app that was offline and comes back would. The run is deterministic: the
+/// same seed gives the same users and events.
+enum DemoData {
+    static let days = 60
+    static let users = 240
+    static let timeZone = "Asia/Shanghai"
+
+    /// Creates the demo app, sends its events, and returns the report to print.
+    static func fill(store: EventStore, server: URL) async throws -> String {
+        let created = try await store.createApp(
+            name: "Demo Bookkeeping", timeZone: timeZone, acceptedEventAge: Double(days + 2) * 86_400
+        )
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-demo-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        let startedAt = Date()
+        let today = Calendar.shanghai.startOfDay(for: startedAt)
+        let first = Calendar.shanghai.date(byAdding: .day, value: -(days - 1), to: today)!
+        var random = SeededRandom(seed: 2026)
+        var sent = 0
+        var dropped = 0
+        for user in 0..<users {
+            let plan = DemoUser(number: user, firstDay: first, days: days, random: &random)
+            for era in plan.eras {
+                let clock = DemoClock()
+                var configuration = Tracker.Configuration(
+                    endpoint: server, appKey: created.ingestKey,
+                    storageDirectory: folder.appendingPathComponent("device-\(user)")
+                )
+                configuration.appVersion = era.version
+                configuration.platform = plan.platform
+                configuration.maxEventAge = .seconds(Double(days + 1) * 86_400)
+                // Uploads happen only in the flushes below, with the clock set to the real
+                // time: `sent_at` must be "now" for the server's skew correction to keep the
+                // simulated timestamps.
+                configuration.batchSize = 1_000
+                configuration.uploadInterval = .seconds(3600)
+                configuration.now = { clock.now }
+                let tracker = try Tracker(configuration: configuration)
+                tracker.identify(plan.userID)
+                // Today's plan runs into the evening; only what has already happened is sent.
+                for chunk in era.events.filter({ $0.time <= startedAt }).chunks(of: 900) {
+                    for event in chunk {
+                        clock.now = event.time
+                        tracker.track(event.name, event.properties)
+                    }
+                    clock.now = Date()
+                    let report = await tracker.flush()
+                    sent += report.sent
+                    dropped += report.droppedCount
+                }
+            }
+        }
+        return """
+            demo app created and filled: \(sent) events from \(users) users over \(days) days (\(dropped) dropped)
+            \(try KeysOutput(created).json)
+            try: curl -H 'Authorization: Bearer \(created.readToken)' '\(server.absoluteString)/v1/metrics?date=\(today.shanghaiDay)'
+            """
+    }
+}
+
+/// A clock the demo sets to each simulated event's time.
+private final class DemoClock: Sendable {
+    private let current = Locked(Date())
+
+    var now: Date {
+        get { current.withLock { $0 } }
+        set { current.withLock { $0 = newValue } }
+    }
+}
+
+extension Array {
+    /// Consecutive slices of at most `size` elements.
+    func chunks(of size: Int) -> [ArraySlice<Element>] {
+        stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
+    }
+}
+
+extension Calendar {
+    static let shanghai: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: DemoData.timeZone)!
+        return calendar
+    }()
+}
+
+extension Date {
+    /// The local day in the demo's time zone, as `YYYY-MM-DD`.
+    var shanghaiDay: String {
+        let parts = Calendar.shanghai.dateComponents([.year, .month, .day], from: self)
+        return String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!)
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import TallyServerTesting
+import TallyStore
+
+/// Builds ingest bodies for tests.
+enum Batch {
+    static let iso: Date.ISO8601FormatStyle = .iso8601.year().month().day().time(includingFractionalSeconds: true)
+
+    /// One valid event as a JSON object, with `overrides` replacing or removing fields
+    /// (`NSNull()` to send null, `Optional<Any>.none` is not used: pass "REMOVE" to drop).
+    static func event(
+        id: UUID = UUID(), name: String = "bill_created", at time: Date = Date(), user: String = "u1",
+        _ overrides: [String: Any] = [:]
+    ) -> [String: Any] {
+        var event: [String: Any] = [
+            "id": id.uuidString, "name": name, "timestamp": time.formatted(iso), "user_id": user,
+            "session_id": "s1", "app_version": "1.0.0", "platform": "ios", "properties": ["amount": 12.5],
+        ]
+        for (key, value) in overrides {
+            if let text = value as? String, text == "REMOVE" { event[key] = nil } else { event[key] = value }
+        }
+        return event
+    }
+
+    /// A body `{"sent_at": ..., "events": [...]}`.
+    static func body(_ events: [[String: Any]], sentAt: Date = Date()) -> Data {
+        try! JSONSerialization.data(withJSONObject: ["sent_at": sentAt.formatted(iso), "events": events])
+    }
+}
+
+extension LiveServer {
+    /// Creates an app and returns its keys.
+    func makeApp(timeZone: String = "UTC") async throws -> NewApp {
+        try await store.createApp(name: "Test", timeZone: timeZone)
+    }
+
+    /// POSTs `body` to /v1/events with `key`.
+    func ingest(_ body: Data, key: String, headers: [String: String] = [:]) async throws -> (status: Int, json: [String: Any], headers: [String: String]) {
+        let response = try await request(
+            "/v1/events", method: "POST", headers: headers.merging(["X-App-Key": key]) { own, _ in own }, body: body
+        )
+        let json = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
+        return (response.status, json, response.headers)
+    }
+}

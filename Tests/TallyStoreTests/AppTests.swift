@@ -1,0 +1,75 @@
+import Foundation
+import GRDB
+import Testing
+@testable import TallyStore
+
+@Suite struct AppTests {
+    @Test func keysAreRandomURLSafeAndStoredHashed() async throws {
+        let store = try makeStore()
+        let created = try await store.createApp(name: "Demo")
+        let other = try await store.createApp(name: "Other", timeZone: "Asia/Kathmandu", acceptedEventAge: 3600)
+
+        let urlSafe = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        for key in [created.ingestKey, created.readToken, other.ingestKey, other.readToken] {
+            #expect(key.count == 46)  // 3-character prefix + 43 base64url characters = 256 bits
+            #expect(key.dropFirst(3).unicodeScalars.allSatisfy(urlSafe.contains))
+        }
+        #expect(Set([created.ingestKey, created.readToken, other.ingestKey, other.readToken]).count == 4)
+        #expect(created.app.timeZone == "UTC")
+        #expect(created.app.acceptedEventAge == App.defaultAcceptedEventAge)
+
+        let stored = try await store.pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM app").flatMap { row in row.databaseValues.map(\.description) }
+        }
+        for secret in [created.ingestKey, created.readToken] {
+            #expect(!stored.contains { $0.contains(secret) })
+            #expect(!stored.contains { $0.contains(secret.dropFirst(3)) })
+        }
+    }
+
+    @Test func lookupByKeyFindsTheAppAndWrongKeysFail() async throws {
+        let store = try makeStore()
+        let first = try await store.createApp(name: "First")
+        let second = try await store.createApp(name: "Second", timeZone: "Asia/Shanghai")
+
+        #expect(try await store.app(ingestKey: first.ingestKey) == first.app)
+        #expect(try await store.app(readToken: first.readToken) == first.app)
+        #expect(try await store.app(ingestKey: second.ingestKey) == second.app)
+        #expect(try await store.app(id: second.app.id) == second.app)
+        #expect(try await store.apps() == [first.app, second.app])
+
+        #expect(try await store.app(ingestKey: first.readToken) == nil)  // a read token is not an ingest key
+        #expect(try await store.app(readToken: first.ingestKey) == nil)
+        #expect(try await store.app(ingestKey: first.ingestKey + "x") == nil)
+        #expect(try await store.app(ingestKey: "") == nil)
+        #expect(try await store.app(id: AppID(rawValue: 999)) == nil)
+    }
+
+    @Test func updateChangesSettingsAndValidates() async throws {
+        let store = try makeStore()
+        let created = try await store.createApp(name: "Demo")
+        let updated = try await store.updateApp(created.app.id, timeZone: "Europe/Paris", acceptedEventAge: 86_400)
+        #expect(updated.timeZone == "Europe/Paris")
+        #expect(updated.acceptedEventAge == 86_400)
+        #expect(try await store.app(id: created.app.id) == updated)
+
+        await #expect(throws: TallyStoreError.invalidTimeZone("Nowhere/Land")) {
+            try await store.updateApp(created.app.id, timeZone: "Nowhere/Land")
+        }
+        await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 42))) {
+            try await store.updateApp(AppID(rawValue: 42), acceptedEventAge: 1)
+        }
+        await #expect(throws: TallyStoreError.invalidTimeZone("")) {
+            try await store.createApp(name: "Bad", timeZone: "")
+        }
+    }
+
+    @Test func writerSyncsEveryCommit() async throws {
+        let store = try makeStore()
+        let (journal, synchronous) = try await store.pool.write { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+        }
+        #expect(journal == "wal")
+        #expect(synchronous == 2)  // FULL
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+@testable import TallyStore
+
+@Suite struct DayBoundaryTests {
+    @Test func shanghaiDayStartsAtSixteenHundredUTC() async throws {
+        let store = try makeStore()
+        let app = try await store.createApp(name: "Demo").app.id
+        try await store.insert([event(at: instant("2026-03-01T17:30:00Z"))], app: app)
+
+        #expect(try await store.metrics(app: app, date: "2026-03-01").dau == 1)
+        #expect(try await store.metrics(app: app, date: "2026-03-02").dau == 0)
+        #expect(try await store.metrics(app: app, date: "2026-03-01", timeZone: "Asia/Shanghai").dau == 0)
+        let shanghai = try await store.metrics(app: app, date: "2026-03-02", timeZone: "Asia/Shanghai")
+        #expect(shanghai.dau == 1)
+        #expect(shanghai.newUsers == 1)
+        #expect(shanghai.timeZone == "Asia/Shanghai")
+    }
+
+    @Test func appTimeZoneIsTheDefault() async throws {
+        let store = try makeStore()
+        let app = try await store.createApp(name: "Demo", timeZone: "Asia/Shanghai").app.id
+        try await store.insert([event(at: instant("2026-03-01T17:30:00Z"))], app: app)
+        #expect(try await store.metrics(app: app, date: "2026-03-02").dau == 1)
+        #expect(try await store.metrics(app: app, date: "2026-03-02", timeZone: "UTC").dau == 0)
+    }
+
+    @Test func dstDaysLastTwentyThreeAndTwentyFiveHours() throws {
+        let newYork = try LocalCalendar(identifier: "America/New_York")
+        for (date, hours) in [("2026-03-08", 23), ("2026-11-01", 25), ("2026-06-01", 24)] {
+            let day = try CivilDay(date)
+            #expect(try newYork.buckets(of: day...day).count == hours * 4)
+        }
+        let kathmandu = try LocalCalendar(identifier: "Asia/Kathmandu")
+        let day = try CivilDay("2026-03-02")
+        // Midnight at +05:45 is 18:15 UTC the day before.
+        #expect(try kathmandu.bucket(startOf: day) * Bucket.milliseconds == instant("2026-03-01T18:15:00Z").unixMilliseconds)
+    }
+
+    @Test func civilDaysRoundTrip() throws {
+        for text in ["1970-01-01", "2000-02-29", "2026-12-31", "1969-12-31", "0001-01-01", "9999-12-31"] {
+            #expect(try CivilDay(text).text == text)
+        }
+        #expect(try CivilDay("1970-01-01").serial == 0)
+        #expect(try CivilDay("2026-03-01").serial == 20_513)
+    }
+}

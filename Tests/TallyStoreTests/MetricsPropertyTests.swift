@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+@testable import TallyStore
+
+/// Random data, metrics compared field by field with ``MetricsOracle``. Each seed picks its
+/// own time zone, so a failure reproduces from the seed alone.
+@Suite struct MetricsPropertyTests {
+    static let timeZones = ["UTC", "Asia/Shanghai", "America/New_York", "Asia/Kathmandu"]
+
+    @Test(arguments: 1...8 as ClosedRange<UInt64>)
+    func metricsMatchBruteForce(seed: UInt64) async throws {
+        var random = SeededGenerator(state: seed)
+        let timeZone = Self.timeZones[Int(seed) % Self.timeZones.count]
+        let appTimeZone = Self.timeZones.randomElement(using: &random)!
+        let store = try makeStore()
+        let app = try await store.createApp(name: "Random", timeZone: appTimeZone).app.id
+
+        // 40 days spanning the US DST change of 2026-03-08; timestamps on a 7.5-minute grid
+        // plus jitter, so many fall exactly on bucket edges and some tie.
+        let start = instant("2026-02-10T00:00:00Z").unixMilliseconds
+        var events: [Event] = []
+        for _ in 0..<Int.random(in: 1_500...3_000, using: &random) {
+            let name = ["open", "tap", "purchase", "screen_view", "screen_view"].randomElement(using: &random)!
+            let grid = Int64.random(in: 0..<(40 * 24 * 8), using: &random) * 450_000
+            let jitter = Bool.random(using: &random) ? 0 : Int64.random(in: -2...2, using: &random)
+            var properties: [String: PropertyValue] = [:]
+            if name == "screen_view" {
+                properties["screen"] = [.string("home"), .string("cart"), .string("settings"), .number(3), nil]
+                    .randomElement(using: &random)!
+            }
+            events.append(event(
+                id: UUID(uuid: (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }.withUnsafeBytes { $0.load(as: uuid_t.self) }),
+                name: name,
+                at: Date(unixMilliseconds: start + grid + jitter),
+                user: "user\(Int.random(in: 0..<40, using: &random))",
+                version: ["1.0", "1.1", "2.0"].randomElement(using: &random)!,
+                properties: properties))
+        }
+        // Resend some events, in later batches and within the same batch.
+        events += (0..<200).map { _ in events.randomElement(using: &random)! }
+        var inserted = 0
+        while inserted < events.count {
+            let size = min(Int.random(in: 1...120, using: &random), events.count - inserted)
+            let batch = Array(events[inserted..<inserted + size])
+            try await store.insert(batch + (Bool.random(using: &random) ? [batch[0]] : []), app: app)
+            inserted += size
+        }
+
+        let oracle = MetricsOracle(events: events, timeZone: timeZone)
+        let days = (-1...41).map { oracle.day(oracle.day(of: Date(unixMilliseconds: start)), offset: $0) }
+        for date in days {
+            let metrics = try await store.metrics(app: app, date: date, timeZone: timeZone)
+            #expect(metrics == oracle.metrics(date: date, timeZone: timeZone), "seed \(seed), \(timeZone), \(date)")
+        }
+
+        let range = try await store.metricsRange(app: app, from: days.first!, to: days.last!, timeZone: timeZone)
+        let expected = days.map { oracle.metrics(date: $0, timeZone: timeZone) }
+        #expect(range.dates == days)
+        #expect(range.dau == expected.map(\.dau), "seed \(seed)")
+        for name in Set(oracle.events.map(\.name)) {
+            #expect(range.events[name] == expected.map { $0.events[name] ?? 0 }, "seed \(seed), \(name)")
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+@testable import TallyStore
+
+/// A store in a fresh temporary file.
+func makeStore() throws -> EventStore {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("TallyStoreTests", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return try EventStore(path: directory.appendingPathComponent("\(UUID().uuidString).sqlite").path)
+}
+
+/// An instant parsed from ISO 8601 with fractional seconds optional, for example `2026-03-01T17:30:00Z`.
+func instant(_ text: String) -> Date {
+    try! Date(text, strategy: .iso8601)
+}
+
+/// An event with defaults for the fields a test does not care about.
+func event(
+    id: UUID = UUID(), name: String = "open", at timestamp: Date, user: String = "u1", version: String = "1.0",
+    properties: [String: PropertyValue] = [:]
+) -> Event {
+    Event(
+        id: id, name: name, timestamp: timestamp, deviceTimestamp: timestamp.addingTimeInterval(-1.5), userID: user,
+        sessionID: "s-\(user)", appVersion: version, platform: "iOS", properties: properties)
+}
+
+/// SplitMix64: a tiny seeded generator so property tests reproduce from their seed.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import TallyTracker
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+@Suite("Crash recovery")
+struct CrashRecoveryTests {
+    /// The `TrackerProbe` fixture binary: next to the test bundle, or in any `.build*`
+    /// scratch folder of the package this file belongs to.
+    private static func probeExecutable() -> URL? {
+        var candidates: [URL] = []
+        if let testBinary = Bundle.main.executableURL {
+            candidates.append(testBinary.deletingLastPathComponent().appending(path: "TrackerProbe"))
+        }
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while folder.path != "/" {
+            if FileManager.default.fileExists(atPath: folder.appending(path: "Package.swift").path) {
+                let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+                for entry in entries.sorted() where entry.hasPrefix(".build") {
+                    candidates.append(folder.appending(path: "\(entry)/debug/TrackerProbe"))
+                }
+                break
+            }
+            folder.deleteLastPathComponent()
+        }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    @Test("Events tracked over a second before SIGKILL are delivered exactly once after restart")
+    func survivesSigkill() async throws {
+        let probe = try #require(Self.probeExecutable(), "TrackerProbe fixture not built")
+        try await withTemporaryDirectory { directory in
+            let count = 300
+            let process = Process()
+            process.executableURL = probe
+            process.arguments = [directory.path, String(count)]
+            let output = Pipe()
+            process.standardOutput = output
+            let printed = Mutex(Data())
+            output.fileHandleForReading.readabilityHandler = { handle in
+                let chunk = handle.availableData
+                printed.withLock { $0.append(chunk) }
+            }
+            try process.run()
+            func printedIDs() -> [String] {
+                printed.withLock { String(decoding: $0, as: UTF8.self) }.split(separator: "\n").map { $0.lowercased() }
+            }
+            await waitUntil { printedIDs().count == count || !process.isRunning }
+            try #require(process.isRunning, "probe exited early")
+            try await Task.sleep(for: .milliseconds(1200))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            output.fileHandleForReading.readabilityHandler = nil
+            #expect(process.terminationReason == .uncaughtSignal)
+
+            let ids = printedIDs()
+            try #require(ids.count == count)
+            let transport = FakeTransport()
+            let tracker = try Tracker(configuration: testConfiguration(directory, transport: transport))
+            let report = await tracker.flush()
+            #expect(report.sent == count)
+            #expect(transport.deliveredIDs == ids)
+        }
+    }
+}

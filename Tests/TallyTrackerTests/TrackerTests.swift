@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+@testable import TallyTracker
+
+@Suite("Tracking")
+struct TrackerTests {
+    @Test("Events carry every field of the HTTP contract")
+    func eventsCarryContractFields() async throws {
+        try await withTemporaryDirectory { directory in
+            let transport = FakeTransport()
+            let clock = ManualClock()
+            let tracker = try Tracker(configuration: testConfiguration(directory, transport: transport, clock: clock))
+            let first = try #require(tracker.track("bill_created", ["amount": 12.5, "note": "lunch", "labels": 2, "shared": false, "tip": nil]))
+            tracker.identify("user-42")
+            let second = try #require(tracker.screen("Home"))
+            let report = await tracker.flush()
+
+            #expect(report.sent == 2)
+            #expect(report.pending == 0)
+            let request = try #require(transport.requests.first)
+            #expect(request.url.absoluteString == "https://tally.example/api/v1/events")
+            #expect(request.method == "POST")
+            #expect(request.headers["X-App-Key"] == "test-key")
+            #expect(request.headers["Content-Type"] == "application/json")
+            #expect(request.headers["Content-Encoding"] == nil)
+            let body = bodyObject(of: request)
+            #expect(Date(wireTimestamp: try #require(body["sent_at"] as? String)) != nil)
+
+            let events = eventObjects(in: request)
+            try #require(events.count == 2)
+            let bill = events[0], screen = events[1]
+            #expect(bill["id"] as? String == first.uuidString.lowercased())
+            #expect(bill["name"] as? String == "bill_created")
+            let timestamp = try #require(bill["timestamp"] as? String)
+            let parsed = try #require(Date(wireTimestamp: timestamp))
+            #expect(abs(parsed.timeIntervalSince(clock.now())) < 0.001)
+            #expect(bill["user_id"] as? String == tracker.anonymousID)
+            #expect(bill["app_version"] as? String == "1.2.3")
+            #expect(bill["platform"] as? String == "testOS")
+            let properties = try #require(bill["properties"] as? [String: Any])
+            #expect(properties["amount"] as? Double == 12.5)
+            #expect(properties["note"] as? String == "lunch")
+            #expect(properties["labels"] as? Int == 2)
+            #expect(properties["shared"] as? Bool == false)
+            #expect(properties["tip"] is NSNull)
+
+            #expect(screen["id"] as? String == second.uuidString.lowercased())
+            #expect(screen["name"] as? String == "screen_view")
+            #expect((screen["properties"] as? [String: Any])?["screen"] as? String == "Home")
+            #expect(screen["user_id"] as? String == "user-42")
+            #expect(screen["session_id"] as? String == bill["session_id"] as? String)
+            #expect(UUID(uuidString: try #require(bill["session_id"] as? String)) != nil)
+        }
+    }
+
+    @Test("Timestamps are ISO-8601 with milliseconds and the UTC offset")
+    func timestampFormat() {
+        let date = Date(timeIntervalSince1970: 1_795_313_730.25) // 2026-11-22T02:15:30.25Z
+        #expect(date.formatted(.wire(timeZone: TimeZone(secondsFromGMT: 8 * 3600)!)) == "2026-11-22T10:15:30.250+08:00")
+        #expect(date.formatted(.wire(timeZone: TimeZone(identifier: "UTC")!)) == "2026-11-22T02:15:30.250Z")
+        #expect(Date(wireTimestamp: "2026-11-22T10:15:30.250+08:00") == date)
+    }
+
+    @Test("Property strings are escaped and non-finite numbers become null")
+    func propertyEncoding() throws {
+        let text = "quote \" backslash \\ newline \n tab \t bell \u{07} emoji 🧾 é"
+        let event = Event(
+            id: UUID(), name: "e", timestamp: Date(), userID: "u\"1", sessionID: UUID(), appVersion: "1",
+            platform: "p", properties: ["text": .string(text), "nan": .double(.nan), "big": .int(.max), "small": 1e-7]
+        )
+        let object = try #require(try JSONSerialization.jsonObject(with: event.jsonLine(timestampStyle: .wire())) as? [String: Any])
+        let properties = try #require(object["properties"] as? [String: Any])
+        #expect(properties["text"] as? String == text)
+        #expect(properties["nan"] is NSNull)
+        #expect(properties["big"] as? Int == .max)
+        #expect(properties["small"] as? Double == 1e-7)
+        #expect(object["user_id"] as? String == "u\"1")
+    }
+
+    @Test("Super-properties go on every event; the event's own values win")
+    func superProperties() async throws {
+        try await withTemporaryDirectory { directory in
+            let transport = FakeTransport()
+            let tracker = try Tracker(configuration: testConfiguration(directory, transport: transport))
+            tracker.register(["plan": "pro", "source": "ad"])
+            tracker.track("a", ["source": "push"])
+            tracker.unregister("plan")
+            tracker.track("b")
+            _ = await tracker.flush()
+
+            let events = transport.requests.flatMap(eventObjects(in:))
+            try #require(events.count == 2)
+            let a = try #require(events[0]["properties"] as? [String: String])
+            let b = try #require(events[1]["properties"] as? [String: String])
+            #expect(a == ["plan": "pro", "source": "push"])
+            #expect(b == ["source": "ad"])
+        }
+    }
+
+    @Test("A new session starts after 30 idle minutes, not before")
+    func sessionRollover() async throws {
+        try await withTemporaryDirectory { directory in
+            let transport = FakeTransport()
+            let clock = ManualClock()
+            let tracker = try Tracker(configuration: testConfiguration(directory, transport: transport, clock: clock))
+            tracker.track("a")
+            clock.advance(minutes: 29)
+            tracker.track("b") // idle 29 min: same session
+            clock.advance(minutes: 30)
+            tracker.track("c") // idle 30 min: new session
+            clock.advance(minutes: 10)
+            tracker.track("d")
+            _ = await tracker.flush()
+
+            let sessions = transport.requests.flatMap(eventObjects(in:)).map { $0["session_id"] as! String }
+            try #require(sessions.count == 4)
+            #expect(sessions[0] == sessions[1])
+            #expect(sessions[1] != sessions[2])
+            #expect(sessions[2] == sessions[3])
+        }
+    }
+
+    @Test("Opting out stops tracking, across launches, until opting back in")
+    func optOut() async throws {
+        try await withTemporaryDirectory { directory in
+            let transport = FakeTransport()
+            do {
+                let tracker = try Tracker(configuration: testConfiguration(directory, transport: transport))
+                tracker.optOut()
+                #expect(tracker.track("ignored") == nil)
+                #expect(tracker.screen("Ignored") == nil)
+                let report = await tracker.flush()
+                #expect(report.sent == 0 && report.droppedCount == 0 && report.pending == 0)
+            }
+            let tracker = try Tracker(configuration: testConfiguration(directory, transport: transport))
+            #expect(tracker.isOptedOut)
+            #expect(tracker.track("still_ignored") == nil)
+            tracker.optIn()
+            let id = try #require(tracker.track("counted"))
+            _ = await tracker.flush()
+            #expect(transport.deliveredIDs == [id.uuidString.lowercased()])
+        }
+    }
+
+    @Test("beforeSend can redact properties or drop the event, and drops are counted")
+    func beforeSend() async throws {
+        try await withTemporaryDirectory { directory in
+            let transport = FakeTransport()
+            var configuration = testConfiguration(directory, transport: transport)
+            configuration.beforeSend = { event in
+                guard event.name != "secret" else { return nil }
+                var event = event
+                if event.properties["email"] != nil { event.properties["email"] = "[redacted]" }
+                return event
+            }
+            let tracker = try Tracker(configuration: configuration)
+            tracker.register(["email": "super@example.com"])
+            tracker.track("signup", ["email": "a@example.com", "plan": "pro"])
+            tracker.track("secret")
+            let report = await tracker.flush()
+
+            #expect(report.sent == 1)
+            #expect(report.dropped == [.droppedByBeforeSend: 1])
+            let events = transport.requests.flatMap(eventObjects(in:))
+            try #require(events.count == 1)
+            #expect(events[0]["properties"] as? [String: String] == ["email": "[redacted]", "plan": "pro"])
+        }
+    }
+
+    @Test("Names must be 1 to 100 characters; bad ones are dropped and counted, never sent")
+    func invalidNames() async throws {
+        try await withTemporaryDirectory { directory in
+            let transport = FakeTransport()
+            let tracker = try Tracker(configuration: testConfiguration(directory, transport: transport))
+            #expect(tracker.track("") == nil)
+            #expect(tracker.track(String(repeating: "x", count: 101)) == nil)
+            #expect(tracker.track(String(repeating: "é", count: 100)) != nil) // 200 UTF-8 bytes, 100 characters
+            let report = await tracker.flush()
+            #expect(report.sent == 1)
+            #expect(report.dropped == [.invalidName: 2])
+        }
+    }
+}
