@@ -14,9 +14,11 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Componentry", targets: ["Componentry"]),
+        .library(name: "ComponentryList", targets: ["ComponentryList"]),
         .library(name: "TallyTracker", targets: ["TallyTracker"]),
         .library(name: "TallyStore", targets: ["TallyStore"]),
         .library(name: "TallyServer", targets: ["TallyServer"]),
+        .library(name: "TallyServerTesting", targets: ["TallyServerTesting"]),
         .executable(name: "tally", targets: ["tally"]),
     ],
     dependencies: [
@@ -32,13 +34,16 @@ let package = Package(
         // The pattern library: Foundation only.
         .target(name: "Componentry", swiftSettings: strict),
 
+        // Self-managed list components, layout, diff and an HTML renderer: Foundation only.
+        .target(name: "ComponentryList", swiftSettings: strict),
+
         // The client SDK apps embed: Foundation and Componentry only.
         .target(name: "TallyTracker", dependencies: ["Componentry"], swiftSettings: strict),
 
         // Storage, rollups and exact metrics over SQLite.
         .target(
             name: "TallyStore",
-            dependencies: [.product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Componentry", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: strict
         ),
 
@@ -70,6 +75,7 @@ let package = Package(
         ),
 
         .testTarget(name: "ComponentryTests", dependencies: ["Componentry"], swiftSettings: strict),
+        .testTarget(name: "ComponentryListTests", dependencies: ["ComponentryList"], swiftSettings: strict),
         .testTarget(name: "TallyTrackerTests", dependencies: ["TallyTracker"], swiftSettings: strict),
         .executableTarget(name: "TrackerProbe", dependencies: ["TallyTracker"], path: "Tests/Fixtures/TrackerProbe", swiftSettings: strict),
         .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore"], swiftSettings: strict),

@@ -2,8 +2,8 @@ import Componentry
 import Foundation
 import Testing
 
-// The README's examples, verbatim. `readmeExamplesAreThisCode` fails when the README
-// and this file drift apart.
+// The README's examples, verbatim. `readmeExamplesAreCompiledByTests` fails when the
+// README and the example files drift apart.
 
 struct BillCreated: BusEvent {
     let amount: Double
@@ -15,6 +15,31 @@ final class BillList: LifetimeOwner {
             .priority(10)
             .onMainActor()
             .handle { bill in print("refresh for", bill.amount) }
+    }
+}
+
+final class DateModel {
+    private let date = Observable(Date(timeIntervalSince1970: 0))
+    var selectedDate: ReadOnlyObservable<Date> { date.readOnly }
+
+    func select(_ day: Date) { date.value = day }
+}
+
+extension ResponderEvent<Date> {
+    static var dateSelected: Self { Self("dateSelected") }
+}
+
+final class DateCell: Responder {
+    var parent: (any Responder)?
+    var nextInChain: (any Responder)? { parent }
+}
+
+final class DashboardController: Responder, ResponderEventHandling {
+    var nextInChain: (any Responder)? { nil }
+    var selected: Date?
+
+    static func registerHandlers(in table: inout ResponderHandlerTable<DashboardController>) {
+        table.on(.dateSelected) { controller, date in controller.selected = date }
     }
 }
 
@@ -40,24 +65,68 @@ struct ReadmeExamples {
         #expect(bus.subscriberCount(BillCreated.self) == 0)
     }
 
-    /// Every line of every Swift block in README.md appears, in order, in this file.
-    @Test func readmeExamplesAreThisCode() throws {
-        let here = URL(fileURLWithPath: #filePath)
-        let root = here.deletingLastPathComponent().deletingLastPathComponent()
+    @Test func observableExample() {
+        let model = DateModel()
+        let seen = Recorder<Date>()
+        let observation = model.selectedDate.observe().initial().didChange { new, old in
+            print("selected", new, "was", old)
+            seen.append(new)
+        }
+        model.select(Date())  // the observer has run when select returns
+        observation.dispose()
+        #expect(seen.count == 2)
+        #expect(seen.values.last == model.selectedDate.value)
+    }
+
+    @Test func debounceExample() {
+        let query = Observable("", timing: .debounce(.milliseconds(300)))
+        let seen = Recorder<String>()
+        query.observe().didChange { new, _ in seen.append(new) }
+        query.value = "zao"
+        query.value = "早饭"  // 300 ms later, observers hear once, of "早饭"
+        // Held until then (the timing tests wait for commits, with short intervals).
+        #expect(query.value == "")
+        #expect(seen.values.isEmpty)
+    }
+
+    @MainActor
+    @Test func responderChainExample() {
+        let controller = DashboardController()
+        let cell = DateCell()
+        cell.parent = controller
+        cell.raise(.dateSelected, Date())  // handled by the controller, on the main actor
+        #expect(controller.selected != nil)
+    }
+
+    /// Every line of every Swift block in README.md appears, in order, in one of the
+    /// test files named `ReadmeExample*.swift`, which compile and run that code.
+    @Test func readmeExamplesAreCompiledByTests() throws {
+        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let source = try String(contentsOf: here, encoding: .utf8)
-            .split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let readme = try String(contentsOf: tests.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let examples = try FileManager.default.subpathsOfDirectory(atPath: tests.path)
+            .filter { ($0 as NSString).lastPathComponent.hasPrefix("ReadmeExample") && $0.hasSuffix(".swift") }
+            .map { try String(contentsOf: tests.appendingPathComponent($0), encoding: .utf8).split(separator: "\n").map(Self.trimmed) }
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst()
             .map { $0.components(separatedBy: "```").first ?? "" }
+        #expect(examples.count >= 2)
         #expect(!blocks.isEmpty)
         for block in blocks {
-            var cursor = source.startIndex
-            for line in block.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
-                let found = source[cursor...].firstIndex(of: line)
-                #expect(found != nil, "README line not in the examples: \(line)")
-                cursor = (found ?? cursor) + 1
-            }
+            let lines = block.split(separator: "\n").map(Self.trimmed)
+            #expect(examples.contains { Self.contains(lines, inOrderIn: $0) }, "README block not compiled by a test:\n\(block)")
         }
+    }
+
+    private static func trimmed(_ line: Substring) -> String {
+        line.trimmingCharacters(in: .whitespaces)
+    }
+
+    private static func contains(_ lines: [String], inOrderIn source: [String]) -> Bool {
+        var cursor = source.startIndex
+        for line in lines {
+            guard let found = source[cursor...].firstIndex(of: line) else { return false }
+            cursor = found + 1
+        }
+        return true
     }
 }

@@ -4,7 +4,7 @@ import TallyStore
 
 /// Builds ingest bodies for tests.
 enum Batch {
-    static let iso: Date.ISO8601FormatStyle = .iso8601.year().month().day().time(includingFractionalSeconds: true)
+    static let iso = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
     /// One valid event as a JSON object, with `overrides` replacing or removing fields
     /// (`NSNull()` to send null, `Optional<Any>.none` is not used: pass "REMOVE" to drop).
@@ -41,5 +41,63 @@ extension LiveServer {
         )
         let json = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
         return (response.status, json, response.headers)
+    }
+}
+
+extension LiveServer {
+    /// GETs a metrics path with `token` as the bearer token (none when `nil`).
+    func metrics(_ path: String, token: String?) async throws -> (status: Int, json: [String: Any]) {
+        let headers = token.map { ["Authorization": "Bearer \($0)"] } ?? [:]
+        let response = try await request(path, headers: headers)
+        return (response.status, (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:])
+    }
+
+    /// Every stored event of `app`.
+    func storedEvents(_ app: NewApp) async throws -> [Event] {
+        var events: [Event] = []
+        for try await event in store.export(app: app.app.id, from: .distantPast, to: .distantFuture) { events.append(event) }
+        return events
+    }
+
+    /// How many events of `app` are stored.
+    func storedCount(_ app: NewApp) async throws -> Int {
+        try await storedEvents(app).count
+    }
+}
+
+/// `YYYY-MM-DD` of `date` in UTC.
+func utcDay(_ date: Date) -> String {
+    date.formatted(.iso8601.year().month().day())
+}
+
+/// Gzips `data` with the system's `gzip`.
+func gzip(_ data: Data) throws -> Data {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["gzip", "-c"]
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    let writer = Thread { input.fileHandleForWriting.write(data); try? input.fileHandleForWriting.close() }
+    writer.start()
+    let compressed = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return compressed
+}
+
+/// A seeded generator, so random inputs reproduce.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -1,0 +1,71 @@
+import ComponentryList
+
+// The data every benchmark runs on, generated from a fixed seed so that runs compare.
+
+/// An item identified by `id`, whose content is `version`.
+struct Row: Identifiable, Hashable, Sendable {
+    let id: Int
+    var version = 0
+}
+
+/// The one section of a flat list.
+struct Flat: Identifiable, Equatable, Sendable {
+    let id = 0
+}
+
+/// SplitMix64, seeded.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// An old and a new list of rows, as arrays (for `CollectionDifference`) and as
+/// one-section snapshots (for `ListSnapshot.changes(to:)`).
+struct Workload: Sendable {
+    let old: [Row]
+    let new: [Row]
+
+    var oldSnapshot: ListSnapshot<Flat, Row> { ListSnapshot(sections: [ListSection(Flat(), items: old)]) }
+    var newSnapshot: ListSnapshot<Flat, Row> { ListSnapshot(sections: [ListSection(Flat(), items: new)]) }
+
+    /// DifferenceKit's workloads: `count` rows, then `deleted` removed and `inserted`
+    /// added at random places, and `shuffled` rows moved by swapping random pairs.
+    static func random(count: Int, deleted: Int, inserted: Int, shuffled: Int) -> Workload {
+        var random = SeededGenerator(state: UInt64(count))
+        let old = (0..<count).map { Row(id: $0) }
+        var new = old
+        for _ in 0..<deleted { new.remove(at: Int.random(in: 0..<new.count, using: &random)) }
+        for id in count..<(count + inserted) { new.insert(Row(id: id), at: Int.random(in: 0...new.count, using: &random)) }
+        for _ in 0..<(shuffled / 2) {
+            new.swapAt(Int.random(in: 0..<new.count, using: &random), Int.random(in: 0..<new.count, using: &random))
+        }
+        return Workload(old: old, new: new)
+    }
+
+    /// `count` rows, then `appended` more: the next page of a feed.
+    static func appended(count: Int, appended: Int) -> Workload {
+        let old = (0..<count).map { Row(id: $0) }
+        return Workload(old: old, new: old + (count..<(count + appended)).map { Row(id: $0) })
+    }
+
+    /// `count` rows, unchanged.
+    static func unchanged(count: Int) -> Workload {
+        let rows = (0..<count).map { Row(id: $0) }
+        return Workload(old: rows, new: rows)
+    }
+
+    /// `count` rows with two far apart swapped.
+    static func swap(count: Int) -> Workload {
+        let old = (0..<count).map { Row(id: $0) }
+        var new = old
+        new.swapAt(count / 8, count - count / 8)
+        return Workload(old: old, new: new)
+    }
+}

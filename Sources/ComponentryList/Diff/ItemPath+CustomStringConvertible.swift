@@ -1,0 +1,3 @@
+extension ItemPath: CustomStringConvertible {
+    public var description: String { "[\(section), \(item)]" }
+}

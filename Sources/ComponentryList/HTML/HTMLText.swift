@@ -1,0 +1,40 @@
+/// Text made safe for HTML, and identities made safe for element ids.
+enum HTMLText {
+    /// `text` with `& < > " '` escaped: safe in element content and quoted attributes.
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return escaped
+    }
+
+    /// `text` as letters, digits and `_XX` escapes of every other UTF-8 byte: injective,
+    /// and never contains `-`, which element ids use as their separator.
+    static func idPart(_ text: String) -> String {
+        var part = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                part.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                part += "_" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return part
+    }
+
+    /// A CSS number: no trailing `.0`.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import TallyServer
+import TallyServerTesting
+import TallyStore
+import Testing
+
+@Suite("POST /v1/events contract")
+struct IngestContractTests {
+    @Test func acceptsAValidBatchAndCountsResentIdsAsDuplicates() async throws {
+        try await LiveServer.with { server in
+            let app = try await server.makeApp()
+            let events = (0..<20).map { _ in Batch.event() }
+            let first = try await server.ingest(Batch.body(events), key: app.ingestKey)
+            #expect(first.status == 200)
+            #expect(first.json["accepted"] as? Int == 20)
+            #expect(first.json["duplicates"] as? Int == 0)
+            #expect((first.json["rejected"] as? [Any])?.isEmpty == true)
+
+            let again = try await server.ingest(Batch.body(events), key: app.ingestKey)
+            #expect(again.status == 200)
+            #expect(again.json["accepted"] as? Int == 0)
+            #expect(again.json["duplicates"] as? Int == 20)
+            #expect(try await server.storedCount(app) == 20)
+        }
+    }
+
+    @Test func aBadEventIsRejectedAloneWithAReason() async throws {
+        try await LiveServer.with { server in
+            let app = try await server.makeApp()
+            let events: [[String: Any]] = [
+                Batch.event(),
+                Batch.event(["id": "not-a-uuid"]),
+                Batch.event(["name": String(repeating: "x", count: 101)]),
+                Batch.event(),
+                Batch.event(["timestamp": "2026-11-22 10:00:00"]),
+                Batch.event(["user_id": "REMOVE"]),
+                Batch.event(["properties": ["nested": ["a": 1]]]),
+                Batch.event(["app_version": 3]),
+                "just a string" as Any,
+                Batch.event(["name": ""]),
+            ].map { $0 as? [String: Any] ?? ["bogus": $0] }
+            var body = Batch.body(events)
+            // Element 8 must be a bare string, not an object: patch it into the JSON.
+            body = Data(String(decoding: body, as: UTF8.self)
+                .replacingOccurrences(of: #"{"bogus":"just a string"}"#, with: #""just a string""#).utf8)
+            let response = try await server.ingest(body, key: app.ingestKey)
+            #expect(response.status == 200)
+            #expect(response.json["accepted"] as? Int == 2)
+            let rejected = try #require(response.json["rejected"] as? [[String: Any]])
+            #expect(rejected.compactMap { $0["index"] as? Int } == [1, 2, 4, 5, 6, 7, 8, 9])
+            let reasons = rejected.compactMap { $0["reason"] as? String }
+            #expect(reasons[0].contains("id"))
+            #expect(reasons[1].contains("name"))
+            #expect(reasons[2].contains("timestamp"))
+            #expect(reasons[3].contains("user_id"))
+            #expect(reasons[4].contains("nested"))
+            #expect(reasons[5].contains("app_version"))
+            #expect(reasons[6].contains("object"))
+            #expect(try await server.storedCount(app) == 2)
+        }
+    }
+
+    @Test func unknownOrMissingKeyIs401() async throws {
+        try await LiveServer.with { server in
+            _ = try await server.makeApp()
+            let body = Batch.body([Batch.event()])
+            #expect(try await server.ingest(body, key: "ik_unknown").status == 401)
+            let missing = try await server.request("/v1/events", method: "POST", body: body)
+            #expect(missing.status == 401)
+        }
+    }
+
+    @Test func bodiesThatAreNotTheContractShapeAre400() async throws {
+        try await LiveServer.with { server in
+            let app = try await server.makeApp()
+            let valid = String(decoding: Batch.body([Batch.event()]), as: UTF8.self)
+            let bodies: [Data] = [
+                Data("garbage".utf8),
+                Data(valid.prefix(valid.count / 2).utf8),  // truncated
+                Data("[]".utf8),
+                Data(#"{"sent_at":"2026-11-22T10:00:00Z"}"#.utf8),
+                Data(#"{"sent_at":"2026-11-22T10:00:00Z","events":{}}"#.utf8),
+                Data(#"{"events":[]}"#.utf8),
+                Data(#"{"sent_at":"yesterday","events":[]}"#.utf8),
+                Data(String(repeating: "[", count: 100_000).utf8),  // deeply nested
+                Data([0x7B, 0x22, 0xFF, 0xFE, 0x22, 0x3A, 0x31, 0x7D]),  // invalid UTF-8 in a key
+                Data(),
+            ]
+            for body in bodies {
+                let response = try await server.ingest(body, key: app.ingestKey)
+                #expect(response.status == 400, "body: \(String(decoding: body.prefix(60), as: UTF8.self))")
+                #expect((response.json["error"] as? String)?.isEmpty == false)
+            }
+        }
+    }
+
+    @Test func randomGarbageNeverCrashesTheServerAndLosesNothing() async throws {
+        try await LiveServer.with { server in
+            let app = try await server.makeApp()
+            let before = try await server.ingest(Batch.body((0..<5).map { _ in Batch.event() }), key: app.ingestKey)
+            #expect(before.json["accepted"] as? Int == 5)
+            var random = SplitMix(seed: 7)
+            let valid = Array(Batch.body([Batch.event()]))
+            for round in 0..<200 {
+                var bytes = valid
+                // Flip, drop or insert a few bytes of a valid body.
+                for _ in 0..<(1 + round % 5) {
+                    let index = Int(random.next() % UInt64(bytes.count))
+                    switch random.next() % 3 {
+                    case 0: bytes[index] = UInt8(truncatingIfNeeded: random.next())
+                    case 1: bytes.remove(at: index)
+                    default: bytes.insert(UInt8(truncatingIfNeeded: random.next()), at: index)
+                    }
+                }
+                let status = try await server.ingest(Data(bytes), key: app.ingestKey).status
+                #expect(status == 200 || status == 400, "round \(round): \(status)")
+            }
+            let after = try await server.ingest(Batch.body([Batch.event()]), key: app.ingestKey)
+            #expect(after.status == 200)
+            let stored = try await server.storedCount(app)
+            #expect(stored >= 6)  // nothing accepted earlier is lost; mutated bodies may add valid events
+        }
+    }
+
+    @Test func moreThanAThousandEventsIs413() async throws {
+        try await LiveServer.with { server in
+            let app = try await server.makeApp()
+            let response = try await server.ingest(Batch.body((0..<1001).map { _ in Batch.event() }), key: app.ingestKey)
+            #expect(response.status == 413)
+            let thousand = try await server.ingest(Batch.body((0..<1000).map { _ in Batch.event() }), key: app.ingestKey)
+            #expect(thousand.status == 200)
+        }
+    }
+
+    @Test func bodiesAboveOneMebibyteAre413EvenWhenGzipped() async throws {
+        try await LiveServer.with { server in
+            let app = try await server.makeApp()
+            let padding = String(repeating: "x", count: 1 << 20)
+            let huge = Batch.body([Batch.event(["properties": ["note": padding]])])
+            #expect(try await server.ingest(huge, key: app.ingestKey).status == 413)
+
+            // A gzip bomb: 10 MiB of zeros compress to about 10 KiB.
+            let bomb = try gzip(Data(count: 10 << 20))
+            #expect(bomb.count < 64 << 10)
+            let response = try await server.ingest(bomb, key: app.ingestKey, headers: ["Content-Encoding": "gzip"])
+            #expect(response.status == 413)
+        }
+    }
+
+    @Test func gzipBodiesAreAcceptedAndCorruptOnesAre400() async throws {
+        try await LiveServer.with { server in
+            let app = try await server.makeApp()
+            let body = try gzip(Batch.body((0..<3).map { _ in Batch.event() }))
+            let accepted = try await server.ingest(body, key: app.ingestKey, headers: ["Content-Encoding": "gzip"])
+            #expect(accepted.status == 200)
+            #expect(accepted.json["accepted"] as? Int == 3)
+            var corrupt = body
+            corrupt[corrupt.count / 2] ^= 0xFF
+            let refused = try await server.ingest(corrupt, key: app.ingestKey, headers: ["Content-Encoding": "gzip"])
+            #expect(refused.status == 400)
+        }
+    }
+
+    @Test func aKeyAboveItsRateGets429WithRetryAfter() async throws {
+        var configuration = ServerConfiguration()
+        configuration.rateLimit = RateLimit(eventsPerSecond: 1, burst: 10)
+        try await LiveServer.with(configuration: configuration) { server in
+            let app = try await server.makeApp()
+            let first = try await server.ingest(Batch.body((0..<10).map { _ in Batch.event() }), key: app.ingestKey)
+            #expect(first.status == 200)
+            let second = try await server.ingest(Batch.body((0..<5).map { _ in Batch.event() }), key: app.ingestKey)
+            #expect(second.status == 429)
+            #expect(Int(second.headers["retry-after"] ?? "") ?? 0 >= 1)
+            #expect(try await server.storedCount(app) == 10)
+        }
+    }
+
+    @Test func clockSkewIsCorrectedFromSentAtAndTheDeviceTimeIsKept() async throws {
+        try await LiveServer.with { server in
+            let app = try await server.makeApp()
+            let now = Date()
+            // The device clock runs two hours behind.
+            let deviceNow = now.addingTimeInterval(-7200)
+            let deviceEventTime = deviceNow.addingTimeInterval(-300)
+            let response = try await server.ingest(
+                Batch.body([Batch.event(at: deviceEventTime)], sentAt: deviceNow), key: app.ingestKey
+            )
+            #expect(response.json["accepted"] as? Int == 1)
+            let stored = try #require(try await server.storedEvents(app).first)
+            #expect(abs(stored.timestamp.timeIntervalSince(now.addingTimeInterval(-300))) < 5)
+            #expect(abs(stored.deviceTimestamp.timeIntervalSince(deviceEventTime)) < 0.002)
+        }
+    }
+
+    @Test func eventsTooOldOrInTheFutureAreRejected() async throws {
+        try await LiveServer.with { server in
+            let app = try await server.makeApp()
+            let now = Date()
+            let events = [
+                Batch.event(at: now.addingTimeInterval(-31 * 86_400)),
+                Batch.event(at: now.addingTimeInterval(-29 * 86_400)),
+                Batch.event(at: now.addingTimeInterval(11 * 60)),
+                Batch.event(at: now.addingTimeInterval(9 * 60)),
+            ]
+            let response = try await server.ingest(Batch.body(events, sentAt: now), key: app.ingestKey)
+            #expect(response.json["accepted"] as? Int == 2)
+            let rejected = try #require(response.json["rejected"] as? [[String: Any]])
+            #expect(rejected.compactMap { $0["index"] as? Int } == [0, 2])
+            #expect((rejected[0]["reason"] as? String)?.contains("older") == true)
+            #expect((rejected[1]["reason"] as? String)?.contains("future") == true)
+        }
+    }
+
+    @Test func committedBatchesAreAnnouncedOnTheBus() async throws {
+        try await LiveServer.with { server in
+            let app = try await server.makeApp()
+            let announcements = server.server.bus.events(of: EventsIngested.self)
+            _ = try await server.ingest(Batch.body([Batch.event(name: "a"), Batch.event(name: "a"), Batch.event(name: "b")]), key: app.ingestKey)
+            var iterator = announcements.makeAsyncIterator()
+            let announced = try #require(await iterator.next())
+            #expect(announced.app == app.app.id)
+            #expect(announced.accepted == 3)
+            #expect(announced.names == ["a": 2, "b": 1])
+        }
+    }
+}

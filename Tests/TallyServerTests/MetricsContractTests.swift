@@ -1,0 +1,101 @@
+import Foundation
+import TallyServerTesting
+import TallyStore
+import Testing
+
+@Suite("GET /v1/metrics contract")
+struct MetricsContractTests {
+    @Test func dayMetricsHaveTheContractKeysAndValues() async throws {
+        try await LiveServer.with { server in
+            let app = try await server.makeApp()
+            let now = Date()
+            let events = [
+                Batch.event(name: "screen_view", at: now, user: "a", ["properties": ["screen": "Home"]]),
+                Batch.event(name: "screen_view", at: now, user: "b", ["properties": ["screen": "Home"]]),
+                Batch.event(name: "bill_created", at: now, user: "a"),
+                Batch.event(name: "bill_created", at: now, user: "a"),
+                Batch.event(name: "bill_created", at: now, user: "b"),
+            ]
+            _ = try await server.ingest(Batch.body(events), key: app.ingestKey)
+            let day = utcDay(now)
+            let response = try await server.metrics("/v1/metrics?date=\(day)", token: app.readToken)
+            #expect(response.status == 200)
+            let json = response.json
+            #expect(Set(json.keys) == ["date", "tz", "dau", "wau", "mau", "new_users", "events", "per_user", "versions", "screens"])
+            #expect(json["date"] as? String == day)
+            #expect(json["tz"] as? String == "UTC")
+            #expect(json["dau"] as? Int == 2)
+            #expect(json["new_users"] as? Int == 2)
+            #expect((json["events"] as? [String: Int]) == ["screen_view": 2, "bill_created": 3])
+            let bills = try #require((json["per_user"] as? [String: [String: Any]])?["bill_created"])
+            #expect(bills["avg"] as? Double == 1.5)
+            #expect(bills["max"] as? Int == 2)
+            #expect((json["screens"] as? [String: Int]) == ["Home": 2])
+            #expect((json["versions"] as? [String: Int]) == ["1.0.0": 2])
+        }
+    }
+
+    @Test func theDayBoundaryFollowsTheRequestedTimeZone() async throws {
+        try await LiveServer.with { server in
+            let app = try await server.makeApp(timeZone: "Asia/Shanghai")
+            // 17:30 UTC yesterday is already today in Shanghai (UTC+8).
+            let calendar = Calendar(identifier: .gregorian)
+            var utc = calendar
+            utc.timeZone = TimeZone(identifier: "UTC")!
+            let yesterday = utc.date(byAdding: .day, value: -1, to: utc.startOfDay(for: Date()))!
+            let instant = yesterday.addingTimeInterval(17.5 * 3600)
+            _ = try await server.ingest(Batch.body([Batch.event(at: instant)], sentAt: Date()), key: app.ingestKey)
+            let dayInUTC = utcDay(instant)
+            let dayInShanghai = utcDay(instant.addingTimeInterval(8 * 3600))
+            let inUTC = try await server.metrics("/v1/metrics?date=\(dayInUTC)&tz=UTC", token: app.readToken)
+            let inShanghai = try await server.metrics("/v1/metrics?date=\(dayInShanghai)", token: app.readToken)
+            let shanghaiOnUTCDay = try await server.metrics("/v1/metrics?date=\(dayInUTC)", token: app.readToken)
+            #expect(inUTC.json["dau"] as? Int == 1)
+            #expect(inShanghai.json["dau"] as? Int == 1)
+            #expect(inShanghai.json["tz"] as? String == "Asia/Shanghai")
+            #expect(shanghaiOnUTCDay.json["dau"] as? Int == 0)
+        }
+    }
+
+    @Test func rangeGivesDailySeries() async throws {
+        try await LiveServer.with { server in
+            let app = try await server.makeApp()
+            let now = Date()
+            _ = try await server.ingest(Batch.body([Batch.event(at: now), Batch.event(at: now.addingTimeInterval(-86_400))]), key: app.ingestKey)
+            let from = utcDay(now.addingTimeInterval(-2 * 86_400))
+            let to = utcDay(now)
+            let response = try await server.metrics("/v1/metrics/range?from=\(from)&to=\(to)", token: app.readToken)
+            #expect(response.status == 200)
+            #expect(response.json["dau"] as? [Int] == [0, 1, 1])
+            #expect((response.json["events"] as? [String: [Int]])?["bill_created"] == [0, 1, 1])
+            #expect((response.json["dates"] as? [String])?.count == 3)
+        }
+    }
+
+    @Test func badRequestsGetClearErrors() async throws {
+        try await LiveServer.with { server in
+            let app = try await server.makeApp()
+            let cases: [(String, String?, Int)] = [
+                ("/v1/metrics?date=2026-11-22", nil, 401),
+                ("/v1/metrics?date=2026-11-22", "rt_wrong", 401),
+                ("/v1/metrics", app.readToken, 400),
+                ("/v1/metrics?date=2026-02-30", app.readToken, 400),
+                ("/v1/metrics?date=2026-11-22&tz=Mars/Olympus", app.readToken, 400),
+                ("/v1/metrics/range?from=2026-11-22&to=2026-11-01", app.readToken, 400),
+                ("/v1/metrics/range?from=2026-11-22", app.readToken, 400),
+            ]
+            for (path, token, status) in cases {
+                let response = try await server.metrics(path, token: token)
+                #expect(response.status == status, "\(path)")
+                #expect((response.json["error"] as? String)?.isEmpty == false, "\(path)")
+            }
+        }
+    }
+
+    @Test func healthz() async throws {
+        try await LiveServer.with { server in
+            let response = try await server.request("/healthz")
+            #expect(response.status == 200)
+        }
+    }
+}
