@@ -76,12 +76,12 @@ let package = Package(
 
         .testTarget(name: "ComponentryTests", dependencies: ["Componentry"], swiftSettings: strict),
         .testTarget(name: "ComponentryListTests", dependencies: ["ComponentryList"], swiftSettings: strict),
-        .testTarget(name: "TallyTrackerTests", dependencies: ["TallyTracker"], swiftSettings: strict),
+        .testTarget(name: "TallyTrackerTests", dependencies: ["TallyTracker", "TallyServerTesting"], swiftSettings: strict),
         .executableTarget(name: "TrackerProbe", dependencies: ["TallyTracker"], path: "Tests/Fixtures/TrackerProbe", swiftSettings: strict),
         .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore"], swiftSettings: strict),
         .testTarget(
             name: "TallyServerTests",
-            dependencies: ["TallyServer", "TallyServerTesting", "TallyTracker"],
+            dependencies: ["TallyServer", "TallyServerTesting", "TallyTracker", "tally"],
             swiftSettings: strict
         ),
     ]

@@ -23,8 +23,8 @@ public struct LiveServer: Sendable {
     public let server: TallyServer
 
     /// Starts a server with `configuration` (its host and port are replaced by
-    /// 127.0.0.1 and a free port), runs `body`, then stops the server and deletes the
-    /// database.
+    /// 127.0.0.1 and a free port, and it logs only critical messages), runs `body`, then
+    /// stops the server and deletes the database.
     public static func with<Result: Sendable>(
         configuration: ServerConfiguration = .init(),
         _ body: (LiveServer) async throws -> Result
@@ -37,6 +37,7 @@ public struct LiveServer: Sendable {
         var configuration = configuration
         configuration.host = "127.0.0.1"
         configuration.port = 0
+        configuration.logLevel = .critical  // the shutdown at the end of a test is not news
         let server = TallyServer(store: store, configuration: configuration)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let running = Task { try await server.run { port in continuation.yield(port) } }
@@ -47,14 +48,13 @@ public struct LiveServer: Sendable {
         return try await body(live)
     }
 
-    /// Sends one request to the server and returns the status, headers and body.
+    /// Sends one request to the server and returns the status, headers (names in lower
+    /// case) and body. `path` starts with `/` and may carry a query.
     public func request(
         _ path: String, method: String = "GET", headers: [String: String] = [:], body: Data? = nil
     ) async throws -> (status: Int, headers: [String: String], body: Data) {
-        var request = URLRequest(url: url.appendingPathComponent(path))
-        if let query = path.split(separator: "?", maxSplits: 1).dropFirst().first {
-            request.url = URL(string: url.absoluteString + path.prefix(upTo: path.firstIndex(of: "?")!) + "?" + query)
-        }
+        guard let target = URL(string: url.absoluteString + path) else { throw URLError(.badURL) }
+        var request = URLRequest(url: target)
         request.httpMethod = method
         request.httpBody = body
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TallyServerTesting
 import Testing
 @testable import TallyTracker
 #if canImport(Glibc)
@@ -10,30 +11,9 @@ import Darwin
 
 @Suite("Crash recovery")
 struct CrashRecoveryTests {
-    /// The `TrackerProbe` fixture binary: next to the test bundle, or in any `.build*`
-    /// scratch folder of the package this file belongs to.
-    private static func probeExecutable() -> URL? {
-        var candidates: [URL] = []
-        if let testBinary = Bundle.main.executableURL {
-            candidates.append(testBinary.deletingLastPathComponent().appending(path: "TrackerProbe"))
-        }
-        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while folder.path != "/" {
-            if FileManager.default.fileExists(atPath: folder.appending(path: "Package.swift").path) {
-                let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-                for entry in entries.sorted() where entry.hasPrefix(".build") {
-                    candidates.append(folder.appending(path: "\(entry)/debug/TrackerProbe"))
-                }
-                break
-            }
-            folder.deleteLastPathComponent()
-        }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
-
     @Test("Events tracked over a second before SIGKILL are delivered exactly once after restart")
     func survivesSigkill() async throws {
-        let probe = try #require(Self.probeExecutable(), "TrackerProbe fixture not built")
+        let probe = try #require(BuiltProduct.url(named: "TrackerProbe"), "TrackerProbe fixture not built")
         try await withTemporaryDirectory { directory in
             let count = 300
             let process = Process()

@@ -1,4 +1,5 @@
 public import Foundation
+public import Logging
 
 /// How often one app may send events; see ``ServerConfiguration/rateLimit``.
 public struct RateLimit: Sendable, Hashable {
@@ -29,6 +30,8 @@ public struct ServerConfiguration: Sendable {
     /// The per-app ingest rate; `nil` for none. The default allows 20,000 events per
     /// second with bursts of 100,000.
     public var rateLimit: RateLimit? = RateLimit(eventsPerSecond: 20_000, burst: 100_000)
+    /// The least severe messages the server logs.
+    public var logLevel: Logger.Level = .warning
     /// The server's clock; tests inject their own.
     public var now: @Sendable () -> Date = { Date() }
 

@@ -55,7 +55,7 @@ public struct TallyServer: Sendable {
     ///   with port 0).
     public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         var logger = Logger(label: "tally.server")
-        logger.logLevel = .warning
+        logger.logLevel = configuration.logLevel
         let application = Application(
             router: router(),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tally"),

@@ -22,11 +22,14 @@ struct AppCommand: AsyncParsableCommand {
         @Option(help: "The IANA time zone whose days the metrics use by default.")
         var tz = "UTC"
 
+        @Option(help: "How many days old an event may be and still be accepted.")
+        var maxEventAgeDays = App.defaultAcceptedEventAge / 86_400
+
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
             let store = try EventStore(path: database.db)
-            let created = try await store.createApp(name: name, timeZone: tz)
+            let created = try await store.createApp(name: name, timeZone: tz, acceptedEventAge: maxEventAgeDays * 86_400)
             say(try KeysOutput(created).json)
         }
     }

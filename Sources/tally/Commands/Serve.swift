@@ -24,6 +24,9 @@ struct Serve: AsyncParsableCommand {
     @Flag(help: "Create a demo app and fill it with 60 days of events.")
     var demo = false
 
+    @Option(help: "How many users the demo simulates.")
+    var demoUsers = DemoData.defaultUsers
+
     func run() async throws {
         let store = try EventStore(path: database.db)
         var configuration = ServerConfiguration()
@@ -39,7 +42,7 @@ struct Serve: AsyncParsableCommand {
             let base = URL(string: "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)")!
             say("tally listening on \(base.absoluteString) (database \(database.db))")
             if demo {
-                let report = try await DemoData.fill(store: store, server: base)
+                let report = try await DemoData.fill(store: store, server: base, users: demoUsers)
                 say(report)
             }
             try await group.next()

@@ -12,11 +12,11 @@ import TallyTracker
 /// same seed gives the same users and events.
 enum DemoData {
     static let days = 60
-    static let users = 240
+    static let defaultUsers = 240
     static let timeZone = "Asia/Shanghai"
 
     /// Creates the demo app, sends its events, and returns the report to print.
-    static func fill(store: EventStore, server: URL) async throws -> String {
+    static func fill(store: EventStore, server: URL, users: Int) async throws -> String {
         let created = try await store.createApp(
             name: "Demo Bookkeeping", timeZone: timeZone, acceptedEventAge: Double(days + 2) * 86_400
         )

@@ -1,0 +1,108 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import TallyServerTesting
+import TallyStore
+import Testing
+
+/// The `tally` command, run as a child process the way its users run it.
+@Suite("tally command")
+final class CommandTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-cli-\(UUID().uuidString)")
+
+    init() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    var db: String { folder.appendingPathComponent("tally.sqlite").path }
+
+    @Test func appCreatePrintsTheKeysAsJSON() throws {
+        let output = try run(["app", "create", "Bills", "--tz", "Asia/Shanghai", "--db", db])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: String])
+        #expect(json["app"] == "Bills")
+        #expect(json["ingest_key"]?.hasPrefix("ik_") == true)
+        #expect(json["read_token"]?.hasPrefix("rt_") == true)
+    }
+
+    @Test func appCreateTakesTheAcceptedEventAge() async throws {
+        try run(["app", "create", "Bills", "--max-event-age-days", "90", "--db", db])
+        let store = try EventStore(path: db)
+        #expect(try await store.apps().first?.acceptedEventAge == 90 * 86_400)
+    }
+
+    @Test func appCreateRefusesAnUnknownTimeZone() throws {
+        #expect(throws: CommandFailure.self) { try run(["app", "create", "Bills", "--tz", "Mars/Olympus", "--db", db]) }
+    }
+
+    @Test func serveDemoServesTheDemoAppsMetricsAndExportWritesNDJSON() async throws {
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = ["serve", "--demo", "--demo-users", "12", "--port", "0", "--db", db]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        // Lines: "tally listening on <url> ...", "demo app created ...", the keys, "try: ...".
+        var text = ""
+        while !text.contains("\"read_token\"") || !text.hasSuffix("\n") {
+            let chunk = output.fileHandleForReading.availableData
+            try #require(!chunk.isEmpty, "tally exited early: \(text)")
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        let base = try #require(text.firstMatch(of: /listening on (http:\/\/[0-9.:]+)/)?.1)
+        let token = try #require(text.firstMatch(of: /"read_token":"([^"]+)"/)?.1)
+        let sent = try #require(text.firstMatch(of: /filled: (\d+) events/)?.1).flatMap { Int($0) }
+        #expect((sent ?? 0) > 0)
+        #expect(text.contains("(0 dropped)"))
+
+        var request = URLRequest(url: URL(string: "\(base)/v1/metrics/range?from=\(utcDay(Date().addingTimeInterval(-40 * 86_400)))&to=\(utcDay(Date()))")!)
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        let (body, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        let range = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+        #expect(((range["dau"] as? [Int]) ?? []).reduce(0, +) > 0)
+        #expect(range["tz"] as? String == "Asia/Shanghai")
+
+        process.terminate()
+        process.waitUntilExit()
+
+        let lines = try run(["export", "--from", "2000-01-01", "--to", "2100-01-01", "--db", db])
+            .split(separator: "\n")
+        #expect(lines.count == sent)
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(Set(first.keys).isSuperset(of: ["app", "id", "name", "timestamp", "device_timestamp", "user_id", "properties"]))
+    }
+
+    struct CommandFailure: Error {
+        let status: Int32
+        let output: String
+    }
+
+    /// The built `tally` command.
+    func executable() throws -> URL {
+        try #require(BuiltProduct.url(named: "tally"), "the tally command is not built")
+    }
+
+    /// Runs `tally` with `arguments` and returns its standard output.
+    @discardableResult
+    func run(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = try executable()
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = Pipe()
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard process.terminationStatus == 0 else { throw CommandFailure(status: process.terminationStatus, output: text) }
+        return text
+    }
+}
