@@ -74,7 +74,18 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The mediator example (seed 001): three modules that reach each other only through
+        // the mediator; the test target links two of them, deliberately not ExampleReview.
+        .target(name: "ExampleReader", dependencies: ["Componentry"], path: "Examples/ExampleReader", swiftSettings: strict),
+        .target(name: "ExampleBookDetail", dependencies: ["Componentry"], path: "Examples/ExampleBookDetail", swiftSettings: strict),
+        .target(name: "ExampleReview", dependencies: ["Componentry"], path: "Examples/ExampleReview", swiftSettings: strict),
+
         .testTarget(name: "ComponentryTests", dependencies: ["Componentry"], swiftSettings: strict),
+        .testTarget(
+            name: "MediatorExampleTests",
+            dependencies: ["Componentry", "ExampleReader", "ExampleBookDetail"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "ComponentryListTests", dependencies: ["ComponentryList"], swiftSettings: strict),
         .testTarget(name: "TallyTrackerTests", dependencies: ["TallyTracker", "TallyServerTesting"], swiftSettings: strict),
         .executableTarget(name: "TrackerProbe", dependencies: ["TallyTracker"], path: "Tests/Fixtures/TrackerProbe", swiftSettings: strict),

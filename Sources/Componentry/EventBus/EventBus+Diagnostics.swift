@@ -59,7 +59,7 @@ extension EventBus {
     public var subscriberCounts: [EventKey: Int] {
         state.withLock { state in
             var counts: [EventKey: Int] = [:]
-            for registry in state.registries.registries {
+            for registry in state.registries.values {
                 for node in registry.nodes where node.isAlive {
                     for subType in node.subTypes.map({ $0.map(Optional.some) }) ?? [nil] {
                         counts[EventKey(typeName: registry.typeName, subType: subType), default: 0] += 1

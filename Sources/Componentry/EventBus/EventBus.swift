@@ -44,7 +44,7 @@ public final class EventBus: Sendable {
     public static let shared = EventBus()
 
     struct State {
-        var registries = RegistryTable()
+        var registries = TypeTable<TypeRegistry>()
         var hooks = Hooks()
 
         mutating func registry<Event: BusEvent>(for type: Event.Type) -> TypeRegistry {

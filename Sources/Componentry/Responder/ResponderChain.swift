@@ -17,7 +17,7 @@ public enum ResponderChain {
 
     /// Per responder type, the handlers it declares (`nil` for a type that declares none),
     /// built the first time an event reaches an instance of the type.
-    private static var typeTables = HandlerTableCache()
+    private static var typeTables = TypeTable<[ResponderEventKey: ResponderHandler]?>()
     static var instanceHandlers = InstanceHandlers()
 
     /// Sends the event `key` names, whose payload `payload` points to, up the chain from

@@ -26,10 +26,10 @@ extension EventStore {
                 wau: try reader.activeUsers(in: calendar.buckets(of: day.advanced(by: -6)...day)).count,
                 mau: try reader.activeUsers(in: calendar.buckets(of: day.advanced(by: -29)...day)).count,
                 newUsers: try reader.newUsers(in: buckets),
-                events: try reader.counts("name_bucket", by: "name", in: buckets),
+                events: try reader.eventCounts(in: buckets),
                 perUser: activity.perUser,
                 versions: activity.versions,
-                screens: try reader.counts("screen_bucket", by: "screen", in: buckets))
+                screens: try reader.screenCounts(in: buckets))
         }
     }
 
@@ -51,18 +51,19 @@ extension EventStore {
         let days = first...last
         return try await read(app: app, timeZone: timeZone) { reader, calendar in
             let starts = try (days.lowerBound...days.upperBound.advanced(by: 1)).map(calendar.bucket(startOf:))
-            let dau = try zip(starts, starts.dropFirst()).map { try reader.activeUsers(in: $0..<$1).count }
-            var events: [String: [Int]] = [:]
+            var counts: [Int64: [Int]] = [:]
             var dayIndex = 0
             let rows = try reader.nameCounts(in: starts.first!..<starts.last!)
             while let row = try rows.next() {
                 let bucket: Int64 = row[0]
                 while bucket >= starts[dayIndex + 1] { dayIndex += 1 }
-                events[row[1], default: Array(repeating: 0, count: days.count)][dayIndex] += row[2] as Int
+                counts[row[1], default: Array(repeating: 0, count: days.count)][dayIndex] += row[2] as Int
             }
+            var events: [String: [Int]] = [:]
+            for (name, series) in counts { events[try reader.label(name)] = series }
             return RangeMetrics(
                 from: days.lowerBound.text, to: days.upperBound.text, timeZone: calendar.identifier,
-                dates: days.map(\.text), dau: dau, events: events)
+                dates: days.map(\.text), dau: try reader.activeUserCounts(between: starts), events: events)
         }
     }
 

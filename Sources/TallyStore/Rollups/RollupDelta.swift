@@ -1,7 +1,8 @@
 import GRDB
 
-/// The rollup changes caused by the events one batch accepted, aggregated in memory so the
-/// database sees one upsert per distinct rollup key instead of one per event.
+/// The rollup changes caused by the events one transaction accepted (every batch of a group
+/// commit, see ``GroupCommit``), aggregated in memory so the database sees one upsert per
+/// distinct rollup key instead of one per event.
 ///
 /// Every rollup merge is commutative (sums, minima, maxima, bitwise or), so rollups do not
 /// depend on the order events arrive in.
@@ -67,13 +68,14 @@ struct RollupDelta {
     /// Merges the delta into the rollup tables of `app`. Call inside the transaction that inserted the events.
     func write(_ db: Database, app: AppID) throws {
         let userKeys = try resolveUsers(db, app: app)
+        let labels = try Self.resolveLabels(db, Set(names.keys.map(\.label)).union(activity.values.map(\.lastVersion)))
         let upserts: [(sql: String, rows: [StatementArguments])] = [
             (
                 """
-                INSERT INTO name_bucket (app_id, bucket, name, count) VALUES (?, ?, ?, ?)
-                ON CONFLICT (app_id, bucket, name) DO UPDATE SET count = count + excluded.count
+                INSERT INTO name_bucket (app_id, bucket, name_id, count) VALUES (?, ?, ?, ?)
+                ON CONFLICT (app_id, bucket, name_id) DO UPDATE SET count = count + excluded.count
                 """,
-                names.map { [app.rawValue, $0.key.bucket, $0.key.label, $0.value] }
+                names.map { [app.rawValue, $0.key.bucket, labels[$0.key.label], $0.value] }
             ),
             (
                 """
@@ -83,17 +85,24 @@ struct RollupDelta {
                 screens.map { [app.rawValue, $0.key.bucket, $0.key.label, $0.value] }
             ),
             (
+                // SQLite evaluates every SET expression on the row as it was before the update.
+                // Equal timestamps are rare: only then are the version texts looked up and compared.
                 """
-                INSERT INTO user_name_bucket (app_id, bucket, user_key, name, count, last_timestamp, last_version)
+                INSERT INTO user_name_bucket (app_id, bucket, user_key, name_id, count, last_timestamp, last_version_id)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (app_id, bucket, user_key, name) DO UPDATE SET
+                ON CONFLICT (app_id, bucket, user_key, name_id) DO UPDATE SET
                     count = count + excluded.count,
                     last_timestamp = max(last_timestamp, excluded.last_timestamp),
-                    last_version = CASE WHEN (excluded.last_timestamp, excluded.last_version) > (last_timestamp, last_version)
-                        THEN excluded.last_version ELSE last_version END
+                    last_version_id = CASE
+                        WHEN excluded.last_timestamp > last_timestamp THEN excluded.last_version_id
+                        WHEN excluded.last_timestamp < last_timestamp THEN last_version_id
+                        WHEN (SELECT text FROM label WHERE id = excluded.last_version_id)
+                            > (SELECT text FROM label WHERE id = last_version_id) THEN excluded.last_version_id
+                        ELSE last_version_id END
                 """,
                 activity.map { key, value in
-                    [app.rawValue, key.bucket, userKeys[key.user], key.name, value.count, value.lastTimestamp, value.lastVersion]
+                    [app.rawValue, key.bucket, userKeys[key.user], labels[key.name], value.count, value.lastTimestamp,
+                     labels[value.lastVersion]]
                 }
             ),
             (
@@ -113,17 +122,33 @@ struct RollupDelta {
             ),
         ]
         for (sql, rows) in upserts where !rows.isEmpty {
-            let statement = try db.cachedStatement(sql: sql)
+            let statement = try db.makeStatement(sql: sql)
             for arguments in rows { try statement.execute(arguments: arguments) }
         }
+    }
+
+    /// The `label` id of each text, inserting the texts not yet interned.
+    private static func resolveLabels(_ db: Database, _ texts: Set<String>) throws -> [String: Int64] {
+        let select = try db.makeStatement(sql: "SELECT id FROM label WHERE text = ?")
+        let insert = try db.makeStatement(sql: "INSERT INTO label (text) VALUES (?)")
+        var ids: [String: Int64] = [:]
+        for text in texts {
+            if let id = try Int64.fetchOne(select, arguments: [text]) {
+                ids[text] = id
+            } else {
+                try insert.execute(arguments: [text])
+                ids[text] = db.lastInsertedRowID
+            }
+        }
+        return ids
     }
 
     /// Inserts new users and lowers `first_seen` where this batch holds an earlier event;
     /// returns every batch user's key.
     private func resolveUsers(_ db: Database, app: AppID) throws -> [String: Int64] {
-        let select = try db.cachedStatement(sql: "SELECT key, first_seen FROM app_user WHERE app_id = ? AND user_id = ?")
-        let insert = try db.cachedStatement(sql: "INSERT INTO app_user (app_id, user_id, first_seen) VALUES (?, ?, ?)")
-        let lower = try db.cachedStatement(sql: "UPDATE app_user SET first_seen = ? WHERE key = ?")
+        let select = try db.makeStatement(sql: "SELECT key, first_seen FROM app_user WHERE app_id = ? AND user_id = ?")
+        let insert = try db.makeStatement(sql: "INSERT INTO app_user (app_id, user_id, first_seen) VALUES (?, ?, ?)")
+        let lower = try db.makeStatement(sql: "UPDATE app_user SET first_seen = ? WHERE key = ?")
         var keys: [String: Int64] = [:]
         for (user, timestamp) in firstSeen {
             if let row = try Row.fetchOne(select, arguments: [app.rawValue, user]) {

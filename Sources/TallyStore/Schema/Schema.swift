@@ -2,16 +2,18 @@ import GRDB
 
 /// The database schema, applied by GRDB's `DatabaseMigrator` when a store opens.
 ///
-/// Raw events live in `event`. Everything else except `app` is a rollup that
+/// Raw events live in `event`. `label` interns event names and app versions as small
+/// integers, so rollup rows are all integers: narrower rows to scan and integer keys to group
+/// by when metrics read them. Everything else except `app` is a rollup that
 /// ``EventStore/insert(_:app:)`` updates in the same transaction as the events, keyed by
 /// UTC 15-minute bucket (see ``Bucket``) so metrics are exact in every time zone:
 ///
 /// - `app_user`: one row per user, with the instant of the user's first event (new users)
 ///   and a small integer `key` the other rollups use instead of the user id text.
-/// - `name_bucket`: events per name per bucket (event counts).
+/// - `name_bucket`: events per name (a `label`) per bucket (event counts).
 /// - `screen_bucket`: `screen_view` events per `screen` property per bucket (screens).
 /// - `user_name_bucket`: per user, name and bucket, the event count and the last event's
-///   timestamp and app version (per-user averages and maxima, DAU, versions).
+///   timestamp and app version (a `label`) (per-user averages and maxima, versions).
 /// - `user_day`: per user and UTC day, a 96-bit bitmap of the buckets with activity, in two
 ///   48-bit integers (distinct users over the partial UTC days at the edges of a window).
 /// - `user_chunk`: per user and 64-day UTC chunk, a bitmap of active UTC days (distinct users
@@ -57,12 +59,16 @@ enum Schema {
                     UNIQUE (app_id, user_id)
                 );
                 CREATE INDEX app_user_by_first_seen ON app_user(app_id, first_seen);
+                CREATE TABLE label (
+                    id INTEGER PRIMARY KEY,
+                    text TEXT NOT NULL UNIQUE
+                );
                 CREATE TABLE name_bucket (
                     app_id INTEGER NOT NULL,
                     bucket INTEGER NOT NULL,
-                    name TEXT NOT NULL,
+                    name_id INTEGER NOT NULL,
                     count INTEGER NOT NULL,
-                    PRIMARY KEY (app_id, bucket, name)
+                    PRIMARY KEY (app_id, bucket, name_id)
                 ) WITHOUT ROWID;
                 CREATE TABLE screen_bucket (
                     app_id INTEGER NOT NULL,
@@ -75,11 +81,11 @@ enum Schema {
                     app_id INTEGER NOT NULL,
                     bucket INTEGER NOT NULL,
                     user_key INTEGER NOT NULL,
-                    name TEXT NOT NULL,
+                    name_id INTEGER NOT NULL,
                     count INTEGER NOT NULL,
                     last_timestamp INTEGER NOT NULL,
-                    last_version TEXT NOT NULL,
-                    PRIMARY KEY (app_id, bucket, user_key, name)
+                    last_version_id INTEGER NOT NULL,
+                    PRIMARY KEY (app_id, bucket, user_key, name_id)
                 ) WITHOUT ROWID;
                 CREATE TABLE user_day (
                     app_id INTEGER NOT NULL,

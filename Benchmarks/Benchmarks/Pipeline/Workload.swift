@@ -1,0 +1,60 @@
+import Foundation
+import TallyStore
+
+// The synthetic app of the storage benchmarks: 20k users, ~176k events a day (42% of users
+// active, 1–2 sessions of 4–24 events each), 12 event names with skewed weights, 25 screens,
+// app versions rolling out over two months. Deterministic: day `d` is generated from seed `d`.
+
+/// SplitMix64: a tiny seeded generator, so every run generates the same events.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+enum Workload {
+    static let names = ["screen_view", "tap", "open", "purchase", "search", "share", "like", "scroll", "error", "login", "logout", "add_to_cart"]
+    static let cumulativeWeights = [40, 28, 6, 2, 5, 2, 6, 5, 1, 2, 1, 2].reduce(into: [Int]()) { $0.append(($0.last ?? 0) + $1) }
+    static let screens = (0..<25).map { "screen_\($0)" }
+    static let versions = ["1.0.0", "1.1.0", "1.2.0", "2.0.0", "2.1.0"]
+    static let users = 20_000
+
+    /// The events of day `day` after `start` (a UTC midnight), shuffled across users as a
+    /// server receives them.
+    static func events(day: Int, from start: Date) -> [Event] {
+        var random = SplitMix(state: UInt64(day) &+ 42)
+        var events: [Event] = []
+        for user in 0..<users where Double.random(in: 0..<1, using: &random) < 0.42 {
+            let version = versions[min(versions.count - 1, (user % 7 + day) / 14)]
+            for _ in 0..<Int.random(in: 1...2, using: &random) {
+                var t = start.addingTimeInterval(Double(day) * 86_400 + Double.random(in: 0..<86_000, using: &random))
+                for _ in 0..<Int.random(in: 4...24, using: &random) {
+                    let pick = Int.random(in: 0..<cumulativeWeights.last!, using: &random)
+                    let name = names[cumulativeWeights.firstIndex { pick < $0 }!]
+                    let properties: [String: PropertyValue] = name == "screen_view"
+                        ? ["screen": .string(screens[Int.random(in: 0..<screens.count, using: &random)])]
+                        : ["button": .string("b\(Int.random(in: 0..<9, using: &random))"), "value": .number(1.5)]
+                    events.append(Event(
+                        id: UUID(uuid: uuid(&random)), name: name, timestamp: t, deviceTimestamp: t.addingTimeInterval(-0.8),
+                        userID: "user-\(user)", sessionID: "s-\(user)-\(day)", appVersion: version, platform: "iOS",
+                        properties: properties))
+                    t.addTimeInterval(Double.random(in: 2...60, using: &random))
+                }
+            }
+        }
+        events.shuffle(using: &random)
+        return events
+    }
+
+    /// A random (version 4 shaped) UUID from `random`.
+    private static func uuid(_ random: inout SplitMix) -> uuid_t {
+        let (high, low) = (random.next(), random.next())
+        return withUnsafeBytes(of: (high, low)) { $0.load(as: uuid_t.self) }
+    }
+}

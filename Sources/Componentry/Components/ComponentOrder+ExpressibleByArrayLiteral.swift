@@ -1,0 +1,6 @@
+extension ComponentOrder: ExpressibleByArrayLiteral {
+    /// A layout showing the listed identifiers, in order.
+    public init(arrayLiteral identifiers: String...) {
+        self.init(identifiers)
+    }
+}

@@ -1,0 +1,140 @@
+import Dispatch
+import Foundation
+import GRDB
+import Testing
+@testable import TallyStore
+
+@Suite struct GroupCommitTests {
+    /// Many tasks insert overlapping batches (ids shared across and within batches) at once.
+    @Test func concurrentOverlappingBatchesStoreTheUnionOnce() async throws {
+        let store = try makeStore()
+        let app = try await store.createApp(name: "Demo").app.id
+        var random = SeededGenerator(state: 3)
+        let pool = (0..<1_500).map { i in
+            event(at: instant("2026-03-01T00:00:00Z").addingTimeInterval(Double(i) * 7), user: "u\(i % 37)")
+        }
+        let batches = (0..<300).map { _ in
+            (0..<Int.random(in: 1...60, using: &random)).map { _ in pool.randomElement(using: &random)! }
+        }
+
+        let results = try await withThrowingTaskGroup(of: (Int, InsertResult).self) { group in
+            for (index, batch) in batches.enumerated() {
+                group.addTask { (index, try await store.insert(batch, app: app)) }
+            }
+            return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+        }
+
+        let union = Set(batches.joined().map(\.id))
+        for (index, batch) in batches.enumerated() {
+            #expect(results[index]!.accepted + results[index]!.duplicates == batch.count)
+        }
+        #expect(results.values.reduce(0) { $0 + $1.accepted } == union.count)
+        let (rows, stored) = try await store.pool.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM event")!, try Set(String.fetchAll(db, sql: "SELECT id FROM event")))
+        }
+        #expect(rows == union.count)
+        #expect(stored == Set(union.map(\.uuidString)))
+        // Every pooled event falls on 2026-03-01: the rollups count each stored id once.
+        #expect(try await store.metrics(app: app, date: "2026-03-01").events == ["open": union.count])
+    }
+
+    /// Batches queued while the writer is busy share one transaction; the failing ones roll
+    /// back alone and throw to their own callers.
+    @Test func aFailingBatchRollsBackOnlyItself() async throws {
+        let store = try makeStore()
+        let app = try await store.createApp(name: "Demo").app.id
+        try await store.pool.write { db in
+            try db.execute(sql: """
+                CREATE TRIGGER poison BEFORE INSERT ON event WHEN NEW.name = 'poison'
+                BEGIN SELECT RAISE(ABORT, 'poisoned'); END
+                """)
+        }
+        let commits = CommitCounter()
+        try await store.pool.write { db in db.add(transactionObserver: commits, extent: .databaseLifetime) }
+        let at = instant("2026-03-01T10:00:00Z")
+        let first = (0..<3).map { _ in event(at: at) }
+        let failing = [event(at: at), event(at: at), event(name: "poison", at: at)]
+        let last = [first[0], event(at: at)]
+
+        let groupCommit = GroupCommit(pool: store.pool)
+        let results = try await whileWriterIsBusy(store, until: { groupCommit.waitingBatches == 4 }) {
+            [
+                Task { try await groupCommit.insert(first, app: app) },
+                Task { try await groupCommit.insert(failing, app: app) },
+                Task { try await groupCommit.insert([event(at: at)], app: AppID(rawValue: 99)) },
+                Task { try await groupCommit.insert(last, app: app) },
+            ]
+        }
+
+        #expect(try await results[0].value == InsertResult(accepted: 3, duplicates: 0))
+        await #expect(throws: DatabaseError.self) { try await results[1].value }
+        await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 99))) { try await results[2].value }
+        #expect(try await results[3].value == InsertResult(accepted: 1, duplicates: 1))
+        let (stored, commitCount) = try await store.pool.write { db in
+            (try Set(String.fetchAll(db, sql: "SELECT id FROM event")), commits.count)
+        }
+        #expect(stored == Set((first + last).map(\.id.uuidString)))
+        #expect(commitCount == 1)
+        #expect(try await store.metrics(app: app, date: "2026-03-01").events == ["open": 4])
+    }
+
+    /// A transaction takes waiting batches in arrival order up to the event cap, and a batch
+    /// larger than the cap alone.
+    @Test func transactionsTakeBatchesInOrderUpToTheCap() async throws {
+        let store = try makeStore()
+        let app = try await store.createApp(name: "Demo").app.id
+        let commits = CommitCounter()
+        try await store.pool.write { db in db.add(transactionObserver: commits, extent: .databaseLifetime) }
+        let at = instant("2026-03-01T10:00:00Z")
+        // With a cap of 10: [4, 4] [12] [3, 3, 3] [5].
+        let sizes = [4, 4, 12, 3, 3, 3, 5]
+
+        let groupCommit = GroupCommit(pool: store.pool, maximumEvents: 10)
+        let tasks = try await whileWriterIsBusy(store, until: { groupCommit.waitingBatches == sizes.count }) {
+            sizes.map { size in
+                Task { try await groupCommit.insert((0..<size).map { _ in event(at: at) }, app: app) }
+            }
+        }
+
+        for (task, size) in zip(tasks, sizes) {
+            #expect(try await task.value == InsertResult(accepted: size, duplicates: 0))
+        }
+        #expect(try await store.pool.write { _ in commits.count } == 4)
+    }
+
+    /// Holds the store's writer while `submit` starts tasks, releases it once `ready` holds,
+    /// and returns the tasks.
+    private func whileWriterIsBusy<T: Sendable>(
+        _ store: EventStore, until ready: () -> Bool, _ submit: () -> [Task<T, any Error>]
+    ) async throws -> [Task<T, any Error>] {
+        let release = DispatchSemaphore(value: 0)
+        let (entered, enteredContinuation) = AsyncStream<Void>.makeStream()
+        let writer = Task {
+            try await store.pool.write { _ in
+                enteredContinuation.yield()
+                release.wait()
+            }
+        }
+        for await _ in entered { break }
+        let tasks = submit()
+        while !ready() { await Task.yield() }
+        release.signal()
+        try await writer.value
+        return tasks
+    }
+}
+
+/// Counts committed transactions that changed rows. Read it only on the writer (inside
+/// `pool.write`), where GRDB calls the observer, so the count needs no lock.
+private final class CommitCounter: TransactionObserver, @unchecked Sendable {
+    var count = 0
+    private var changed = false
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+    func databaseDidChange(with event: DatabaseEvent) { changed = true }
+    func databaseDidCommit(_ db: Database) {
+        if changed { count += 1 }
+        changed = false
+    }
+    func databaseDidRollback(_ db: Database) { changed = false }
+}
