@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "TallyStore", targets: ["TallyStore"]),
         .library(name: "TallyServer", targets: ["TallyServer"]),
         .library(name: "TallyServerTesting", targets: ["TallyServerTesting"]),
+        .library(name: "SeededRandom", targets: ["SeededRandom"]),
         .executable(name: "tally", targets: ["tally"]),
     ],
     dependencies: [
@@ -64,11 +65,14 @@ let package = Package(
         // Test support for servers: a live collector on an ephemeral port.
         .target(name: "TallyServerTesting", dependencies: ["TallyServer"], swiftSettings: strict),
 
+        // A seeded generator for reproducible test data, workloads and the demo.
+        .target(name: "SeededRandom", swiftSettings: strict),
+
         // The `tally` command.
         .executableTarget(
             name: "tally",
             dependencies: [
-                "TallyServer", "TallyTracker",
+                "TallyServer", "TallyTracker", "SeededRandom",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -86,13 +90,13 @@ let package = Package(
             dependencies: ["Componentry", "ExampleReader", "ExampleBookDetail"],
             swiftSettings: strict
         ),
-        .testTarget(name: "ComponentryListTests", dependencies: ["ComponentryList"], swiftSettings: strict),
-        .testTarget(name: "TallyTrackerTests", dependencies: ["TallyTracker", "TallyServerTesting"], swiftSettings: strict),
+        .testTarget(name: "ComponentryListTests", dependencies: ["ComponentryList", "SeededRandom"], swiftSettings: strict),
+        .testTarget(name: "TallyTrackerTests", dependencies: ["TallyTracker", "TallyServerTesting", "SeededRandom"], swiftSettings: strict),
         .executableTarget(name: "TrackerProbe", dependencies: ["TallyTracker"], path: "Tests/Fixtures/TrackerProbe", swiftSettings: strict),
-        .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore"], swiftSettings: strict),
+        .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore", "SeededRandom"], swiftSettings: strict),
         .testTarget(
             name: "TallyServerTests",
-            dependencies: ["TallyServer", "TallyServerTesting", "TallyTracker", "tally"],
+            dependencies: ["TallyServer", "TallyServerTesting", "TallyTracker", "SeededRandom", "tally"],
             swiftSettings: strict
         ),
     ]

@@ -60,6 +60,7 @@ let package = Package(
         .executableTarget(
             name: "ListBenchmarks",
             dependencies: [
+                .product(name: "SeededRandom", package: "Tally"),
                 .product(name: "ComponentryList", package: "Tally"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
@@ -70,6 +71,7 @@ let package = Package(
         .executableTarget(
             name: "PipelineBenchmarks",
             dependencies: [
+                .product(name: "SeededRandom", package: "Tally"),
                 .product(name: "TallyStore", package: "Tally"),
                 .product(name: "TallyServer", package: "Tally"),
                 .product(name: "TallyServerTesting", package: "Tally"),

@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import TallyServer
 import TallyServerTesting
 import TallyStore
@@ -99,7 +100,7 @@ struct IngestContractTests {
             let app = try await server.makeApp()
             let before = try await server.ingest(Batch.body((0..<5).map { _ in Batch.event() }), key: app.ingestKey)
             #expect(before.json["accepted"] as? Int == 5)
-            var random = SplitMix(seed: 7)
+            var random = SplitMix64(seed: 7)
             let valid = Array(Batch.body([Batch.event()]))
             for round in 0..<200 {
                 var bytes = valid

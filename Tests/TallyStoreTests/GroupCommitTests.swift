@@ -1,3 +1,4 @@
+import SeededRandom
 import Dispatch
 import Foundation
 import GRDB
@@ -9,7 +10,7 @@ import Testing
     @Test func concurrentOverlappingBatchesStoreTheUnionOnce() async throws {
         let store = try makeStore()
         let app = try await store.createApp(name: "Demo").app.id
-        var random = SeededGenerator(state: 3)
+        var random = SplitMix64(seed: 3)
         let pool = (0..<1_500).map { i in
             event(at: instant("2026-03-01T00:00:00Z").addingTimeInterval(Double(i) * 7), user: "u\(i % 37)")
         }

@@ -1,3 +1,4 @@
+import SeededRandom
 import Foundation
 import Testing
 @testable import TallyStore
@@ -9,7 +10,7 @@ import Testing
 
     @Test(arguments: 1...8 as ClosedRange<UInt64>)
     func metricsMatchBruteForce(seed: UInt64) async throws {
-        var random = SeededGenerator(state: seed)
+        var random = SplitMix64(seed: seed)
         let timeZone = Self.timeZones[Int(seed) % Self.timeZones.count]
         let appTimeZone = Self.timeZones.randomElement(using: &random)!
         let store = try makeStore()

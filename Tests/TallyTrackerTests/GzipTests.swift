@@ -1,37 +1,25 @@
 import Foundation
+import SeededRandom
 import Testing
 @testable import TallyTracker
 
 @Suite("Gzip")
 struct GzipTests {
     /// A reproducible byte source (SplitMix64).
-    private struct SeededBytes {
-        var state: UInt64
-
-        mutating func next() -> UInt8 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return UInt8(truncatingIfNeeded: z ^ (z >> 31))
-        }
-
-        mutating func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in next() } }
-    }
-
     static let inputs: [(String, [UInt8])] = {
-        var random = SeededBytes(state: 42)
+        var random = SplitMix64(seed: 42)
+        func bytes(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &random) } }
         let json = Array(#"{"id":"6f1c","name":"bill_created","properties":{"amount":12.5}},"#.utf8)
-        let chunk = random.bytes(1000)
+        let chunk = bytes(1000)
         return [
             ("empty", []),
             ("one byte", [0x61]),
             ("every byte value", (0...255).map { UInt8($0) }),
             ("a long run", Array(repeating: 0x61, count: 100_000)),
             ("repetitive JSON", Array((0..<2000).map { _ in json }.joined())),
-            ("random, past the 32 KiB window", random.bytes(100_000)),
+            ("random, past the 32 KiB window", bytes(100_000)),
             // Repeats 32 000 bytes back: matches near the window's far edge.
-            ("random with distant repeats", chunk + random.bytes(31_000) + chunk + random.bytes(40_000) + chunk),
+            ("random with distant repeats", chunk + bytes(31_000) + chunk + bytes(40_000) + chunk),
             ("runs of every match length", (3...300).flatMap { length in Array(repeating: UInt8(length % 251), count: length) + [0xFF] }),
         ]
     }()

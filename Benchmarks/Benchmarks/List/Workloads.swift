@@ -1,3 +1,4 @@
+import SeededRandom
 import ComponentryList
 
 // The data every benchmark runs on, generated from a fixed seed so that runs compare.
@@ -13,18 +14,6 @@ struct Flat: Identifiable, Equatable, Sendable {
     let id = 0
 }
 
-/// SplitMix64, seeded.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// An old and a new list of rows, as arrays (for `CollectionDifference`) and as
 /// one-section snapshots (for `ListSnapshot.changes(to:)`).
@@ -38,7 +27,7 @@ struct Workload: Sendable {
     /// DifferenceKit's workloads: `count` rows, then `deleted` removed and `inserted`
     /// added at random places, and `shuffled` rows moved by swapping random pairs.
     static func random(count: Int, deleted: Int, inserted: Int, shuffled: Int) -> Workload {
-        var random = SeededGenerator(state: UInt64(count))
+        var random = SplitMix64(seed: UInt64(count))
         let old = (0..<count).map { Row(id: $0) }
         var new = old
         for _ in 0..<deleted { new.remove(at: Int.random(in: 0..<new.count, using: &random)) }

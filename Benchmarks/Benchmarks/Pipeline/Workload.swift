@@ -1,3 +1,4 @@
+import SeededRandom
 import Foundation
 import TallyStore
 
@@ -5,18 +6,6 @@ import TallyStore
 // active, 1–2 sessions of 4–24 events each), 12 event names with skewed weights, 25 screens,
 // app versions rolling out over two months. Deterministic: day `d` is generated from seed `d`.
 
-/// SplitMix64: a tiny seeded generator, so every run generates the same events.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 enum Workload {
     static let names = ["screen_view", "tap", "open", "purchase", "search", "share", "like", "scroll", "error", "login", "logout", "add_to_cart"]
@@ -28,7 +17,7 @@ enum Workload {
     /// The events of day `day` after `start` (a UTC midnight), shuffled across users as a
     /// server receives them.
     static func events(day: Int, from start: Date) -> [Event] {
-        var random = SplitMix(state: UInt64(day) &+ 42)
+        var random = SplitMix64(seed: UInt64(day) &+ 42)
         var events: [Event] = []
         for user in 0..<users where Double.random(in: 0..<1, using: &random) < 0.42 {
             let version = versions[min(versions.count - 1, (user % 7 + day) / 14)]
@@ -53,7 +42,7 @@ enum Workload {
     }
 
     /// A random (version 4 shaped) UUID from `random`.
-    private static func uuid(_ random: inout SplitMix) -> uuid_t {
+    private static func uuid(_ random: inout SplitMix64) -> uuid_t {
         let (high, low) = (random.next(), random.next())
         return withUnsafeBytes(of: (high, low)) { $0.load(as: uuid_t.self) }
     }

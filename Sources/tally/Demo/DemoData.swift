@@ -1,5 +1,6 @@
 import Componentry
 import Foundation
+import SeededRandom
 import TallyStore
 import TallyTracker
 
@@ -26,7 +27,7 @@ enum DemoData {
         let startedAt = Date()
         let today = Calendar.shanghai.startOfDay(for: startedAt)
         let first = Calendar.shanghai.date(byAdding: .day, value: -(days - 1), to: today)!
-        var random = SeededRandom(seed: 2026)
+        var random = SplitMix64(seed: 2026)
         var sent = 0
         var dropped = 0
         for user in 0..<users {

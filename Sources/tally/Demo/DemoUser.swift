@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import TallyTracker
 
 /// One simulated user of the demo's bookkeeping app: when they joined, how often they
@@ -25,7 +26,7 @@ struct DemoUser {
     private static let notes = ["breakfast", "lunch", "dinner", "coffee", "metro", "groceries", "rent", "movie", "taxi"]
     private static let screens = [("Statistics", 0.4), ("Budget", 0.2), ("Calendar", 0.15), ("Settings", 0.1)]
 
-    init(number: Int, firstDay: Date, days: Int, random: inout SeededRandom) {
+    init(number: Int, firstDay: Date, days: Int, random: inout SplitMix64) {
         userID = String(format: "user-%04d", number)
         platform = random.chance(0.7) ? "ios" : "android"
         let joined = number < days ? Int.random(in: 0...3, using: &random) : Int.random(in: 0..<(days - 5), using: &random)
@@ -50,7 +51,7 @@ struct DemoUser {
         }
     }
 
-    private mutating func session(at time: inout Date, first: Bool, random: inout SeededRandom) {
+    private mutating func session(at time: inout Date, first: Bool, random: inout SplitMix64) {
         func send(_ name: String, _ properties: [String: PropertyValue] = [:]) {
             eras[eras.count - 1].events.append(PlannedEvent(time: time, name: name, properties: properties))
             time.addTimeInterval(Double.random(in: 5...90, using: &random))
@@ -90,7 +91,7 @@ struct DemoUser {
         return current
     }
 
-    private static func sessionHours(_ count: Int, random: inout SeededRandom) -> [Int] {
+    private static func sessionHours(_ count: Int, random: inout SplitMix64) -> [Int] {
         let hours = [8, 9, 12, 13, 18, 20, 21, 22]
         return Array(Set((0..<count).map { _ in hours.randomElement(using: &random)! })).sorted()
     }

@@ -1,3 +1,4 @@
+import SeededRandom
 import ComponentryList
 import Testing
 
@@ -110,7 +111,7 @@ struct ListDiffTests {
     /// checked against a quadratic reference on random permutations.
     @Test(arguments: 0..<50 as Range<UInt64>)
     func movesAreTheFewest(seed: UInt64) {
-        var random = SeededGenerator(seed: seed)
+        var random = SplitMix64(seed: seed)
         let count = Int.random(in: 1...60, using: &random)
         let permutation = Array(0..<count).shuffled(using: &random)
         var longest = [Int](repeating: 1, count: count)

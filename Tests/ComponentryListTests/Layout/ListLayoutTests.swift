@@ -1,3 +1,4 @@
+import SeededRandom
 import ComponentryList
 import Testing
 
@@ -69,7 +70,7 @@ struct ListLayoutTests {
     /// layout, for random grids of random sizes.
     @Test(arguments: 0..<100 as Range<UInt64>)
     func relayoutFromFirstChangeMatchesFullLayout(seed: UInt64) {
-        var random = SeededGenerator(seed: seed)
+        var random = SplitMix64(seed: seed)
         func sections(_ heights: [[Double]]) -> [LayoutSection] {
             heights.enumerated().map { index, heights in
                 let style = ComponentLayout(lineSpacing: 4, interitemSpacing: 4, distribution: .columns(1 + index % 3))
@@ -93,7 +94,7 @@ struct ListLayoutTests {
     /// The viewport query agrees with a linear scan of every frame.
     @Test(arguments: 0..<50 as Range<UInt64>)
     func viewportQueryMatchesLinearScan(seed: UInt64) {
-        var random = SeededGenerator(seed: seed)
+        var random = SplitMix64(seed: seed)
         let layout = laidOut((0..<5).map { index in
             LayoutSection(
                 id: "s\(index)", style: ComponentLayout(insets: ListInsets(all: 8), lineSpacing: 6, distribution: .columns(1 + index), itemRatio: .aspect(Double(index + 1)), headerHeight: 20),

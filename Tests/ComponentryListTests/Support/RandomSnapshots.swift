@@ -1,14 +1,15 @@
+import SeededRandom
 import ComponentryList
 
 /// Random pairs of snapshots for property tests: sections appear, vanish and reorder;
 /// items are deleted, inserted, shuffled within and across sections, and edited.
 struct RandomSnapshots {
-    var random: SeededGenerator
+    var random: SplitMix64
     let sectionIDs: [String]
     let universe: [Int]
 
     init(seed: UInt64) {
-        random = SeededGenerator(seed: seed)
+        random = SplitMix64(seed: seed)
         sectionIDs = (0..<6).map { "s\($0)" }.shuffled(using: &random)
         universe = Array(0..<Int.random(in: 1...120, using: &random)).shuffled(using: &random)
     }
