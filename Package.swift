@@ -44,7 +44,9 @@ let package = Package(
         // Storage, rollups and exact metrics over SQLite.
         .target(
             name: "TallyStore",
-            dependencies: ["Componentry", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "Componentry", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             swiftSettings: strict
         ),
 

@@ -71,5 +71,9 @@ import Testing
         }
         #expect(journal == "wal")
         #expect(synchronous == 2)  // FULL
+        // Group commits sync the WAL themselves; the connection's other writes keep FULL.
+        let app = try await store.createApp(name: "Demo").app.id
+        try await store.insert([event(at: instant("2026-03-01T10:00:00Z"))], app: app)
+        #expect(try await store.pool.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } == 2)
     }
 }

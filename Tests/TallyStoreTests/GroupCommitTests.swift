@@ -31,10 +31,10 @@ import Testing
         }
         #expect(results.values.reduce(0) { $0 + $1.accepted } == union.count)
         let (rows, stored) = try await store.pool.read { db in
-            (try Int.fetchOne(db, sql: "SELECT count(*) FROM event")!, try Set(String.fetchAll(db, sql: "SELECT id FROM event")))
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM event")!, try storedEventIDs(db))
         }
         #expect(rows == union.count)
-        #expect(stored == Set(union.map(\.uuidString)))
+        #expect(stored == union)
         // Every pooled event falls on 2026-03-01: the rollups count each stored id once.
         #expect(try await store.metrics(app: app, date: "2026-03-01").events == ["open": union.count])
     }
@@ -50,8 +50,7 @@ import Testing
                 BEGIN SELECT RAISE(ABORT, 'poisoned'); END
                 """)
         }
-        let commits = CommitCounter()
-        try await store.pool.write { db in db.add(transactionObserver: commits, extent: .databaseLifetime) }
+        let commits = try await store.pool.write(CommitCounter.init)
         let at = instant("2026-03-01T10:00:00Z")
         let first = (0..<3).map { _ in event(at: at) }
         let failing = [event(at: at), event(at: at), event(name: "poison", at: at)]
@@ -72,11 +71,44 @@ import Testing
         await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 99))) { try await results[2].value }
         #expect(try await results[3].value == InsertResult(accepted: 1, duplicates: 1))
         let (stored, commitCount) = try await store.pool.write { db in
-            (try Set(String.fetchAll(db, sql: "SELECT id FROM event")), commits.count)
+            (try storedEventIDs(db), commits.count)
         }
-        #expect(stored == Set((first + last).map(\.id.uuidString)))
+        #expect(stored == Set((first + last).map(\.id)))
         #expect(commitCount == 1)
         #expect(try await store.metrics(app: app, date: "2026-03-01").events == ["open": 4])
+    }
+
+    /// A transaction that fails after writing rollups must not leave the writer believing
+    /// those rows exist: the retried batch writes them again and is counted in full.
+    @Test func aFailedTransactionLeavesNoRollupFactsBehind() async throws {
+        let store = try makeStore()
+        let app = try await store.createApp(name: "Demo").app.id
+        try await store.pool.write { db in
+            try db.execute(sql: """
+                CREATE TABLE failing (on_chunk INTEGER NOT NULL);
+                INSERT INTO failing VALUES (1);
+                CREATE TRIGGER fail_chunk BEFORE INSERT ON user_chunk WHEN (SELECT on_chunk FROM failing) = 1
+                BEGIN SELECT RAISE(ABORT, 'failing rollup'); END
+                """)
+        }
+        // Seen earlier, so the failing transaction also lowers a cached first_seen.
+        try await store.pool.write { db in try db.execute(sql: "UPDATE failing SET on_chunk = 0") }
+        try await store.insert([event(at: instant("2026-03-02T10:00:00Z"), user: "known")], app: app)
+        try await store.pool.write { db in try db.execute(sql: "UPDATE failing SET on_chunk = 1") }
+
+        let batch = [
+            event(at: instant("2026-03-01T10:00:00Z"), user: "new"),
+            event(at: instant("2026-03-01T11:00:00Z"), user: "known"),
+        ]
+        await #expect(throws: DatabaseError.self) { try await store.insert(batch, app: app) }
+        try await store.pool.write { db in try db.execute(sql: "UPDATE failing SET on_chunk = 0") }
+        #expect(try await store.insert(batch, app: app) == InsertResult(accepted: 2, duplicates: 0))
+
+        let metrics = try await store.metrics(app: app, date: "2026-03-01")
+        #expect(metrics.dau == 2)
+        #expect(metrics.mau == 2)
+        #expect(metrics.newUsers == 2)
+        #expect(metrics.perUser["open"] == PerUserStats(average: 1, maximum: 1))
     }
 
     /// A transaction takes waiting batches in arrival order up to the event cap, and a batch
@@ -84,8 +116,7 @@ import Testing
     @Test func transactionsTakeBatchesInOrderUpToTheCap() async throws {
         let store = try makeStore()
         let app = try await store.createApp(name: "Demo").app.id
-        let commits = CommitCounter()
-        try await store.pool.write { db in db.add(transactionObserver: commits, extent: .databaseLifetime) }
+        let commits = try await store.pool.write(CommitCounter.init)
         let at = instant("2026-03-01T10:00:00Z")
         // With a cap of 10: [4, 4] [12] [3, 3, 3] [5].
         let sizes = [4, 4, 12, 3, 3, 3, 5]
@@ -129,13 +160,20 @@ import Testing
 /// `pool.write`), where GRDB calls the observer, so the count needs no lock.
 private final class CommitCounter: TransactionObserver, @unchecked Sendable {
     var count = 0
-    private var changed = false
+    private var changes: Int
+
+    /// Starts counting the commits of `db` from now on.
+    init(_ db: Database) {
+        changes = db.totalChangesCount
+        db.add(transactionObserver: self, extent: .databaseLifetime)
+    }
 
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
-    func databaseDidChange(with event: DatabaseEvent) { changed = true }
+    func databaseDidChange(with event: DatabaseEvent) {}
+    /// Counts the commits that changed rows, whichever API executed the statements.
     func databaseDidCommit(_ db: Database) {
-        if changed { count += 1 }
-        changed = false
+        if db.totalChangesCount > changes { count += 1 }
+        changes = db.totalChangesCount
     }
-    func databaseDidRollback(_ db: Database) { changed = false }
+    func databaseDidRollback(_ db: Database) { changes = db.totalChangesCount }
 }

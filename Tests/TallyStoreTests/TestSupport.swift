@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 @testable import TallyStore
 
 /// A store in a fresh temporary file.
@@ -23,3 +24,10 @@ func event(
         sessionID: "s-\(user)", appVersion: version, platform: "iOS", properties: properties)
 }
 
+
+/// The ids of every stored event, read from the `event` table's 16-byte blobs.
+func storedEventIDs(_ db: Database) throws -> Set<UUID> {
+    Set(try Data.fetchAll(db, sql: "SELECT id FROM event").map { id in
+        UUID(uuid: id.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) })
+    })
+}

@@ -7,7 +7,7 @@ import TallyStore
 import TallyTracker
 
 // The storage pipeline against issue 3's targets, each beside its floor:
-//   ingest   — HTTP batches of 100 over 8 connections to a live collector, acknowledged only
+//   ingest   — HTTP batches of 100 over 16 connections to a live collector, acknowledged only
 //              once durable (group commit joins concurrent batches), versus the same rows
 //              inserted straight into SQLite in one transaction. Each iteration stores
 //              IngestLoad.count (20,000) events into a fresh database: events/s = 20,000 / time.
@@ -39,7 +39,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: ingest
 
-    Benchmark("ingest/HTTP, batches of 100, 8 connections (20k events)") { benchmark in
+    Benchmark("ingest/HTTP, batches of 100, 16 connections (20k events)") { benchmark in
         var configuration = ServerConfiguration()
         configuration.rateLimit = nil
         _ = IngestLoad.bodies

@@ -39,24 +39,28 @@ struct EventValidator {
               userID.utf8.count <= Self.maximumFieldLength
         else { return .failure("user_id must be a non-empty string of at most \(Self.maximumFieldLength) bytes") }
 
-        var optional: [String: String] = [:]
-        for key in ["session_id", "app_version", "platform"] {
+        func optionalText(_ key: String) -> Result<String?, Rejection.Reason> {
             switch fields[key] {
-            case nil, .null?:
-                continue
-            case .string(let text)? where text.utf8.count <= Self.maximumFieldLength:
-                optional[key] = text
-            default:
-                return .failure("\(key) must be a string of at most \(Self.maximumFieldLength) bytes, or null")
+            case nil, .null?: .success(nil)
+            case .string(let text)? where text.utf8.count <= Self.maximumFieldLength: .success(text)
+            default: .failure("\(key) must be a string of at most \(Self.maximumFieldLength) bytes, or null")
             }
+        }
+        let sessionID: String?, appVersion: String?, platform: String?
+        switch (optionalText("session_id"), optionalText("app_version"), optionalText("platform")) {
+        case (.success(let session), .success(let version), .success(let os)):
+            (sessionID, appVersion, platform) = (session, version, os)
+        case (.failure(let reason), _, _), (_, .failure(let reason), _), (_, _, .failure(let reason)):
+            return .failure(reason)
         }
 
         var properties: [String: PropertyValue] = [:]
         switch fields["properties"] {
         case nil, .null?:
             break
-        case .object(let values)? where values.count <= Self.maximumProperties:
-            for (key, value) in values {
+        case .object(let object)? where object.members.count <= Self.maximumProperties:
+            for member in object.members {
+                let (key, value) = (member.key, member.value)
                 switch value {
                 case .string(let text): properties[key] = .string(text)
                 case .int(let number): properties[key] = .number(Double(number))
@@ -81,8 +85,7 @@ struct EventValidator {
 
         return .success(Event(
             id: id, name: name, timestamp: timestamp, deviceTimestamp: deviceTimestamp, userID: userID,
-            sessionID: optional["session_id"], appVersion: optional["app_version"] ?? "",
-            platform: optional["platform"] ?? "", properties: properties
+            sessionID: sessionID, appVersion: appVersion ?? "", platform: platform ?? "", properties: properties
         ))
     }
 }

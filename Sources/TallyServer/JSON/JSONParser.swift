@@ -51,12 +51,12 @@ struct JSONParser {
 
     private mutating func object() throws(Failure) -> JSONValue {
         try enterContainer()
-        var members: [String: JSONValue] = [:]
+        var object = JSONObject()
         skipWhitespace()
         if peek(UInt8(ascii: "}")) {
             index += 1
             depth -= 1
-            return .object(members)
+            return .object(object)
         }
         while true {
             skipWhitespace()
@@ -64,14 +64,14 @@ struct JSONParser {
             let key = try string()
             skipWhitespace()
             try expect(UInt8(ascii: ":"))
-            members[key] = try value()
+            object.members.append(JSONObject.Member(key: key, value: try value()))
             skipWhitespace()
             if peek(UInt8(ascii: ",")) {
                 index += 1
             } else {
                 try expect(UInt8(ascii: "}"))
                 depth -= 1
-                return .object(members)
+                return .object(object)
             }
         }
     }

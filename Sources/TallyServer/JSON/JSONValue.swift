@@ -1,7 +1,7 @@
 /// A parsed JSON value, as read from request bodies.
 ///
 /// Numbers keep their text's integer-ness: `12` is ``int(_:)``, `12.5` and `1e3` are
-/// ``double(_:)``. Objects keep the last value of a repeated key.
+/// ``double(_:)``. Objects keep every member; see ``JSONObject`` for repeated keys.
 enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
@@ -9,7 +9,7 @@ enum JSONValue: Hashable, Sendable {
     case double(Double)
     case string(String)
     case array([JSONValue])
-    case object([String: JSONValue])
+    case object(JSONObject)
 
     /// The value's kind, for error messages ("expected a string, found a number").
     var kind: String {

@@ -19,12 +19,15 @@ extension EventStore {
         return try await read(app: app, timeZone: timeZone) { reader, calendar in
             let buckets = try calendar.buckets(of: day...day)
             let activity = try reader.userActivity(in: buckets)
+            let weekAndMonth = try reader.activeUserCounts(
+                in: [calendar.buckets(of: day.advanced(by: -6)...day), calendar.buckets(of: day.advanced(by: -29)...day)],
+                endingWith: buckets, dayUsers: activity.users)
             return DayMetrics(
                 date: day.text,
                 timeZone: calendar.identifier,
-                dau: try reader.activeUsers(in: buckets).count,
-                wau: try reader.activeUsers(in: calendar.buckets(of: day.advanced(by: -6)...day)).count,
-                mau: try reader.activeUsers(in: calendar.buckets(of: day.advanced(by: -29)...day)).count,
+                dau: activity.users.count,
+                wau: weekAndMonth[0],
+                mau: weekAndMonth[1],
                 newUsers: try reader.newUsers(in: buckets),
                 events: try reader.eventCounts(in: buckets),
                 perUser: activity.perUser,
@@ -53,11 +56,9 @@ extension EventStore {
             let starts = try (days.lowerBound...days.upperBound.advanced(by: 1)).map(calendar.bucket(startOf:))
             var counts: [Int64: [Int]] = [:]
             var dayIndex = 0
-            let rows = try reader.nameCounts(in: starts.first!..<starts.last!)
-            while let row = try rows.next() {
-                let bucket: Int64 = row[0]
+            try reader.forEachNameCount(in: starts.first!..<starts.last!) { bucket, name, count in
                 while bucket >= starts[dayIndex + 1] { dayIndex += 1 }
-                counts[row[1], default: Array(repeating: 0, count: days.count)][dayIndex] += row[2] as Int
+                counts[name, default: Array(repeating: 0, count: days.count)][dayIndex] += Int(count)
             }
             var events: [String: [Int]] = [:]
             for (name, series) in counts { events[try reader.label(name)] = series }

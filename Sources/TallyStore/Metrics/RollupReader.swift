@@ -2,13 +2,12 @@ import GRDB
 
 /// The queries metrics are computed from: each reads the rollups of one app over a range
 /// of 15-minute buckets (see ``Bucket``) inside a read transaction.
+///
+/// Queries that return a row per user (tens of thousands for a day) step through
+/// ``RawStatement``; the rest use GRDB's cached statements.
 struct RollupReader {
     let db: Database
     let app: AppID
-
-    /// A window with at least this many whole UTC days reads their users from `user_chunk`
-    /// (one row per user per 64 days) rather than `user_day` (one row per user per day).
-    static let minimumChunkDays: Int64 = 4
 
     /// Events per name over `buckets`, from `name_bucket`.
     func eventCounts(in buckets: Range<Int64>) throws -> [String: Int] {
@@ -35,11 +34,22 @@ struct RollupReader {
         return counts
     }
 
-    /// Event counts per bucket and name (a `label` id), ordered by bucket.
-    func nameCounts(in buckets: Range<Int64>) throws -> RowCursor {
-        try Row.fetchCursor(
-            db.cachedStatement(sql: "SELECT bucket, name_id, count FROM name_bucket WHERE app_id = ? AND bucket >= ? AND bucket < ?"),
-            arguments: [app.rawValue, buckets.lowerBound, buckets.upperBound])
+    /// Calls `body` with the bucket, name (a `label` id) and count of each `name_bucket` row
+    /// in `buckets`, in bucket order.
+    func forEachNameCount(in buckets: Range<Int64>, _ body: (_ bucket: Int64, _ name: Int64, _ count: Int64) -> Void) throws {
+        let rows = try bucketRows(
+            sql: "SELECT bucket, name_id, count FROM name_bucket WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3",
+            in: buckets)
+        while try rows.step() { body(rows.int64(at: 0), rows.int64(at: 1), rows.int64(at: 2)) }
+    }
+
+    /// `sql`, whose parameters are the app (1) and the range's bounds (2 and 3), ready to step.
+    private func bucketRows(sql: String, in range: Range<Int64>) throws -> RawStatement {
+        let rows = try RawStatement(db, sql: sql)
+        rows.bind(app.rawValue, at: 1)
+        rows.bind(range.lowerBound, at: 2)
+        rows.bind(range.upperBound, at: 3)
+        return rows
     }
 
     /// The text of the `label` with id `id`.
@@ -54,16 +64,15 @@ struct RollupReader {
             arguments: [app.rawValue, buckets.lowerBound * Bucket.milliseconds, buckets.upperBound * Bucket.milliseconds]) ?? 0
     }
 
-    /// Per-user statistics and versions over `buckets`, from `user_name_bucket`.
+    /// The users active in `buckets`, with per-user statistics and versions, from `user_bucket`.
     ///
-    /// The hot loop of day metrics (one row per user, name and active bucket: ~9 per daily
-    /// user). Every column is an integer read by index. Rows come ordered by bucket, then
-    /// user, so a user's rows of one bucket are consecutive: they are gathered in a reused
-    /// ``UserActivity`` and merged into the user's total with one dictionary access per run
-    /// instead of several per row. Label texts are looked up only for the few distinct
-    /// names and versions at the end, and for the rare version tie (two last events at the
-    /// same millisecond).
-    func userActivity(in buckets: Range<Int64>) throws -> (perUser: [String: PerUserStats], versions: [String: Int]) {
+    /// The hot loop of day metrics: one row per user and active bucket, about two per daily
+    /// user, each decoded into an ``ActivityTable``. Label texts are looked up only for the
+    /// few distinct names and versions at the end, and for the rare version tie (two last
+    /// events at the same millisecond).
+    func userActivity(
+        in buckets: Range<Int64>
+    ) throws -> (users: Set<Int64>, perUser: [String: PerUserStats], versions: [String: Int]) {
         var labels: [Int64: String] = [:]
         func text(_ id: Int64) throws -> String {
             if let text = labels[id] { return text }
@@ -71,61 +80,53 @@ struct RollupReader {
             labels[id] = text
             return text
         }
-        var users: [Int64: UserActivity] = [:]
-        var run = UserActivity(), runUser: Int64?
-        func flush() throws {
-            if let runUser { try users[runUser, default: UserActivity()].merge(run, versionText: text) }
-            run.removeAll()
-        }
-        let rows = try Row.fetchCursor(
-            db.cachedStatement(sql: """
-                SELECT user_key, name_id, count, last_timestamp, last_version_id FROM user_name_bucket
-                WHERE app_id = ? AND bucket >= ? AND bucket < ?
-                """),
-            arguments: [app.rawValue, buckets.lowerBound, buckets.upperBound])
-        while let row = try rows.next() {
-            let user: Int64 = row[0]
-            if user != runUser {
-                try flush()
-                runUser = user
+        var table = ActivityTable()
+        let rows = try bucketRows(
+            sql: """
+                SELECT user_key, names, last_timestamp, last_version_id FROM user_bucket
+                WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3
+                """,
+            in: buckets)
+        while try rows.step() {
+            let user = table.index(ofUser: rows.int64(at: 0))
+            rows.withBlob(at: 1) { names in
+                NameCounts.forEach(in: names) { name, count in table.add(user: user, name: name, count: count) }
             }
-            run.add(name: row[1], count: row[2])
-            try run.see(lastTimestamp: row[3], version: row[4], versionText: text)
+            try table.see(user: user, lastTimestamp: rows.int64(at: 2), version: rows.int64(at: 3), versionText: text)
         }
-        try flush()
 
-        var totals: [Int64: (events: Int, users: Int, maximum: Int)] = [:]
-        var versions: [Int64: Int] = [:]
-        for activity in users.values {
-            versions[activity.lastVersion, default: 0] += 1
-            for (name, count) in activity.counts {
-                let total = totals[name, default: (0, 0, 0)]
-                totals[name] = (total.events + count, total.users + 1, max(total.maximum, count))
-            }
-        }
         var perUser: [String: PerUserStats] = [:]
-        for (name, total) in totals {
-            perUser[try text(name)] = PerUserStats(average: Double(total.events) / Double(total.users), maximum: total.maximum)
+        for total in table.totals {
+            perUser[try text(total.name)] = PerUserStats(average: Double(total.events) / Double(total.users), maximum: total.maximum)
         }
-        return (perUser, try Dictionary(uniqueKeysWithValues: versions.map { (try text($0.key), $0.value) }))
+        let versions = try Dictionary(uniqueKeysWithValues: table.versions.map { (try text($0.key), $0.value) })
+        return (Set(table.users.keys), perUser, versions)
     }
 
-    /// The keys of the users with an event in `buckets`.
+    /// The number of users with an event in each of `windows`, windows that all end with
+    /// the day `day` (its buckets) whose active users `dayUsers` are already known, as WAU and
+    /// MAU end with the day of DAU.
     ///
-    /// Whole UTC days inside the window come from `user_chunk` when there are at least
-    /// ``minimumChunkDays`` of them; the rest, and the partial UTC days at the edges, from `user_day`.
-    func activeUsers(in buckets: Range<Int64>) throws -> Set<Int64> {
-        var users = Set<Int64>(minimumCapacity: 4_096)
-        let firstWholeDay = -Bucket.floorDivide(-buckets.lowerBound, Bucket.perDay)
-        let endWholeDay = Bucket.floorDivide(buckets.upperBound, Bucket.perDay)
-        if endWholeDay - firstWholeDay >= Self.minimumChunkDays {
-            try addUsers(inDayBuckets: buckets.lowerBound..<firstWholeDay * Bucket.perDay, to: &users)
-            try addUsers(inDays: firstWholeDay..<endWholeDay, to: &users)
-            try addUsers(inDayBuckets: endWholeDay * Bucket.perDay..<buckets.upperBound, to: &users)
-        } else {
-            try addUsers(inDayBuckets: buckets, to: &users)
+    /// Each window's users are `dayUsers` plus those active between the window's start and
+    /// the day's, so only that earlier part is read: its partial UTC day at the start from
+    /// `user_day`, its whole UTC days from `user_chunk`, read once for all windows (each row
+    /// tested against every window's days). The earlier part is stretched to the first UTC
+    /// midnight inside the day when there is one: the users it adds are day users anyway.
+    func activeUserCounts(in windows: [Range<Int64>], endingWith day: Range<Int64>, dayUsers: Set<Int64>) throws -> [Int] {
+        let firstMidnight = Self.ceilingDay(day.lowerBound) * Bucket.perDay
+        let end = firstMidnight <= day.upperBound ? firstMidnight : day.lowerBound
+        var users = Array(repeating: dayUsers, count: windows.count)
+        var wholeDays: [Range<Int64>] = []
+        for (index, window) in windows.enumerated() {
+            let earlier = min(window.lowerBound, end)..<end
+            let firstWholeDay = Self.ceilingDay(earlier.lowerBound)
+            let endWholeDay = max(firstWholeDay, Bucket.floorDivide(earlier.upperBound, Bucket.perDay))
+            try addUsers(inDayBuckets: earlier.lowerBound..<min(firstWholeDay * Bucket.perDay, end), to: &users[index])
+            try addUsers(inDayBuckets: max(endWholeDay * Bucket.perDay, earlier.lowerBound)..<end, to: &users[index])
+            wholeDays.append(firstWholeDay..<endWholeDay)
         }
-        return users
+        try addUsers(inDays: wholeDays, to: &users)
+        return users.map(\.count)
     }
 
     /// The number of users with an event in each window between consecutive `starts` (window
@@ -136,17 +137,13 @@ struct RollupReader {
     /// overlap a UTC day), instead of one query per window and overlapped UTC day.
     func activeUserCounts(between starts: [Int64]) throws -> [Int] {
         var users = Array(repeating: Set<Int64>(), count: starts.count - 1)
-        let rows = try Row.fetchCursor(
-            db.cachedStatement(sql: """
-                SELECT day, user_key, low_buckets, high_buckets FROM user_day WHERE app_id = ? AND day >= ? AND day <= ?
-                """),
-            arguments: [
-                app.rawValue, Bucket.floorDivide(starts.first!, Bucket.perDay), Bucket.floorDivide(starts.last! - 1, Bucket.perDay),
-            ])
+        let rows = try bucketRows(
+            sql: "SELECT day, user_key, low_buckets, high_buckets FROM user_day WHERE app_id = ?1 AND day >= ?2 AND day < ?3",
+            in: Bucket.floorDivide(starts.first!, Bucket.perDay)..<Bucket.floorDivide(starts.last! - 1, Bucket.perDay) + 1)
         var day: Int64?
         var windows: [(index: Int, low: Int64, high: Int64)] = []
-        while let row = try rows.next() {
-            let rowDay: Int64 = row[0]
+        while try rows.step() {
+            let rowDay = rows.int64(at: 0)
             if rowDay != day {
                 day = rowDay
                 let dayStart = rowDay * Bucket.perDay
@@ -156,7 +153,7 @@ struct RollupReader {
                     return (index, Self.mask(first..<end, within: 0..<48), Self.mask(first..<end, within: 48..<96))
                 }
             }
-            let user: Int64 = row[1], low: Int64 = row[2], high: Int64 = row[3]
+            let user = rows.int64(at: 1), low = rows.int64(at: 2), high = rows.int64(at: 3)
             for window in windows where low & window.low != 0 || high & window.high != 0 {
                 users[window.index].insert(user)
             }
@@ -169,25 +166,40 @@ struct RollupReader {
             try addUsers(
                 sql: """
                     SELECT user_key FROM user_day
-                    WHERE app_id = ? AND day = ? AND ((low_buckets & ?) != 0 OR (high_buckets & ?) != 0)
+                    WHERE app_id = ?1 AND day = ?2 AND ((low_buckets & ?3) != 0 OR (high_buckets & ?4) != 0)
                     """,
-                arguments: [app.rawValue, day, Self.mask(slots, within: 0..<48), Self.mask(slots, within: 48..<96)],
+                arguments: [day, Self.mask(slots, within: 0..<48), Self.mask(slots, within: 48..<96)],
                 to: &users)
         }
     }
 
-    private func addUsers(inDays days: Range<Int64>, to users: inout Set<Int64>) throws {
-        try forEachPeriod(of: Bucket.daysPerChunk, in: days) { chunk, days in
-            try addUsers(
-                sql: "SELECT user_key FROM user_chunk WHERE app_id = ? AND chunk = ? AND (days & ?) != 0",
-                arguments: [app.rawValue, chunk, Self.mask(days, within: 0..<64)],
-                to: &users)
+    /// Adds to `users[i]` the users active on a UTC day of `days[i]`, reading each
+    /// `user_chunk` row of the chunks involved once.
+    private func addUsers(inDays days: [Range<Int64>], to users: inout [Set<Int64>]) throws {
+        let touched = days.filter { !$0.isEmpty }
+        guard let first = touched.map(\.lowerBound).min(), let last = touched.map(\.upperBound).max() else { return }
+        try forEachPeriod(of: Bucket.daysPerChunk, in: first..<last) { chunk, _ in
+            let chunkStart = chunk * Bucket.daysPerChunk
+            let masks = days.map { days in
+                Self.mask(days.clamped(to: chunkStart..<chunkStart + Bucket.daysPerChunk), within: chunkStart..<chunkStart + 64)
+            }
+            let rows = try RawStatement(db, sql: "SELECT user_key, days FROM user_chunk WHERE app_id = ?1 AND chunk = ?2 AND (days & ?3) != 0")
+            rows.bind(app.rawValue, at: 1)
+            rows.bind(chunk, at: 2)
+            rows.bind(masks.reduce(0, |), at: 3)
+            while try rows.step() {
+                let user = rows.int64(at: 0), active = rows.int64(at: 1)
+                for (index, mask) in masks.enumerated() where active & mask != 0 { users[index].insert(user) }
+            }
         }
     }
 
-    private func addUsers(sql: String, arguments: StatementArguments, to users: inout Set<Int64>) throws {
-        let keys = try Int64.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
-        while let key = try keys.next() { users.insert(key) }
+    /// Adds the user keys `sql` selects; its parameters are the app (1), then `arguments`.
+    private func addUsers(sql: String, arguments: [Int64], to users: inout Set<Int64>) throws {
+        let keys = try RawStatement(db, sql: sql)
+        keys.bind(app.rawValue, at: 1)
+        for (index, argument) in arguments.enumerated() { keys.bind(argument, at: Int32(index + 2)) }
+        while try keys.step() { users.insert(keys.int64(at: 0)) }
     }
 
     /// Calls `body` with each period (UTC day, chunk) of `length` units that `units` touches,
@@ -200,6 +212,11 @@ struct RollupReader {
             let start = period * length
             try body(period, max(units.lowerBound - start, 0)..<min(units.upperBound - start, length))
         }
+    }
+
+    /// The first UTC day starting at or after `bucket`.
+    private static func ceilingDay(_ bucket: Int64) -> Int64 {
+        -Bucket.floorDivide(-bucket, Bucket.perDay)
     }
 
     /// The bitmap of `bits` that fall in `field`, with bit `field.lowerBound` as bit 0.

@@ -12,27 +12,26 @@ struct RollupDelta {
         var label: String
     }
 
-    private struct UserName: Hashable {
-        var bucket: Int64
-        var user: String
-        var name: String
-    }
-
     private struct UserPeriod: Hashable {
         var period: Int64
         var user: String
     }
 
-    /// Per user, name and bucket: the event count and the last event's timestamp and version,
+    /// Per user and bucket: the events per name and the last event's timestamp and version,
     /// where "last" orders by timestamp, then by version, so ties resolve the same way however
     /// events arrive.
     private struct Activity {
-        var count: Int64
+        /// A user sends few distinct names in a bucket, so a list beats a dictionary.
+        var counts: [(name: String, count: Int64)] = []
         var lastTimestamp: Int64
         var lastVersion: String
 
-        mutating func merge(timestamp: Int64, version: String) {
-            count += 1
+        mutating func add(name: String, timestamp: Int64, version: String) {
+            if let index = counts.firstIndex(where: { $0.name == name }) {
+                counts[index].count += 1
+            } else {
+                counts.append((name, 1))
+            }
             if (timestamp, version) > (lastTimestamp, lastVersion) { (lastTimestamp, lastVersion) = (timestamp, version) }
         }
     }
@@ -40,8 +39,8 @@ struct RollupDelta {
     private var firstSeen: [String: Int64] = [:]
     private var names: [Labeled: Int64] = [:]
     private var screens: [Labeled: Int64] = [:]
-    private var activity: [UserName: Activity] = [:]
-    private var userDays: [UserPeriod: (low: Int64, high: Int64)] = [:]
+    private var activity: [UserPeriod: Activity] = [:]
+    private var userDays: [UserPeriod: DayBuckets] = [:]
     private var userChunks: [UserPeriod: Int64] = [:]
 
     /// Adds an accepted event that happened `timestamp` milliseconds after 1970.
@@ -57,108 +56,163 @@ struct RollupDelta {
         if event.name == "screen_view", case .string(let screen)? = event.properties["screen"] {
             screens[Labeled(bucket: bucket, label: screen), default: 0] += 1
         }
-        activity[UserName(bucket: bucket, user: user, name: event.name), default: Activity(
-            count: 0, lastTimestamp: timestamp, lastVersion: event.appVersion)
-        ].merge(timestamp: timestamp, version: event.appVersion)
-        userDays[UserPeriod(period: day, user: user), default: (0, 0)].low |= slot < 48 ? 1 << slot : 0
-        userDays[UserPeriod(period: day, user: user), default: (0, 0)].high |= slot < 48 ? 0 : 1 << (slot - 48)
+        activity[UserPeriod(period: bucket, user: user), default: Activity(lastTimestamp: timestamp, lastVersion: event.appVersion)]
+            .add(name: event.name, timestamp: timestamp, version: event.appVersion)
+        userDays[UserPeriod(period: day, user: user), default: DayBuckets()].insert(slot)
         userChunks[UserPeriod(period: chunk, user: user), default: 0] |= 1 << (day - chunk * Bucket.daysPerChunk)
     }
 
-    /// Merges the delta into the rollup tables of `app`. Call inside the transaction that inserted the events.
-    func write(_ db: Database, app: AppID) throws {
-        let userKeys = try resolveUsers(db, app: app)
-        let labels = try Self.resolveLabels(db, Set(names.keys.map(\.label)).union(activity.values.map(\.lastVersion)))
-        let upserts: [(sql: String, rows: [StatementArguments])] = [
-            (
-                """
-                INSERT INTO name_bucket (app_id, bucket, name_id, count) VALUES (?, ?, ?, ?)
-                ON CONFLICT (app_id, bucket, name_id) DO UPDATE SET count = count + excluded.count
-                """,
-                names.map { [app.rawValue, $0.key.bucket, labels[$0.key.label], $0.value] }
-            ),
-            (
-                """
-                INSERT INTO screen_bucket (app_id, bucket, screen, count) VALUES (?, ?, ?, ?)
+    /// Merges the delta into the rollup tables of `app`. Call inside the transaction that
+    /// inserted the events.
+    ///
+    /// Skips the user lookups and bitmap upserts that `cache` shows would change nothing,
+    /// and records in `cache` what this write stores: keep the cache only if the
+    /// transaction commits.
+    func write(_ db: Database, app: AppID, cache: inout RollupCache) throws {
+        let userKeys = try resolveUsers(db, app: app, cache: &cache)
+        let labels = try Self.resolveLabels(
+            db, Set(names.keys.map(\.label)).union(activity.values.map(\.lastVersion)), cache: &cache)
+
+        let names = try RawStatement(db, sql: """
+            INSERT INTO name_bucket (app_id, bucket, name_id, count) VALUES (?1, ?2, ?3, ?4)
+            ON CONFLICT (app_id, bucket, name_id) DO UPDATE SET count = count + excluded.count
+            """)
+        names.bind(app.rawValue, at: 1)
+        for (key, count) in self.names {
+            names.bind(key.bucket, at: 2)
+            names.bind(labels[key.label]!, at: 3)
+            names.bind(count, at: 4)
+            try names.execute()
+        }
+
+        if !screens.isEmpty {
+            let screens = try RawStatement(db, sql: """
+                INSERT INTO screen_bucket (app_id, bucket, screen, count) VALUES (?1, ?2, ?3, ?4)
                 ON CONFLICT (app_id, bucket, screen) DO UPDATE SET count = count + excluded.count
-                """,
-                screens.map { [app.rawValue, $0.key.bucket, $0.key.label, $0.value] }
-            ),
-            (
-                // SQLite evaluates every SET expression on the row as it was before the update.
-                // Equal timestamps are rare: only then are the version texts looked up and compared.
-                """
-                INSERT INTO user_name_bucket (app_id, bucket, user_key, name_id, count, last_timestamp, last_version_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (app_id, bucket, user_key, name_id) DO UPDATE SET
-                    count = count + excluded.count,
-                    last_timestamp = max(last_timestamp, excluded.last_timestamp),
-                    last_version_id = CASE
-                        WHEN excluded.last_timestamp > last_timestamp THEN excluded.last_version_id
-                        WHEN excluded.last_timestamp < last_timestamp THEN last_version_id
-                        WHEN (SELECT text FROM label WHERE id = excluded.last_version_id)
-                            > (SELECT text FROM label WHERE id = last_version_id) THEN excluded.last_version_id
-                        ELSE last_version_id END
-                """,
-                activity.map { key, value in
-                    [app.rawValue, key.bucket, userKeys[key.user], labels[key.name], value.count, value.lastTimestamp,
-                     labels[value.lastVersion]]
-                }
-            ),
-            (
-                """
-                INSERT INTO user_day (app_id, day, user_key, low_buckets, high_buckets) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (app_id, day, user_key) DO UPDATE SET
-                    low_buckets = low_buckets | excluded.low_buckets, high_buckets = high_buckets | excluded.high_buckets
-                """,
-                userDays.map { [app.rawValue, $0.key.period, userKeys[$0.key.user], $0.value.low, $0.value.high] }
-            ),
-            (
-                """
-                INSERT INTO user_chunk (app_id, chunk, user_key, days) VALUES (?, ?, ?, ?)
-                ON CONFLICT (app_id, chunk, user_key) DO UPDATE SET days = days | excluded.days
-                """,
-                userChunks.map { [app.rawValue, $0.key.period, userKeys[$0.key.user], $0.value] }
-            ),
-        ]
-        for (sql, rows) in upserts where !rows.isEmpty {
-            let statement = try db.makeStatement(sql: sql)
-            for arguments in rows { try statement.execute(arguments: arguments) }
+                """)
+            screens.bind(app.rawValue, at: 1)
+            for (key, count) in self.screens {
+                screens.bind(key.bucket, at: 2)
+                screens.bind(key.label, at: 3)
+                screens.bind(count, at: 4)
+                try screens.execute()
+            }
+        }
+
+        // SQLite evaluates every SET expression on the row as it was before the update.
+        // Equal timestamps are rare: only then are the version texts looked up and compared.
+        let activity = try RawStatement(db, sql: """
+            INSERT INTO user_bucket (app_id, bucket, user_key, names, last_timestamp, last_version_id)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+            ON CONFLICT (app_id, bucket, user_key) DO UPDATE SET
+                names = names || excluded.names,
+                last_timestamp = max(last_timestamp, excluded.last_timestamp),
+                last_version_id = CASE
+                    WHEN excluded.last_timestamp > last_timestamp THEN excluded.last_version_id
+                    WHEN excluded.last_timestamp < last_timestamp THEN last_version_id
+                    WHEN (SELECT text FROM label WHERE id = excluded.last_version_id)
+                        > (SELECT text FROM label WHERE id = last_version_id) THEN excluded.last_version_id
+                    ELSE last_version_id END
+            """)
+        activity.bind(app.rawValue, at: 1)
+        var packed: [UInt8] = []
+        for (key, value) in self.activity {
+            packed.removeAll(keepingCapacity: true)
+            for (name, count) in value.counts { NameCounts.append(name: labels[name]!, count: count, to: &packed) }
+            activity.bind(key.period, at: 2)
+            activity.bind(userKeys[key.user]!, at: 3)
+            activity.bind(packed, at: 4)
+            activity.bind(value.lastTimestamp, at: 5)
+            activity.bind(labels[value.lastVersion]!, at: 6)
+            try activity.execute()
+        }
+
+        let days = try RawStatement(db, sql: """
+            INSERT INTO user_day (app_id, day, user_key, low_buckets, high_buckets) VALUES (?1, ?2, ?3, ?4, ?5)
+            ON CONFLICT (app_id, day, user_key) DO UPDATE SET
+                low_buckets = low_buckets | excluded.low_buckets, high_buckets = high_buckets | excluded.high_buckets
+            """)
+        days.bind(app.rawValue, at: 1)
+        for (key, buckets) in userDays {
+            let user = userKeys[key.user]!
+            let period = RollupCache.Period(app: app, period: key.period, user: user)
+            let known = cache.dayBuckets[period] ?? DayBuckets()
+            let union = known.union(buckets)
+            guard union != known else { continue }
+            days.bind(key.period, at: 2)
+            days.bind(user, at: 3)
+            days.bind(buckets.low, at: 4)
+            days.bind(buckets.high, at: 5)
+            try days.execute()
+            cache.dayBuckets[period] = union
+        }
+
+        let chunks = try RawStatement(db, sql: """
+            INSERT INTO user_chunk (app_id, chunk, user_key, days) VALUES (?1, ?2, ?3, ?4)
+            ON CONFLICT (app_id, chunk, user_key) DO UPDATE SET days = days | excluded.days
+            """)
+        chunks.bind(app.rawValue, at: 1)
+        for (key, days) in userChunks {
+            let user = userKeys[key.user]!
+            let period = RollupCache.Period(app: app, period: key.period, user: user)
+            let known = cache.chunkDays[period] ?? 0
+            guard known | days != known else { continue }
+            chunks.bind(key.period, at: 2)
+            chunks.bind(user, at: 3)
+            chunks.bind(days, at: 4)
+            try chunks.execute()
+            cache.chunkDays[period] = known | days
         }
     }
 
     /// The `label` id of each text, inserting the texts not yet interned.
-    private static func resolveLabels(_ db: Database, _ texts: Set<String>) throws -> [String: Int64] {
-        let select = try db.makeStatement(sql: "SELECT id FROM label WHERE text = ?")
-        let insert = try db.makeStatement(sql: "INSERT INTO label (text) VALUES (?)")
+    private static func resolveLabels(_ db: Database, _ texts: Set<String>, cache: inout RollupCache) throws -> [String: Int64] {
         var ids: [String: Int64] = [:]
+        var missing: [String] = []
         for text in texts {
-            if let id = try Int64.fetchOne(select, arguments: [text]) {
-                ids[text] = id
-            } else {
-                try insert.execute(arguments: [text])
-                ids[text] = db.lastInsertedRowID
-            }
+            if let id = cache.labels[text] { ids[text] = id } else { missing.append(text) }
+        }
+        guard !missing.isEmpty else { return ids }
+        let intern = try RawStatement(db, sql: """
+            INSERT INTO label (text) VALUES (?1) ON CONFLICT (text) DO UPDATE SET text = text RETURNING id
+            """)
+        for text in missing {
+            intern.bind(text, at: 1)
+            guard try intern.step() else { throw DatabaseError(message: "label upsert returned no row") }
+            ids[text] = intern.int64(at: 0)
+            cache.labels[text] = ids[text]
+            intern.reset()
         }
         return ids
     }
 
-    /// Inserts new users and lowers `first_seen` where this batch holds an earlier event;
-    /// returns every batch user's key.
-    private func resolveUsers(_ db: Database, app: AppID) throws -> [String: Int64] {
-        let select = try db.makeStatement(sql: "SELECT key, first_seen FROM app_user WHERE app_id = ? AND user_id = ?")
-        let insert = try db.makeStatement(sql: "INSERT INTO app_user (app_id, user_id, first_seen) VALUES (?, ?, ?)")
-        let lower = try db.makeStatement(sql: "UPDATE app_user SET first_seen = ? WHERE key = ?")
+    /// Inserts new users and lowers `first_seen` where this delta holds an earlier event;
+    /// returns every user's key.
+    private func resolveUsers(_ db: Database, app: AppID, cache: inout RollupCache) throws -> [String: Int64] {
         var keys: [String: Int64] = [:]
+        keys.reserveCapacity(firstSeen.count)
+        var upsert: RawStatement?
         for (user, timestamp) in firstSeen {
-            if let row = try Row.fetchOne(select, arguments: [app.rawValue, user]) {
-                let key: Int64 = row[0]
-                keys[user] = key
-                if timestamp < row[1] as Int64 { try lower.execute(arguments: [timestamp, key]) }
-            } else {
-                try insert.execute(arguments: [app.rawValue, user, timestamp])
-                keys[user] = db.lastInsertedRowID
+            let appUser = RollupCache.AppUser(app: app, user: user)
+            if let known = cache.users[appUser], known.firstSeen <= timestamp {
+                keys[user] = known.key
+                continue
             }
+            if upsert == nil {
+                upsert = try RawStatement(db, sql: """
+                    INSERT INTO app_user (app_id, user_id, first_seen) VALUES (?1, ?2, ?3)
+                    ON CONFLICT (app_id, user_id) DO UPDATE SET first_seen = min(first_seen, excluded.first_seen)
+                    RETURNING key, first_seen
+                    """)
+                upsert!.bind(app.rawValue, at: 1)
+            }
+            upsert!.bind(user, at: 2)
+            upsert!.bind(timestamp, at: 3)
+            guard try upsert!.step() else { throw DatabaseError(message: "app_user upsert returned no row") }
+            let known = RollupCache.User(key: upsert!.int64(at: 0), firstSeen: upsert!.int64(at: 1))
+            upsert!.reset()
+            keys[user] = known.key
+            cache.users[appUser] = known
         }
         return keys
     }

@@ -12,8 +12,8 @@ import GRDB
 ///   and a small integer `key` the other rollups use instead of the user id text.
 /// - `name_bucket`: events per name (a `label`) per bucket (event counts).
 /// - `screen_bucket`: `screen_view` events per `screen` property per bucket (screens).
-/// - `user_name_bucket`: per user, name and bucket, the event count and the last event's
-///   timestamp and app version (a `label`) (per-user averages and maxima, versions).
+/// - `user_bucket`: per user and bucket, the events per name (see ``NameCounts``) and the
+///   last event's timestamp and app version (a `label`) (per-user averages and maxima, versions).
 /// - `user_day`: per user and UTC day, a 96-bit bitmap of the buckets with activity, in two
 ///   48-bit integers (distinct users over the partial UTC days at the edges of a window).
 /// - `user_chunk`: per user and 64-day UTC chunk, a bitmap of active UTC days (distinct users
@@ -39,7 +39,7 @@ enum Schema {
                 );
                 CREATE TABLE event (
                     app_id INTEGER NOT NULL,
-                    id TEXT NOT NULL,
+                    id BLOB NOT NULL,
                     name TEXT NOT NULL,
                     timestamp INTEGER NOT NULL,
                     device_timestamp INTEGER NOT NULL,
@@ -77,15 +77,14 @@ enum Schema {
                     count INTEGER NOT NULL,
                     PRIMARY KEY (app_id, bucket, screen)
                 ) WITHOUT ROWID;
-                CREATE TABLE user_name_bucket (
+                CREATE TABLE user_bucket (
                     app_id INTEGER NOT NULL,
                     bucket INTEGER NOT NULL,
                     user_key INTEGER NOT NULL,
-                    name_id INTEGER NOT NULL,
-                    count INTEGER NOT NULL,
+                    names BLOB NOT NULL,
                     last_timestamp INTEGER NOT NULL,
                     last_version_id INTEGER NOT NULL,
-                    PRIMARY KEY (app_id, bucket, user_key, name_id)
+                    PRIMARY KEY (app_id, bucket, user_key)
                 ) WITHOUT ROWID;
                 CREATE TABLE user_day (
                     app_id INTEGER NOT NULL,

@@ -11,16 +11,13 @@ import GRDB
 ///
 /// ## Durability
 ///
-/// The writer connection runs with `PRAGMA synchronous = FULL`: SQLite syncs the WAL on every
-/// commit, so when ``insert(_:app:)`` returns the batch survives a power loss or kernel
-/// crash, not only a crash of this process (WAL with `NORMAL` would lose the last commits on
-/// power loss, which would break the acknowledgement the ingest API gives clients).
-/// Measured on the 2-core development VM (ext4 on a virtio disk whose synchronous 4 KiB write
-/// takes ≈ 2.7 ms): bare 100-row transactions into the `event` table ran at 13–18k rows/s with
-/// either setting across runs (FULL 13.4k vs NORMAL 17.8k in one run, 17.7k vs 16.3k in another),
-/// because a batch of random event ids dirties ~100 index pages that must reach the disk anyway.
-/// The durable guarantee is worth that cost; throughput under concurrency comes from
-/// committing concurrent batches together (``GroupCommit``), not from weakening the sync.
+/// Every write is on disk before the call that made it returns, so it survives a power loss
+/// or kernel crash, not only a crash of this process. The writer connection runs with
+/// `PRAGMA synchronous = FULL`: SQLite syncs the WAL on every commit (WAL with `NORMAL` would
+/// lose the last commits on power loss, which would break the acknowledgement the ingest API
+/// gives clients). ``insert(_:app:)`` is the exception in method only: its group commits are
+/// written with `NORMAL` and synced beside the writer before they return (see ``GroupCommit``),
+/// which gives the same guarantee without making the writer wait for the disk.
 public final class EventStore: Sendable {
     /// The longest range, in days, ``metricsRange(app:from:to:timeZone:)`` accepts.
     public static let maximumRangeDays = 366
