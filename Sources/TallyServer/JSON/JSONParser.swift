@@ -135,6 +135,7 @@ struct JSONParser {
             guard index < bytes.count, isDigit(bytes[index]) else { throw failure("invalid number") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
+        if let value = Self.shortNumber(bytes[start..<index]) { return value }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if isInteger, let integer = Int(text) { return .int(integer) }
         guard let double = Double(text), double.isFinite else {
@@ -143,29 +144,65 @@ struct JSONParser {
         return .double(double)
     }
 
+    /// The value of a number of at most 15 digits without exponent (most numbers in event
+    /// properties), computed exactly, or `nil` for any other number.
+    ///
+    /// The digits fit a `Double` exactly, and so does 10^k for the k ≤ 15 fraction digits,
+    /// so one correctly rounded division gives the same `Double` as parsing the text.
+    private static func shortNumber(_ text: ArraySlice<UInt8>) -> JSONValue? {
+        var digits: Int64 = 0, count = 0, fractionDigits = 0, inFraction = false
+        for byte in text.drop(while: { $0 == UInt8(ascii: "-") }) {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                digits = digits * 10 + Int64(byte - UInt8(ascii: "0"))
+                count += 1
+                if inFraction { fractionDigits += 1 }
+            case UInt8(ascii: "."):
+                inFraction = true
+            default:
+                return nil
+            }
+        }
+        guard count <= 15 else { return nil }
+        let negative = text.first == UInt8(ascii: "-")
+        if !inFraction { return .int(Int(negative ? -digits : digits)) }
+        let magnitude = Double(digits) / powersOfTen[fractionDigits]
+        return .double(negative ? -magnitude : magnitude)
+    }
+
+    /// 10^0 through 10^15, each exact.
+    private static let powersOfTen: [Double] = (0...15).map { exponent in (0..<exponent).reduce(1) { power, _ in power * 10 } }
+
     // MARK: Strings
 
+    /// Reads a string. The common string, ASCII without escapes, is made straight from the
+    /// body's bytes; the others are gathered and validated as UTF-8.
     private mutating func string() throws(Failure) -> String {
         index += 1  // opening quote
-        var utf8: [UInt8] = []
+        var escaped: [UInt8]?
         var runStart = index
+        var isASCII = true
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
-                utf8.append(contentsOf: bytes[runStart..<index])
+                let run = bytes[runStart..<index]
                 index += 1
-                guard let string = String(validating: utf8, as: UTF8.self) else {
+                if escaped == nil, isASCII { return String(decoding: run, as: UTF8.self) }
+                guard let string = String(validating: (escaped ?? []) + run, as: UTF8.self) else {
                     throw failure("invalid UTF-8 in a string")
                 }
                 return string
             case UInt8(ascii: "\\"):
-                utf8.append(contentsOf: bytes[runStart..<index])
+                escaped = (escaped ?? []) + bytes[runStart..<index]
                 index += 1
-                try escape(into: &utf8)
+                try escape(into: &escaped!)
                 runStart = index
             case 0..<0x20:
                 throw failure("unescaped control character in a string")
+            case 0x80...:
+                isASCII = false
+                index += 1
             default:
                 index += 1
             }
