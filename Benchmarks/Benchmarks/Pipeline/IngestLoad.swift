@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import GRDB
 import GRDBSQLite
 import TallyStore
@@ -54,26 +51,17 @@ enum IngestLoad {
     /// POSTs every body to `url` over ``connections`` concurrent connections; each request
     /// returns once its events are durably stored.
     static func post(to url: URL, key: String) async throws {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpMaximumConnectionsPerHost = connections
-        let session = URLSession(configuration: configuration)
-        defer { session.finishTasksAndInvalidate() }
-        let next = Counter()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<connections {
-                group.addTask {
-                    while let index = next.take(below: bodies.count) {
-                        var request = URLRequest(url: url.appendingPathComponent("v1/events"))
-                        request.httpMethod = "POST"
-                        request.setValue(key, forHTTPHeaderField: "X-App-Key")
-                        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-                        let (_, response) = try await session.upload(for: request, from: bodies[index])
-                        guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw URLError(.badServerResponse) }
-                    }
-                }
-            }
-            try await group.waitForAll()
-        }
+        try await LoadClient.post(
+            bodies, path: "/v1/events", port: url.port!, headers: ["X-App-Key": key], connections: connections)
+    }
+
+    /// Throws unless `store` holds every one of ``events`` for `app`, counted by the metrics
+    /// of the days they fall on: a run that lost events must not count as fast.
+    static func checkStored(in store: EventStore, app: AppID) async throws {
+        let days = Set(events.map { String($0.timestamp.ISO8601Format().prefix(10)) }).sorted()
+        let range = try await store.metricsRange(app: app, from: days.first!, to: days.last!, timeZone: "UTC")
+        let stored = range.events.values.joined().reduce(0, +)
+        guard stored == events.count else { throw LoadClient.Failure(description: "stored \(stored) of \(events.count) events") }
     }
 
     /// The floor: ``events`` inserted into a fresh database at `path` with the store's `event`

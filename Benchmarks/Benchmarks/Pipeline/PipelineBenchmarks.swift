@@ -7,10 +7,11 @@ import TallyStore
 import TallyTracker
 
 // The storage pipeline against issue 3's targets, each beside its floor:
-//   ingest   — HTTP batches of 100 over 16 connections to a live collector, acknowledged only
-//              once durable (group commit joins concurrent batches), versus the same rows
-//              inserted straight into SQLite in one transaction. Each iteration stores
-//              IngestLoad.count (20,000) events into a fresh database: events/s = 20,000 / time.
+//   ingest   — HTTP batches of 100 over 16 keep-alive connections (LoadClient) to a live
+//              collector, acknowledged only once durable (group commit joins concurrent
+//              batches), versus the same rows inserted straight into SQLite in one transaction.
+//              Each iteration stores IngestLoad.count (20,000) events into a fresh database
+//              (events/s = 20,000 / time) and then checks that all of them were counted.
 //   metrics  — one day's metrics at 1M and 10M stored events (fixtures cached on disk, see
 //              Fixtures), and a 30-day series at 10M.
 //   track    — Tracker.track on the caller's thread versus appending to a Mutex-protected array;
@@ -48,6 +49,7 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.startMeasurement()
             try await IngestLoad.post(to: server.url, key: app.ingestKey)
             benchmark.stopMeasurement()
+            try await IngestLoad.checkStored(in: server.store, app: app.app.id)
         }
     }
 

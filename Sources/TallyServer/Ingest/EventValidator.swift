@@ -26,7 +26,7 @@ struct EventValidator {
 
     func validate(_ value: JSONValue) -> Result<Event, Rejection.Reason> {
         guard case .object(let fields) = value else { return .failure("an event must be a JSON object") }
-        guard case .string(let idText)? = fields["id"], let id = UUID(uuidString: idText) else {
+        guard case .string(let idText)? = fields["id"], let id = EventID.parse(idText) else {
             return .failure("id must be a UUID string")
         }
         guard case .string(let name)? = fields["name"], (1...100).contains(name.count) else {
