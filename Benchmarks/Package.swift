@@ -71,18 +71,37 @@ let package = Package(
         .executableTarget(
             name: "PipelineBenchmarks",
             dependencies: [
-                .product(name: "SeededRandom", package: "Tally"),
+                "PipelineWorkload",
                 .product(name: "TallyStore", package: "Tally"),
                 .product(name: "TallyServer", package: "Tally"),
                 .product(name: "TallyServerTesting", package: "Tally"),
                 .product(name: "TallyTracker", package: "Tally"),
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             path: "Benchmarks/Pipeline",
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .target(
+            name: "PipelineWorkload",
+            dependencies: [
+                .product(name: "SeededRandom", package: "Tally"),
+                .product(name: "TallyStore", package: "Tally"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
+            path: "Support/PipelineWorkload",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "IngestOnOneCore",
+            dependencies: [
+                "PipelineWorkload",
+                .product(name: "TallyServer", package: "Tally"),
+                .product(name: "TallyServerTesting", package: "Tally"),
+            ],
+            path: "Tools/IngestOnOneCore",
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]
 )

@@ -1,5 +1,6 @@
 import Benchmark
 import Foundation
+import PipelineWorkload
 import Synchronization
 import TallyServer
 import TallyServerTesting

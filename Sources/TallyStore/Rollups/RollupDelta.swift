@@ -69,39 +69,45 @@ struct RollupDelta {
     /// and records in `cache` what this write stores: keep the cache only if the
     /// transaction commits.
     func write(_ db: Database, app: AppID, cache: inout RollupCache) throws {
-        let userKeys = try resolveUsers(db, app: app, cache: &cache)
+        let users = try resolveUsers(db, app: app, cache: &cache)
         let labels = try Self.resolveLabels(
             db, Set(names.keys.map(\.label)).union(activity.values.map(\.lastVersion)), cache: &cache)
+        try writeCounts(db, app: app, labels: labels)
+        try writeActivity(db, app: app, users: users, labels: labels)
+        try writeActiveDays(db, app: app, users: users, cache: &cache)
+    }
 
-        let names = try RawStatement(db, sql: """
-            INSERT INTO name_bucket (app_id, bucket, name_id, count) VALUES (?1, ?2, ?3, ?4)
-            ON CONFLICT (app_id, bucket, name_id) DO UPDATE SET count = count + excluded.count
+    /// Adds the events per name and per screen to `name_bucket` and `screen_bucket`.
+    private func writeCounts(_ db: Database, app: AppID, labels: [String: Int64]) throws {
+        try Self.add(names, to: "name_bucket", keyColumn: "name_id", db, app: app) { $0.bind(labels[$1]!, at: 3) }
+        try Self.add(screens, to: "screen_bucket", keyColumn: "screen", db, app: app) { $0.bind($1, at: 3) }
+    }
+
+    /// Adds `counts` to the `count` column of `table`, keyed by app, bucket and `keyColumn`,
+    /// whose value `bindKey` binds (parameter 3) from a key's label.
+    private static func add(
+        _ counts: [Labeled: Int64], to table: String, keyColumn: String, _ db: Database, app: AppID,
+        bindKey: (RawStatement, String) -> Void
+    ) throws {
+        guard !counts.isEmpty else { return }
+        let upsert = try RawStatement(db, sql: """
+            INSERT INTO \(table) (app_id, bucket, \(keyColumn), count) VALUES (?1, ?2, ?3, ?4)
+            ON CONFLICT (app_id, bucket, \(keyColumn)) DO UPDATE SET count = count + excluded.count
             """)
-        names.bind(app.rawValue, at: 1)
-        for (key, count) in self.names {
-            names.bind(key.bucket, at: 2)
-            names.bind(labels[key.label]!, at: 3)
-            names.bind(count, at: 4)
-            try names.execute()
+        upsert.bind(app.rawValue, at: 1)
+        for (key, count) in counts {
+            upsert.bind(key.bucket, at: 2)
+            bindKey(upsert, key.label)
+            upsert.bind(count, at: 4)
+            try upsert.execute()
         }
+    }
 
-        if !screens.isEmpty {
-            let screens = try RawStatement(db, sql: """
-                INSERT INTO screen_bucket (app_id, bucket, screen, count) VALUES (?1, ?2, ?3, ?4)
-                ON CONFLICT (app_id, bucket, screen) DO UPDATE SET count = count + excluded.count
-                """)
-            screens.bind(app.rawValue, at: 1)
-            for (key, count) in self.screens {
-                screens.bind(key.bucket, at: 2)
-                screens.bind(key.label, at: 3)
-                screens.bind(count, at: 4)
-                try screens.execute()
-            }
-        }
-
+    /// Appends each user's events per name to `user_bucket` and keeps the later last event.
+    private func writeActivity(_ db: Database, app: AppID, users: [String: Int64], labels: [String: Int64]) throws {
         // SQLite evaluates every SET expression on the row as it was before the update.
         // Equal timestamps are rare: only then are the version texts looked up and compared.
-        let activity = try RawStatement(db, sql: """
+        let upsert = try RawStatement(db, sql: """
             INSERT INTO user_bucket (app_id, bucket, user_key, names, last_timestamp, last_version_id)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
             ON CONFLICT (app_id, bucket, user_key) DO UPDATE SET
@@ -114,19 +120,22 @@ struct RollupDelta {
                         > (SELECT text FROM label WHERE id = last_version_id) THEN excluded.last_version_id
                     ELSE last_version_id END
             """)
-        activity.bind(app.rawValue, at: 1)
+        upsert.bind(app.rawValue, at: 1)
         var packed: [UInt8] = []
-        for (key, value) in self.activity {
+        for (key, value) in activity {
             packed.removeAll(keepingCapacity: true)
             for (name, count) in value.counts { NameCounts.append(name: labels[name]!, count: count, to: &packed) }
-            activity.bind(key.period, at: 2)
-            activity.bind(userKeys[key.user]!, at: 3)
-            activity.bind(packed, at: 4)
-            activity.bind(value.lastTimestamp, at: 5)
-            activity.bind(labels[value.lastVersion]!, at: 6)
-            try activity.execute()
+            upsert.bind(key.period, at: 2)
+            upsert.bind(users[key.user]!, at: 3)
+            upsert.bind(packed, at: 4)
+            upsert.bind(value.lastTimestamp, at: 5)
+            upsert.bind(labels[value.lastVersion]!, at: 6)
+            try upsert.execute()
         }
+    }
 
+    /// Sets the activity bits of `user_day` and `user_chunk` that `cache` does not show set.
+    private func writeActiveDays(_ db: Database, app: AppID, users: [String: Int64], cache: inout RollupCache) throws {
         let days = try RawStatement(db, sql: """
             INSERT INTO user_day (app_id, day, user_key, low_buckets, high_buckets) VALUES (?1, ?2, ?3, ?4, ?5)
             ON CONFLICT (app_id, day, user_key) DO UPDATE SET
@@ -134,17 +143,15 @@ struct RollupDelta {
             """)
         days.bind(app.rawValue, at: 1)
         for (key, buckets) in userDays {
-            let user = userKeys[key.user]!
-            let period = RollupCache.Period(app: app, period: key.period, user: user)
+            let period = RollupCache.Period(app: app, period: key.period, user: users[key.user]!)
             let known = cache.dayBuckets[period] ?? DayBuckets()
-            let union = known.union(buckets)
-            guard union != known else { continue }
+            guard known.union(buckets) != known else { continue }
             days.bind(key.period, at: 2)
-            days.bind(user, at: 3)
+            days.bind(period.user, at: 3)
             days.bind(buckets.low, at: 4)
             days.bind(buckets.high, at: 5)
             try days.execute()
-            cache.dayBuckets[period] = union
+            cache.dayBuckets[period] = known.union(buckets)
         }
 
         let chunks = try RawStatement(db, sql: """
@@ -153,12 +160,11 @@ struct RollupDelta {
             """)
         chunks.bind(app.rawValue, at: 1)
         for (key, days) in userChunks {
-            let user = userKeys[key.user]!
-            let period = RollupCache.Period(app: app, period: key.period, user: user)
+            let period = RollupCache.Period(app: app, period: key.period, user: users[key.user]!)
             let known = cache.chunkDays[period] ?? 0
             guard known | days != known else { continue }
             chunks.bind(key.period, at: 2)
-            chunks.bind(user, at: 3)
+            chunks.bind(period.user, at: 3)
             chunks.bind(days, at: 4)
             try chunks.execute()
             cache.chunkDays[period] = known | days
@@ -178,10 +184,9 @@ struct RollupDelta {
             """)
         for text in missing {
             intern.bind(text, at: 1)
-            guard try intern.step() else { throw DatabaseError(message: "label upsert returned no row") }
-            ids[text] = intern.int64(at: 0)
-            cache.labels[text] = ids[text]
-            intern.reset()
+            let id = try intern.executeReturningRow { $0.int64(at: 0) }
+            ids[text] = id
+            cache.labels[text] = id
         }
         return ids
     }
@@ -189,28 +194,23 @@ struct RollupDelta {
     /// Inserts new users and lowers `first_seen` where this delta holds an earlier event;
     /// returns every user's key.
     private func resolveUsers(_ db: Database, app: AppID, cache: inout RollupCache) throws -> [String: Int64] {
+        let upsert = try RawStatement(db, sql: """
+            INSERT INTO app_user (app_id, user_id, first_seen) VALUES (?1, ?2, ?3)
+            ON CONFLICT (app_id, user_id) DO UPDATE SET first_seen = min(first_seen, excluded.first_seen)
+            RETURNING key, first_seen
+            """)
+        upsert.bind(app.rawValue, at: 1)
         var keys: [String: Int64] = [:]
         keys.reserveCapacity(firstSeen.count)
-        var upsert: RawStatement?
         for (user, timestamp) in firstSeen {
             let appUser = RollupCache.AppUser(app: app, user: user)
             if let known = cache.users[appUser], known.firstSeen <= timestamp {
                 keys[user] = known.key
                 continue
             }
-            if upsert == nil {
-                upsert = try RawStatement(db, sql: """
-                    INSERT INTO app_user (app_id, user_id, first_seen) VALUES (?1, ?2, ?3)
-                    ON CONFLICT (app_id, user_id) DO UPDATE SET first_seen = min(first_seen, excluded.first_seen)
-                    RETURNING key, first_seen
-                    """)
-                upsert!.bind(app.rawValue, at: 1)
-            }
-            upsert!.bind(user, at: 2)
-            upsert!.bind(timestamp, at: 3)
-            guard try upsert!.step() else { throw DatabaseError(message: "app_user upsert returned no row") }
-            let known = RollupCache.User(key: upsert!.int64(at: 0), firstSeen: upsert!.int64(at: 1))
-            upsert!.reset()
+            upsert.bind(user, at: 2)
+            upsert.bind(timestamp, at: 3)
+            let known = try upsert.executeReturningRow { RollupCache.User(key: $0.int64(at: 0), firstSeen: $0.int64(at: 1)) }
             keys[user] = known.key
             cache.users[appUser] = known
         }

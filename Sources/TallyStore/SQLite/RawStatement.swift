@@ -72,8 +72,19 @@ struct RawStatement {
         while try step() {}
     }
 
+    /// Runs a statement that returns one row (an upsert with `RETURNING`), reads that row with
+    /// `read`, and resets the statement.
+    ///
+    /// - Throws: A `DatabaseError` from SQLite, or if the statement returned no row.
+    func executeReturningRow<T>(_ read: (Self) -> T) throws -> T {
+        defer { sqlite3_reset(handle) }
+        guard try step() else { throw DatabaseError(message: "expected a row from `\(statement.sql)`") }
+        return read(self)
+    }
+
     /// Advances to the next row: `true` if a row is available to read, `false` once done.
-    /// After `false` or an error, the statement must be ``reset()`` before it runs again.
+    /// A statement stepped to its end is not run again; ``execute()`` and
+    /// ``executeReturningRow(_:)`` reset theirs.
     ///
     /// - Throws: A `DatabaseError` carrying SQLite's code and message.
     func step() throws -> Bool {
@@ -89,20 +100,9 @@ struct RawStatement {
         }
     }
 
-    /// Rewinds the statement so it can run again; bindings are kept.
-    func reset() {
-        sqlite3_reset(handle)
-    }
-
     /// The integer in column `index` of the current row (0 for `NULL`).
     func int64(at index: Int32) -> Int64 {
         sqlite3_column_int64(handle, index)
-    }
-
-    /// The text in column `index` of the current row (empty for `NULL`).
-    func text(at index: Int32) -> String {
-        guard let bytes = sqlite3_column_text(handle, index) else { return "" }
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(handle, index))), as: UTF8.self)
     }
 
     /// Calls `body` with the bytes of the blob in column `index` of the current row (empty for
@@ -110,11 +110,6 @@ struct RawStatement {
     func withBlob<Result>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         let bytes = sqlite3_column_blob(handle, index)
         return try body(UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : Int(sqlite3_column_bytes(handle, index))))
-    }
-
-    /// Whether column `index` of the current row is `NULL`.
-    func isNull(at index: Int32) -> Bool {
-        sqlite3_column_type(handle, index) == SQLITE_NULL
     }
 
     /// The number of rows the last completed `INSERT`, `UPDATE` or `DELETE` of this connection changed.

@@ -10,8 +10,8 @@ import TallyStore
 /// them: each batch holds about a minute of traffic from many users, every one of them new to
 /// the store (the database starts empty). The day is re-dated to the last 24 hours so the
 /// server accepts it.
-enum IngestLoad {
-    static let count = 20_000
+package enum IngestLoad {
+    package static let count = 20_000
     static let batchSize = 100
     /// Uploads in flight. Each waits for its durable acknowledgement (a transaction and a WAL
     /// sync, ≈ 20 ms), so at 8 the collector idles between groups; 16 keep its writer busy.
@@ -30,7 +30,7 @@ enum IngestLoad {
     }()
 
     /// The ingest bodies, `{"sent_at": …, "events": […]}`, of ``batchSize`` events each.
-    static let bodies: [Data] = stride(from: 0, to: events.count, by: batchSize).map { start in
+    package static let bodies: [Data] = stride(from: 0, to: events.count, by: batchSize).map { start in
         let objects = events[start..<min(start + batchSize, events.count)].map { event -> [String: Any] in
             [
                 "id": event.id.uuidString, "name": event.name, "timestamp": event.timestamp.ISO8601Format(),
@@ -50,14 +50,14 @@ enum IngestLoad {
 
     /// POSTs every body to `url` over ``connections`` concurrent connections; each request
     /// returns once its events are durably stored.
-    static func post(to url: URL, key: String) async throws {
+    package static func post(to url: URL, key: String) async throws {
         try await LoadClient.post(
             bodies, path: "/v1/events", port: url.port!, headers: ["X-App-Key": key], connections: connections)
     }
 
     /// Throws unless `store` holds every one of ``events`` for `app`, counted by the metrics
     /// of the days they fall on: a run that lost events must not count as fast.
-    static func checkStored(in store: EventStore, app: AppID) async throws {
+    package static func checkStored(in store: EventStore, app: AppID) async throws {
         let days = Set(events.map { String($0.timestamp.ISO8601Format().prefix(10)) }).sorted()
         let range = try await store.metricsRange(app: app, from: days.first!, to: days.last!, timeZone: "UTC")
         let stored = range.events.values.joined().reduce(0, +)
@@ -68,7 +68,7 @@ enum IngestLoad {
     /// table and indexes and its durability (WAL, `synchronous = FULL`), by one prepared
     /// statement in one transaction, values bound through SQLite's C API, properties
     /// pre-encoded: SQLite's own cost, nothing else.
-    struct RawFloor {
+    package struct RawFloor {
         private let pool: DatabasePool
         private let rows: [Row]
 
@@ -77,7 +77,7 @@ enum IngestLoad {
             var platform: String, properties: String
         }
 
-        init(path: String) throws {
+        package init(path: String) throws {
             pool = try DatabasePool(path: path)
             try pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = FULL")
@@ -98,7 +98,7 @@ enum IngestLoad {
             }
         }
 
-        func insert() throws {
+        package func insert() throws {
             try pool.write { db in
                 let statement = try db.makeStatement(sql: "INSERT INTO event VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
                 let handle = statement.sqliteStatement

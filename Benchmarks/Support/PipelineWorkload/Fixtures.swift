@@ -8,14 +8,14 @@ import TallyStore
 /// The cache lives in `$TMPDIR/tally-pipeline-fixtures` (`/tmp` by default): `store-<days>d.sqlite`
 /// plus a `.done` marker written when filling finished (a file without it is rebuilt). The
 /// 60-day store starts as a copy of the 6-day one. Delete the folder after a schema change.
-enum Fixtures {
+package enum Fixtures {
     /// 2026-01-01T00:00:00Z, the first day of every fixture.
-    static let start = Date(timeIntervalSince1970: 1_767_225_600)
+    package static let start = Date(timeIntervalSince1970: 1_767_225_600)
     static let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-pipeline-fixtures")
 
     /// The store holding days `0..<days` (6 days ≈ 1.05M events, 60 ≈ 10.6M) and its app,
     /// opened once per run so that iterations share its connections and page caches.
-    static func store(days: Int) async throws -> (store: EventStore, app: AppID) {
+    package static func store(days: Int) async throws -> (store: EventStore, app: AppID) {
         try await opened.withLock { opened in
             opened[days, default: Task {
                 let store = try EventStore(path: try await fill(days: days))
@@ -27,7 +27,7 @@ enum Fixtures {
     private static let opened = Mutex<[Int: Task<(store: EventStore, app: AppID), any Error>]>([:])
 
     /// The day `day` of the fixtures, as `YYYY-MM-DD`.
-    static func date(_ day: Int) -> String {
+    package static func date(_ day: Int) -> String {
         String(start.addingTimeInterval(Double(day) * 86_400).ISO8601Format().prefix(10))
     }
 
