@@ -53,6 +53,30 @@ struct TrackerTests {
         }
     }
 
+    @Test("Event ids are version-7 UUIDs carrying the event's millisecond, so they sort by time")
+    func eventIDsAreTimeOrdered() {
+        var ids = EventIDGenerator()
+        let start: UInt64 = 1_795_313_730_250
+        var previous: UUID?
+        var seen = Set<UUID>()
+        for step in 0..<2_000 {
+            let millisecond = start + UInt64(step / 2)  // two ids per millisecond
+            let date = Date(timeIntervalSince1970: Double(millisecond) / 1000)
+            let id = ids.next(at: date)
+            let bytes = withUnsafeBytes(of: id.uuid) { Array($0) }
+            #expect(bytes[6] >> 4 == 7)  // version
+            #expect(bytes[8] >> 6 == 0b10)  // variant
+            let milliseconds = bytes[0..<6].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            #expect(milliseconds == millisecond)
+            if let previous, step % 2 == 0 {
+                #expect(withUnsafeBytes(of: previous.uuid) { Array($0) }.lexicographicallyPrecedes(bytes))
+            }
+            seen.insert(id)
+            previous = id
+        }
+        #expect(seen.count == 2_000)
+    }
+
     @Test("Timestamps are ISO-8601 with milliseconds and the UTC offset")
     func timestampFormat() {
         let date = Date(timeIntervalSince1970: 1_795_313_730.25) // 2026-11-22T02:15:30.25Z

@@ -30,7 +30,7 @@ enum Workload {
                         ? ["screen": .string(screens[Int.random(in: 0..<screens.count, using: &random)])]
                         : ["button": .string("b\(Int.random(in: 0..<9, using: &random))"), "value": .number(1.5)]
                     events.append(Event(
-                        id: UUID(uuid: uuid(&random)), name: name, timestamp: t, deviceTimestamp: t.addingTimeInterval(-0.8),
+                        id: id(at: t, &random), name: name, timestamp: t, deviceTimestamp: t.addingTimeInterval(-0.8),
                         userID: "user-\(user)", sessionID: "s-\(user)-\(day)", appVersion: version, platform: "iOS",
                         properties: properties))
                     t.addTimeInterval(Double.random(in: 2...60, using: &random))
@@ -41,9 +41,12 @@ enum Workload {
         return events
     }
 
-    /// A random (version 4 shaped) UUID from `random`.
-    private static func uuid(_ random: inout SplitMix64) -> uuid_t {
-        let (high, low) = (random.next(), random.next())
-        return withUnsafeBytes(of: (high, low)) { $0.load(as: uuid_t.self) }
+    /// An event id as the SDK makes it: a version-7 UUID, the event's millisecond followed by
+    /// random bits from `random`.
+    private static func id(at date: Date, _ random: inout SplitMix64) -> UUID {
+        let milliseconds = UInt64((date.timeIntervalSince1970 * 1000).rounded())
+        let high = milliseconds << 16 | 0x7000 | random.next() & 0x0FFF
+        let low = random.next() & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000
+        return withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { UUID(uuid: $0.load(as: uuid_t.self)) }
     }
 }

@@ -30,8 +30,9 @@ final class Recorder: Sendable {
 
     init(configuration: Tracker.Configuration, userID: String, isOptedOut: Bool, statistics: Statistics) {
         var ids = EventIDGenerator()
+        let start = configuration.now()
         state = Locked(State(
-            userID: userID, sessionID: ids.next(), lastActivity: configuration.now(), isOptedOut: isOptedOut, ids: ids
+            userID: userID, sessionID: ids.next(at: start), lastActivity: start, isOptedOut: isOptedOut, ids: ids
         ))
         now = configuration.now
         sessionTimeout = configuration.sessionTimeout.timeInterval
@@ -50,11 +51,11 @@ final class Recorder: Sendable {
         return state.withLock { state in
             guard !state.isOptedOut else { return nil }
             if timestamp.timeIntervalSince(state.lastActivity) >= sessionTimeout {
-                state.sessionID = state.ids.next()
+                state.sessionID = state.ids.next(at: timestamp)
             }
             state.lastActivity = max(state.lastActivity, timestamp)
             let event = Event(
-                id: state.ids.next(), name: name, timestamp: timestamp, userID: state.userID,
+                id: state.ids.next(at: timestamp), name: name, timestamp: timestamp, userID: state.userID,
                 sessionID: state.sessionID, appVersion: appVersion, platform: platform, properties: properties
             )
             state.buffer.append(Pending(event: event, superProperties: state.superProperties))
