@@ -18,6 +18,7 @@ let package = Package(
         .executableTarget(
             name: "EventBusBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Componentry", package: "Tally"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
@@ -29,6 +30,7 @@ let package = Package(
         .executableTarget(
             name: "ComponentsBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Componentry", package: "Tally"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
@@ -39,6 +41,7 @@ let package = Package(
         .executableTarget(
             name: "ObservableBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Componentry", package: "Tally"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
@@ -81,6 +84,12 @@ let package = Package(
             path: "Benchmarks/Pipeline",
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [.product(name: "Benchmark", package: "benchmark")],
+            path: "Support/BenchmarkSupport",
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .target(
             name: "PipelineWorkload",

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Componentry
 
 // The mediator's call cost next to a direct function call, and the component manager's
@@ -66,13 +67,7 @@ final class Page: ComponentContext {
 }
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .mallocCountTotal, .throughput],
-        timeUnits: .nanoseconds,
-        scalingFactor: .kilo,
-        maxDuration: .seconds(2),
-        maxIterations: 1_000_000
-    )
+    Benchmark.defaultConfiguration = .microbenchmark
 
     // MARK: mediator
 

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Componentry
 import Foundation
 import OpenCombine
@@ -40,13 +41,7 @@ let postCounts = [1, 10, 100]
 let liveCounts = [1_000, 100_000]
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .mallocCountTotal, .throughput],
-        timeUnits: .nanoseconds,
-        scalingFactor: .kilo,
-        maxDuration: .seconds(2),
-        maxIterations: 1_000_000
-    )
+    Benchmark.defaultConfiguration = .microbenchmark
 
     // MARK: post
 

@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Componentry
 import Foundation
 import Observation
@@ -84,13 +85,7 @@ func onMainActor(_ body: @MainActor () -> Void) {
 let observerCounts = [1, 10]
 
 let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(
-        metrics: [.wallClock, .mallocCountTotal, .throughput],
-        timeUnits: .nanoseconds,
-        scalingFactor: .kilo,
-        maxDuration: .seconds(2),
-        maxIterations: 1_000_000
-    )
+    Benchmark.defaultConfiguration = .microbenchmark
 
     // MARK: set + notify
 
