@@ -27,7 +27,5 @@ func event(
 
 /// The ids of every stored event, read from the `event` table's 16-byte blobs.
 func storedEventIDs(_ db: Database) throws -> Set<UUID> {
-    Set(try Data.fetchAll(db, sql: "SELECT id FROM event").map { id in
-        UUID(uuid: id.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) })
-    })
+    Set(try Data.fetchAll(db, sql: "SELECT id FROM event").compactMap(UUID.init(storedID:)))
 }

@@ -9,11 +9,11 @@ extension Event {
     ///
     /// - Throws: A `DecodingError` if the stored id is not a UUID or the properties are not a flat JSON object.
     init(row: Row, decoder: JSONDecoder) throws {
-        guard let bytes = row[0] as Data?, bytes.count == 16 else {
+        guard let id = (row[0] as Data?).flatMap(UUID.init(storedID:)) else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Stored event id is not a UUID"))
         }
         self.init(
-            id: UUID(uuid: bytes.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) }), name: row[1],
+            id: id, name: row[1],
             timestamp: Date(unixMilliseconds: row[2]), deviceTimestamp: Date(unixMilliseconds: row[3]),
             userID: row[4], sessionID: row[5], appVersion: row[6], platform: row[7],
             properties: try decoder.decode([String: PropertyValue].self, from: Data((row[8] as String).utf8)))
