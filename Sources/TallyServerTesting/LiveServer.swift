@@ -38,7 +38,7 @@ public struct LiveServer: Sendable {
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.logLevel = .critical  // the shutdown at the end of a test is not news
-        let server = TallyServer(store: store, configuration: configuration)
+        let server = try TallyServer(store: store, configuration: configuration)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let running = Task { try await server.run { port in continuation.yield(port) } }
         defer { running.cancel() }

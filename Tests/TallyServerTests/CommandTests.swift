@@ -79,9 +79,32 @@ final class CommandTests {
         #expect(Set(first.keys).isSuperset(of: ["app", "id", "name", "timestamp", "device_timestamp", "user_id", "properties"]))
     }
 
-    struct CommandFailure: Error {
-        let status: Int32
-        let output: String
+    @Test func aSecondServerOnATakenPortSaysWhyAndExits() async throws {
+        let first = try CommandProcess(["serve", "--port", "0", "--db", db])
+        let port = try await first.listeningPort()
+        let second = try CommandProcess(["serve", "--port", "\(port)", "--db", folder.appendingPathComponent("other.sqlite").path])
+        let status = try await second.exitStatus(within: 30)
+        #expect(status != nil && status != 0, "a server that cannot listen must exit with an error")
+        #expect(second.standardError.contains("127.0.0.1:\(port)"))
+        #expect(second.standardError.contains("Address already in use"))
+        first.send(SIGTERM)
+        #expect(try await first.exitStatus(within: 30) == 0)
+    }
+
+    @Test func sigtermEndsTheServerWhileTheDemoIsStillSending() async throws {
+        let server = try CommandProcess(["serve", "--demo", "--demo-users", "200", "--port", "0", "--db", db])
+        _ = try await server.listeningPort()
+        server.send(SIGTERM)
+        #expect(try await server.exitStatus(within: 30) == 0)
+        #expect(!server.standardOutput.contains("filled"), "the demo was meant to be still running")
+    }
+
+    @Test func aDatabaseThatCannotBeOpenedIsNamedByItsPath() async throws {
+        let path = folder.appendingPathComponent("missing-folder/tally.sqlite").path
+        let server = try CommandProcess(["serve", "--port", "0", "--db", path])
+        let status = try await server.exitStatus(within: 30)
+        #expect(status != nil && status != 0)
+        #expect(server.standardError.contains(path))
     }
 
     /// The built `tally` command.

@@ -50,3 +50,81 @@ import Testing
         #expect(object["missing"] == nil)
     }
 }
+
+@Suite struct JSONParserLimitTests {
+    private func parse(_ text: String) throws -> JSONValue {
+        try JSONParser.parse(Array(text.utf8))
+    }
+
+    /// Numbers of any length, sign and exponent parse, or become an `invalid` value; none traps.
+    @Test(arguments: [
+        ("123456789012345678901", JSONValue.double(Double("123456789012345678901")!)),
+        ("-9223372036854775808", .int(Int.min)),
+        ("9223372036854775807", .int(Int.max)),
+        ("9223372036854775808", .double(9223372036854775808)),
+        ("999999999999999", .int(999_999_999_999_999)),
+        ("9999999999999999", .int(9_999_999_999_999_999)),
+        ("-0", .int(0)),
+        ("1e-400", .double(0)),
+        ("0.0000000000000000000001", .double(1e-22)),
+    ])
+    func numbersAtTheLimitsParse(text: String, expected: JSONValue) throws {
+        #expect(try parse(text) == expected)
+        #expect(try parse("[\(text)]") == .array([expected]))
+    }
+
+    @Test(arguments: ["1e400", "-1e400", "1.", ".5", "+1", "01", "-", "1e", "1e+", "1.2.3", "--1", "1-2", "0e5e"])
+    func malformedOrOutOfRangeNumbersAreInvalidValues(text: String) throws {
+        guard case .object(let object) = try parse(#"{"n": \#(text), "after": true}"#),
+              case .invalid = object["n"]
+        else {
+            Issue.record("\(text) did not parse as an invalid value")
+            return
+        }
+        #expect(object["after"] == .bool(true))
+    }
+
+    @Test func aNumberOfAMillionDigitsIsReadWithoutTrapping() throws {
+        let digits = String(repeating: "9", count: 1_000_000)
+        #expect(try parse(digits) == .invalid("number out of range"))
+        #expect(try parse("0." + digits) == .double(1))
+    }
+
+    /// Nesting past the limit is checked without recursion: a million brackets cannot
+    /// exhaust the stack, and what lies past the limit is one `invalid` value.
+    @Test func nestingPastTheLimitIsAnInvalidValueAndNeverRecurses() throws {
+        let depth = 1_000_000
+        let deep = String(repeating: #"{"a":["#, count: depth) + "1" + String(repeating: "]}", count: depth)
+        let value = try parse(#"{"deep": \#(deep), "after": 2}"#)
+        guard case .object(let object) = value else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(object["after"] == .int(2))
+        /// How many containers hold the first `invalid` value on the path of first members.
+        func depthOfInvalid(_ value: JSONValue) -> Int? {
+            switch value {
+            case .invalid(let reason): reason == "nesting deeper than \(JSONParser.maximumDepth)" ? 0 : nil
+            case .array(let elements): elements.first.flatMap(depthOfInvalid).map { $0 + 1 }
+            case .object(let object): object.members.first.flatMap { depthOfInvalid($0.value) }.map { $0 + 1 }
+            default: nil
+            }
+        }
+        #expect(depthOfInvalid(value) == JSONParser.maximumDepth)
+
+        let atTheLimit = String(repeating: "[", count: JSONParser.maximumDepth) + String(repeating: "]", count: JSONParser.maximumDepth)
+        #expect(throws: Never.self) { try parse(atTheLimit) }
+        if case .invalid = try parse(atTheLimit) { Issue.record("a value at the limit must be read") }
+    }
+
+    @Test(arguments: [
+        String(repeating: "[", count: 100_000),
+        String(repeating: "[", count: 100) + "1,]" + String(repeating: "]", count: 99),
+        String(repeating: #"{"a":"#, count: 100) + "1" + String(repeating: "}", count: 99),
+        String(repeating: "{", count: 100) + String(repeating: "}", count: 100),
+        String(repeating: "[", count: 100) + "]" + String(repeating: "}", count: 99),
+    ])
+    func malformedDeepNestingIsStillABadBody(text: String) {
+        #expect(throws: JSONParser.Failure.self) { try parse(text) }
+    }
+}

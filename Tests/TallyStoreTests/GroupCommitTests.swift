@@ -66,10 +66,10 @@ import Testing
             ]
         }
 
-        #expect(try await results[0].value == InsertResult(accepted: 3, duplicates: 0))
+        #expect(try await results[0].value == InsertResult(accepted: 3, duplicates: 0, acceptedByName: ["open": 3]))
         await #expect(throws: DatabaseError.self) { try await results[1].value }
         await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 99))) { try await results[2].value }
-        #expect(try await results[3].value == InsertResult(accepted: 1, duplicates: 1))
+        #expect(try await results[3].value == InsertResult(accepted: 1, duplicates: 1, acceptedByName: ["open": 1]))
         let (stored, commitCount) = try await store.pool.write { db in
             (try storedEventIDs(db), commits.count)
         }
@@ -102,7 +102,7 @@ import Testing
         ]
         await #expect(throws: DatabaseError.self) { try await store.insert(batch, app: app) }
         try await store.pool.write { db in try db.execute(sql: "UPDATE failing SET on_chunk = 0") }
-        #expect(try await store.insert(batch, app: app) == InsertResult(accepted: 2, duplicates: 0))
+        #expect(try await store.insert(batch, app: app) == InsertResult(accepted: 2, duplicates: 0, acceptedByName: ["open": 2]))
 
         let metrics = try await store.metrics(app: app, date: "2026-03-01")
         #expect(metrics.dau == 2)
@@ -129,7 +129,7 @@ import Testing
         }
 
         for (task, size) in zip(tasks, sizes) {
-            #expect(try await task.value == InsertResult(accepted: size, duplicates: 0))
+            #expect(try await task.value == InsertResult(accepted: size, duplicates: 0, acceptedByName: ["open": size]))
         }
         #expect(try await store.pool.write { _ in commits.count } == 4)
     }

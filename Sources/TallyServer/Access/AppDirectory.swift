@@ -1,19 +1,33 @@
 import Componentry
 import TallyStore
 
-/// Resolves ingest keys and read tokens to apps, remembering the answers.
+/// Resolves ingest keys and read tokens to apps, remembering each answer for a second.
 ///
 /// Every ingest request presents its key; hashing it and reading the app row each time
-/// would cost more than validating a small batch. Only keys that name an app are
-/// remembered, and an app's settings are read again after ``forget()``.
+/// would cost more than validating a small batch, so answers are remembered. They are read
+/// again once older than ``freshness``, so a change to an app — its time zone, accepted
+/// age or keys, made by this process or another one such as `tally app` — takes effect
+/// within that time, without a restart. Only keys that name an app are remembered, and
+/// entries past their freshness are dropped once more than ``capacity`` are held, so the
+/// table stays bounded whatever keys clients present.
 final class AppDirectory: Sendable {
+    /// How long a remembered answer is used before the app is read again.
+    static let freshness = Duration.seconds(1)
+    /// How many answers are held before stale ones are dropped.
+    static let capacity = 1_024
+
     private enum Secret: Hashable {
         case ingestKey(String)
         case readToken(String)
     }
 
+    private struct Entry {
+        let app: App
+        let readAt: ContinuousClock.Instant
+    }
+
     private let store: EventStore
-    private let known = Locked<[Secret: App]>([:])
+    private let known = Locked<[Secret: Entry]>([:])
 
     init(store: EventStore) {
         self.store = store
@@ -29,15 +43,19 @@ final class AppDirectory: Sendable {
         try await app(for: .readToken(token)) { try await store.app(readToken: token) }
     }
 
-    /// Drops everything remembered, so that changed app settings are read again.
-    func forget() {
-        known.withLock { $0.removeAll() }
-    }
+    /// How many answers are held; for tests of the bound.
+    var count: Int { known.withLock(\.count) }
 
     private func app(for secret: Secret, lookup: () async throws -> App?) async throws -> App? {
-        if let app = known.withLock({ $0[secret] }) { return app }
-        guard let app = try await lookup() else { return nil }
-        known.withLock { $0[secret] = app }
+        let now = ContinuousClock.now
+        if let entry = known.withLock({ $0[secret] }), now - entry.readAt < Self.freshness { return entry.app }
+        let app = try await lookup()
+        known.withLock { known in
+            known[secret] = app.map { Entry(app: $0, readAt: now) }
+            if known.count > Self.capacity {
+                known = known.filter { now - $0.value.readAt < Self.freshness }
+            }
+        }
         return app
     }
 }

@@ -1,12 +1,17 @@
 import Foundation
 import HTTPTypes
+import Hummingbird
+import TallyStore
 
 /// A request the server refuses, with the status and message the client receives as
 /// `{"error": "<message>"}`.
-struct APIError: Error, Equatable {
+///
+/// Handlers throw it; as an `HTTPResponseError`, Hummingbird's router turns it into that
+/// response, with `Retry-After` when the error has one.
+struct APIError: HTTPResponseError, Equatable {
     let status: HTTPResponse.Status
     let message: String
-    /// Seconds the client should wait before retrying (429 only).
+    /// Seconds the client should wait before retrying (429 and 503).
     var retryAfter: Int?
 
     static func badRequest(_ message: String) -> APIError {
@@ -23,5 +28,28 @@ struct APIError: Error, Equatable {
 
     static func tooManyRequests(retryAfter seconds: Int) -> APIError {
         APIError(status: .tooManyRequests, message: "rate limit exceeded; retry in \(seconds) s", retryAfter: seconds)
+    }
+
+    /// The database failed (disk full, I/O error, locked): nothing of the request was
+    /// stored, and the client should send it again.
+    static let storageUnavailable = APIError(
+        status: .serviceUnavailable, message: "storage is unavailable; nothing was stored, retry later", retryAfter: 1)
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        var response = try Response.json(["error": message], status: status)
+        if let retryAfter {
+            response.headers[.retryAfter] = String(retryAfter)
+        }
+        return response
+    }
+}
+
+extension APIError {
+    /// The answer to a store error: a 400 for input the store refused, 503 otherwise.
+    init(storeError error: any Error) {
+        switch error {
+        case let input as TallyStoreError: self = .badRequest(input.description)
+        default: self = .storageUnavailable
+        }
     }
 }

@@ -17,15 +17,4 @@ extension Response {
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: data))
         )
     }
-
-    /// The response for a refused request: `{"error": "<message>"}`, plus `Retry-After`
-    /// when the error has one.
-    static func error(_ error: APIError) -> Response {
-        var response = (try? json(["error": error.message], status: error.status))
-            ?? Response(status: error.status)
-        if let seconds = error.retryAfter {
-            response.headers[.retryAfter] = String(seconds)
-        }
-        return response
-    }
 }

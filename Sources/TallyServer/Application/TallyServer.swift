@@ -1,6 +1,7 @@
 public import Componentry
 import Foundation
 public import Hummingbird
+public import ServiceLifecycle
 import Logging
 public import TallyStore
 
@@ -18,7 +19,7 @@ public import TallyStore
 ///   `Authorization: Bearer <read token>`.
 /// - `GET /healthz`.
 ///
-/// Every committed batch is announced on ``bus`` as ``EventsIngested``.
+/// Every committed batch is announced on ``bus`` as ``EventsIngested``, after its answer.
 public struct TallyServer: Sendable {
     /// Where events and apps live.
     public let store: EventStore
@@ -26,23 +27,35 @@ public struct TallyServer: Sendable {
     public let configuration: ServerConfiguration
     /// The bus on which the server announces ingested events.
     public let bus: EventBus
+    /// Announces committed batches on ``bus``, after their answers.
+    private let announcer: IngestAnnouncer
 
     /// Creates a server over `store`.
-    public init(store: EventStore, configuration: ServerConfiguration = .init(), bus: EventBus = EventBus()) {
+    ///
+    /// - Throws: ``ConfigurationError`` if a setting of `configuration` is out of range.
+    public init(store: EventStore, configuration: ServerConfiguration = .init(), bus: EventBus = EventBus()) throws(ConfigurationError) {
+        try configuration.validate()
         self.store = store
         self.configuration = configuration
         self.bus = bus
+        announcer = IngestAnnouncer(bus: bus)
     }
 
-    /// The router with every route of the API, for embedding in a larger application.
+    /// The services the routes of ``router()`` need running beside them: the one that posts
+    /// ``EventsIngested`` once an ingest request has been answered.
+    public var services: [any Service] { [announcer] }
+
+    /// The router with every route of the API, for embedding in a larger application; run
+    /// ``services`` beside it.
     public func router() -> Router<BasicRequestContext> {
         let apps = AppDirectory(store: store)
         let ingest = IngestController(
-            store: store, apps: apps, limiter: configuration.rateLimit.map(RateLimiter.init), configuration: configuration, bus: bus
+            store: store, apps: apps, limiter: configuration.rateLimit.map(RateLimiter.init), configuration: configuration,
+            announcer: announcer
         )
         let metrics = MetricsController(store: store, apps: apps)
         let router = Router()
-        router.post("/v1/events") { request, _ in try await ingest.ingest(request) }
+        router.post("/v1/events") { request, context in try await ingest.ingest(request, context: context) }
         router.get("/v1/metrics") { request, _ in try await metrics.day(request) }
         router.get("/v1/metrics/range") { request, _ in try await metrics.range(request) }
         router.get("/healthz") { _, _ in try Response.json(["status": "ok"]) }
@@ -59,6 +72,7 @@ public struct TallyServer: Sendable {
         let application = Application(
             router: router(),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tally"),
+            services: services,
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )

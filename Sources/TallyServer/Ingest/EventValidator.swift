@@ -25,6 +25,7 @@ struct EventValidator {
     let maximumFuture: TimeInterval
 
     func validate(_ value: JSONValue) -> Result<Event, Rejection.Reason> {
+        if case .invalid(let reason) = value { return .failure("the event is unreadable: \(reason)") }
         guard case .object(let fields) = value else { return .failure("an event must be a JSON object") }
         guard case .string(let idText)? = fields["id"], let id = EventID.parse(idText) else {
             return .failure("id must be a UUID string")
@@ -67,6 +68,8 @@ struct EventValidator {
                 case .double(let number): properties[key] = .number(number)
                 case .bool(let flag): properties[key] = .bool(flag)
                 case .null: properties[key] = .null
+                case .invalid(let reason):
+                    return .failure("property '\(key)': \(reason)")
                 case .array, .object:
                     return .failure("property '\(key)' must be a string, number, boolean or null, not \(value.kind)")
                 }

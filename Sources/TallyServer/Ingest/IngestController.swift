@@ -1,4 +1,3 @@
-import Componentry
 import CompressNIO
 import Foundation
 import HTTPTypes
@@ -14,49 +13,51 @@ struct IngestController {
     let apps: AppDirectory
     let limiter: RateLimiter?
     let configuration: ServerConfiguration
-    let bus: EventBus
+    let announcer: IngestAnnouncer
 
-    func ingest(_ request: Request) async throws -> Response {
-        do {
-            let app = try await authenticate(request)
-            let envelope = try IngestEnvelope(
-                body: try await body(of: request), maximumEvents: configuration.maximumBatchEvents
-            )
-            let receivedAt = configuration.now()
-            if let limiter, let wait = limiter.take(envelope.events.count, for: app.id, at: receivedAt) {
-                throw APIError.tooManyRequests(retryAfter: wait)
-            }
-            let validator = EventValidator(
-                receivedAt: receivedAt, skew: receivedAt.timeIntervalSince(envelope.sentAt),
-                maximumAge: app.acceptedEventAge, maximumFuture: configuration.maximumFutureSkew
-            )
-            var valid: [Event] = []
-            var rejected: [Rejection] = []
-            valid.reserveCapacity(envelope.events.count)
-            for (index, element) in envelope.events.enumerated() {
-                switch validator.validate(element) {
-                case .success(let event): valid.append(event)
-                case .failure(let reason): rejected.append(Rejection(index: index, reason: reason.message))
-                }
-            }
-            let result = valid.isEmpty ? nil : try await store.insert(valid, app: app.id)
-            let accepted = result?.accepted ?? 0
-            if accepted > 0 {
-                bus.post(EventsIngested(app: app.id, accepted: accepted, names: Self.counts(valid)))
-            }
-            return try .json(IngestResponse(accepted: accepted, duplicates: result?.duplicates ?? 0, rejected: rejected))
-        } catch let error as APIError {
-            return .error(error)
+    func ingest(_ request: Request, context: some RequestContext) async throws -> Response {
+        let app = try await authenticate(request)
+        let envelope = try IngestEnvelope(body: try await body(of: request), maximumEvents: configuration.maximumBatchEvents)
+        let receivedAt = configuration.now()
+        if let limiter, let wait = limiter.take(envelope.events.count, for: app.id, at: receivedAt) {
+            throw APIError.tooManyRequests(retryAfter: wait)
         }
+        let validator = EventValidator(
+            receivedAt: receivedAt, skew: receivedAt.timeIntervalSince(envelope.sentAt),
+            maximumAge: app.acceptedEventAge, maximumFuture: configuration.maximumFutureSkew
+        )
+        var valid: [Event] = []
+        var rejected: [Rejection] = []
+        valid.reserveCapacity(envelope.events.count)
+        for (index, element) in envelope.events.enumerated() {
+            switch validator.validate(element) {
+            case .success(let event): valid.append(event)
+            case .failure(let reason): rejected.append(Rejection(index: index, reason: reason.message))
+            }
+        }
+        guard !valid.isEmpty else { return try .json(IngestResponse(accepted: 0, duplicates: 0, rejected: rejected)) }
+        let result: InsertResult
+        do {
+            result = try await store.insert(valid, app: app.id)
+        } catch {
+            context.logger.error("ingest failed to store a batch", metadata: ["app": "\(app.id.rawValue)", "error": "\(error)"])
+            throw APIError(storeError: error)
+        }
+        announcer.record(app: app.id, acceptedByName: result.acceptedByName)
+        return try .json(IngestResponse(accepted: result.accepted, duplicates: result.duplicates, rejected: rejected))
     }
 
     private func authenticate(_ request: Request) async throws -> App {
         guard let key = request.headers[Self.appKey], !key.isEmpty else {
             throw APIError.unauthorized("missing X-App-Key header")
         }
-        guard let app = try await apps.app(ingestKey: key) else {
-            throw APIError.unauthorized("unknown app key")
+        let app: App?
+        do {
+            app = try await apps.app(ingestKey: key)
+        } catch {
+            throw APIError(storeError: error)
         }
+        guard let app else { throw APIError.unauthorized("unknown app key") }
         return app
     }
 
@@ -87,10 +88,6 @@ struct IngestController {
             throw APIError(status: .unsupportedMediaType, message: "unsupported Content-Encoding \(other)")
         }
         return buffer.readBytes(length: buffer.readableBytes) ?? []
-    }
-
-    private static func counts(_ events: [Event]) -> [String: Int] {
-        events.reduce(into: [:]) { $0[$1.name, default: 0] += 1 }
     }
 
     private static let appKey = HTTPField.Name("X-App-Key")!

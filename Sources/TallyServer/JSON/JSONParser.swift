@@ -1,10 +1,15 @@
 /// A strict, fast JSON parser for request bodies (RFC 8259).
 ///
 /// It rejects what a collector must not accept: invalid UTF-8 (in strings and anywhere
-/// else), nesting deeper than ``maximumDepth``, trailing garbage, lone surrogates in
-/// `\u` escapes, and numbers that do not fit a `Double`. Errors carry the byte offset.
+/// else), trailing garbage, lone surrogates in `\u` escapes. Errors carry the byte offset.
+///
+/// A value that is well delimited but cannot be used — a number outside `Double`'s range or
+/// outside JSON's grammar (`1.`, `.5`, `+1`, `01`), or a container nested deeper than
+/// ``maximumDepth`` — parses as ``JSONValue/invalid(_:)``, so that it invalidates only the
+/// event holding it, not the batch around it. Nesting past the limit is checked without
+/// recursion, so no body can exhaust the stack.
 struct JSONParser {
-    /// How deeply arrays and objects may nest; a valid ingest body needs 4.
+    /// How deeply arrays and objects may nest and still be read; a valid ingest body needs 4.
     static let maximumDepth = 32
 
     /// Why a body is not JSON.
@@ -44,13 +49,60 @@ struct JSONParser {
         case UInt8(ascii: "t"): try literal("true"); return .bool(true)
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
         case UInt8(ascii: "n"): try literal("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+        case UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "0")...UInt8(ascii: "9"): return number()
         default: throw failure("unexpected character")
         }
     }
 
+    /// The value at `index`, an array or object that would nest deeper than ``maximumDepth``:
+    /// checks its grammar with a stack of closing brackets instead of recursion, and skips it.
+    private mutating func tooDeep() throws(Failure) -> JSONValue {
+        var closers: [UInt8] = []
+        while true {
+            // A value starts here.
+            skipWhitespace()
+            if peek(UInt8(ascii: "{")) || peek(UInt8(ascii: "[")) {
+                let closer = bytes[index] == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                closers.append(closer)
+                index += 1
+                skipWhitespace()
+                if peek(closer) {
+                    index += 1
+                    closers.removeLast()
+                } else {
+                    if closer == UInt8(ascii: "}") { try memberKey() }
+                    continue
+                }
+            } else {
+                _ = try value()  // a scalar: no recursion
+            }
+            // After a value: a separator or the end of its container.
+            while true {
+                guard let closer = closers.last else { return .invalid("nesting deeper than \(Self.maximumDepth)") }
+                skipWhitespace()
+                if peek(UInt8(ascii: ",")) {
+                    index += 1
+                    if closer == UInt8(ascii: "}") { try memberKey() }
+                    break
+                }
+                try expect(closer)
+                closers.removeLast()
+            }
+        }
+    }
+
+    /// Reads `"key":` before a member's value.
+    private mutating func memberKey() throws(Failure) {
+        skipWhitespace()
+        guard peek(UInt8(ascii: "\"")) else { throw failure("expected a string key") }
+        _ = try string()
+        skipWhitespace()
+        try expect(UInt8(ascii: ":"))
+    }
+
     private mutating func object() throws(Failure) -> JSONValue {
-        try enterContainer()
+        guard depth < Self.maximumDepth else { return try tooDeep() }
+        enterContainer()
         var object = JSONObject()
         skipWhitespace()
         if peek(UInt8(ascii: "}")) {
@@ -77,7 +129,8 @@ struct JSONParser {
     }
 
     private mutating func array() throws(Failure) -> JSONValue {
-        try enterContainer()
+        guard depth < Self.maximumDepth else { return try tooDeep() }
+        enterContainer()
         var elements: [JSONValue] = []
         skipWhitespace()
         if peek(UInt8(ascii: "]")) {
@@ -98,9 +151,8 @@ struct JSONParser {
         }
     }
 
-    private mutating func enterContainer() throws(Failure) {
+    private mutating func enterContainer() {
         depth += 1
-        guard depth <= Self.maximumDepth else { throw failure("nesting deeper than \(Self.maximumDepth)") }
         index += 1
     }
 
@@ -112,36 +164,58 @@ struct JSONParser {
         index += count
     }
 
-    private mutating func number() throws(Failure) -> JSONValue {
+    /// Reads a number: the longest run of characters that may appear in one, so that a
+    /// malformed or out-of-range number is one ``JSONValue/invalid(_:)`` value.
+    private mutating func number() -> JSONValue {
         let start = index
-        if peek(UInt8(ascii: "-")) { index += 1 }
-        guard index < bytes.count, isDigit(bytes[index]) else { throw failure("invalid number") }
-        if bytes[index] == UInt8(ascii: "0") {
-            index += 1
-        } else {
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        while index < bytes.count, Self.isNumberCharacter(bytes[index]) { index += 1 }
+        let text = bytes[start..<index]
+        guard let isInteger = Self.grammar(of: text) else {
+            return .invalid("'\(String(decoding: text.prefix(40), as: UTF8.self))' is not a JSON number")
         }
-        var isInteger = true
-        if peek(UInt8(ascii: ".")) {
-            isInteger = false
-            index += 1
-            guard index < bytes.count, isDigit(bytes[index]) else { throw failure("invalid number") }
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-        }
-        if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
-            isInteger = false
-            index += 1
-            if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { index += 1 }
-            guard index < bytes.count, isDigit(bytes[index]) else { throw failure("invalid number") }
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-        }
-        if let value = Self.shortNumber(bytes[start..<index]) { return value }
-        let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        if isInteger, let integer = Int(text) { return .int(integer) }
-        guard let double = Double(text), double.isFinite else {
-            throw Failure(message: "number out of range", offset: start)
+        if let value = Self.shortNumber(text) { return value }
+        let string = String(decoding: text, as: UTF8.self)
+        if isInteger, let integer = Int(string) { return .int(integer) }
+        guard let double = Double(string), double.isFinite else {
+            return .invalid("number out of range")
         }
         return .double(double)
+    }
+
+    private static func isNumberCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
+             UInt8(ascii: "e"), UInt8(ascii: "E"): true
+        default: false
+        }
+    }
+
+    /// Whether `text` follows JSON's number grammar (RFC 8259 section 6): `true` for an
+    /// integer, `false` for a number with a fraction or exponent, `nil` for no number.
+    private static func grammar(of text: ArraySlice<UInt8>) -> Bool? {
+        var rest = text[...]
+        func digits() -> Int {
+            let count = rest.prefix(while: { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }).count
+            rest.removeFirst(count)
+            return count
+        }
+        if rest.first == UInt8(ascii: "-") { rest.removeFirst() }
+        let leadingZero = rest.first == UInt8(ascii: "0")
+        let integerDigits = digits()
+        guard integerDigits > 0, !leadingZero || integerDigits == 1 else { return nil }
+        var isInteger = true
+        if rest.first == UInt8(ascii: ".") {
+            rest.removeFirst()
+            guard digits() > 0 else { return nil }
+            isInteger = false
+        }
+        if rest.first == UInt8(ascii: "e") || rest.first == UInt8(ascii: "E") {
+            rest.removeFirst()
+            if rest.first == UInt8(ascii: "+") || rest.first == UInt8(ascii: "-") { rest.removeFirst() }
+            guard digits() > 0 else { return nil }
+            isInteger = false
+        }
+        return rest.isEmpty ? isInteger : nil
     }
 
     /// The value of a number of at most 15 digits without exponent (most numbers in event
@@ -154,6 +228,8 @@ struct JSONParser {
         for byte in text.drop(while: { $0 == UInt8(ascii: "-") }) {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                // Stop before a 16th digit: 15 digits always fit, so nothing here can overflow.
+                guard count < 15 else { return nil }
                 digits = digits * 10 + Int64(byte - UInt8(ascii: "0"))
                 count += 1
                 if inFraction { fractionDigits += 1 }
@@ -163,7 +239,6 @@ struct JSONParser {
                 return nil
             }
         }
-        guard count <= 15 else { return nil }
         let negative = text.first == UInt8(ascii: "-")
         if !inFraction { return .int(Int(negative ? -digits : digits)) }
         let magnitude = Double(digits) / powersOfTen[fractionDigits]
@@ -277,10 +352,6 @@ struct JSONParser {
             throw failure(index < bytes.count ? "expected '\(Character(Unicode.Scalar(byte)))'" : "unexpected end of input")
         }
         index += 1
-    }
-
-    private func isDigit(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
     }
 
     private func failure(_ message: String) -> Failure {

@@ -10,6 +10,10 @@ enum JSONValue: Hashable, Sendable {
     case string(String)
     case array([JSONValue])
     case object(JSONObject)
+    /// A value the parser could delimit but not read: a number out of range or outside
+    /// JSON's grammar, or a container nested too deeply. It invalidates the event that holds
+    /// it, with `reason` as the rejection's message.
+    case invalid(String)
 
     /// The value's kind, for error messages ("expected a string, found a number").
     var kind: String {
@@ -20,6 +24,7 @@ enum JSONValue: Hashable, Sendable {
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"
+        case .invalid(let reason): "an unreadable value (\(reason))"
         }
     }
 }

@@ -10,7 +10,7 @@ struct MetricsController {
 
     /// `?date=YYYY-MM-DD[&tz=Area/City]`: one day's metrics.
     func day(_ request: Request) async throws -> Response {
-        await answer {
+        try await answer {
             let app = try await authenticate(request)
             let query = request.uri.queryParameters
             guard let date = query.get("date") else { throw APIError.badRequest("missing date=YYYY-MM-DD") }
@@ -20,7 +20,7 @@ struct MetricsController {
 
     /// `?from=YYYY-MM-DD&to=YYYY-MM-DD[&tz=Area/City]`: daily series.
     func range(_ request: Request) async throws -> Response {
-        await answer {
+        try await answer {
             let app = try await authenticate(request)
             let query = request.uri.queryParameters
             guard let from = query.get("from"), let to = query.get("to") else {
@@ -30,15 +30,13 @@ struct MetricsController {
         }
     }
 
-    private func answer(_ body: () async throws -> some Encodable) async -> Response {
+    private func answer(_ body: () async throws -> some Encodable) async throws -> Response {
         do {
             return try .json(try await body())
         } catch let error as APIError {
-            return .error(error)
-        } catch let error as TallyStoreError {
-            return .error(.badRequest(error.description))
+            throw error
         } catch {
-            return .error(APIError(status: .internalServerError, message: "internal error"))
+            throw APIError(storeError: error)
         }
     }
 

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Generation and hashing of the secrets that authenticate ingestion and reading.
@@ -20,6 +21,6 @@ enum AccessKey {
 
     /// The value stored for, and looked up from, a key.
     static func hash(_ key: String) -> Data {
-        Data(SHA256.hash(key.utf8))
+        Data(SHA256.hash(data: Data(key.utf8)))
     }
 }

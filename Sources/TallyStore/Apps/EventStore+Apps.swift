@@ -77,4 +77,24 @@ extension EventStore {
             return app
         }
     }
+
+    /// Replaces an app's ingest key and read token with fresh ones and returns them.
+    ///
+    /// The old secrets stop working at once for new lookups (a server that remembers
+    /// lookups sees the change within its own delay); apps that ship the old ingest key
+    /// need a release with the new one. Events and settings are kept.
+    ///
+    /// - Throws: ``TallyStoreError/unknownApp(_:)``.
+    public func rotateKeys(_ id: AppID) async throws -> NewApp {
+        let ingestKey = AccessKey.generate(prefix: "ik_")
+        let readToken = AccessKey.generate(prefix: "rt_")
+        let app = try await pool.write { db in
+            try db.execute(
+                sql: "UPDATE app SET ingest_key_hash = ?, read_token_hash = ? WHERE id = ?",
+                arguments: [AccessKey.hash(ingestKey), AccessKey.hash(readToken), id.rawValue])
+            guard let app = try App.fetch(db, id: id) else { throw TallyStoreError.unknownApp(id) }
+            return app
+        }
+        return NewApp(app: app, ingestKey: ingestKey, readToken: readToken)
+    }
 }

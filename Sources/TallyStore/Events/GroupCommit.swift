@@ -201,8 +201,13 @@ final class GroupCommit: Sendable {
                     return .commit
                 }
                 // Only a released savepoint's events reach the rollups.
-                for row in accepted { deltas[request.app, default: RollupDelta()].add(row.event, timestamp: row.timestamp) }
-                return InsertResult(accepted: accepted.count, duplicates: request.rows.count - accepted.count)
+                var acceptedByName: [String: Int] = [:]
+                for row in accepted {
+                    deltas[request.app, default: RollupDelta()].add(row.event, timestamp: row.timestamp)
+                    acceptedByName[row.event.name, default: 0] += 1
+                }
+                return InsertResult(
+                    accepted: accepted.count, duplicates: request.rows.count - accepted.count, acceptedByName: acceptedByName)
             }
         }
         for (app, delta) in deltas { try delta.write(db, app: app, cache: &cache) }

@@ -30,8 +30,16 @@ public final class EventStore: Sendable {
     ///
     /// - Parameter path: A file path; the directory must exist. SQLite also creates
     ///   `path-wal` and `path-shm` beside it.
-    /// - Throws: A database error if the file cannot be opened or migrated.
-    public init(path: String) throws {
+    /// - Throws: ``OpenError``, naming `path`, if the file cannot be opened or migrated.
+    public init(path: String) throws(OpenError) {
+        do {
+            (pool, groupCommit) = try Self.open(path: path)
+        } catch {
+            throw OpenError(path: path, reason: "\(error)")
+        }
+    }
+
+    private static func open(path: String) throws -> (DatabasePool, GroupCommit) {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             // 64 MiB page cache per connection: rollup and index pages of recent days stay hot.
@@ -39,7 +47,7 @@ public final class EventStore: Sendable {
             // Savepoint journals (one savepoint per batch in a group commit) stay in memory.
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
-        pool = try DatabasePool(path: path, configuration: configuration)
+        let pool = try DatabasePool(path: path, configuration: configuration)
         try pool.writeWithoutTransaction { db in
             // After the pool opened: GRDB sets NORMAL when it enables WAL.
             try db.execute(sql: "PRAGMA synchronous = FULL")
@@ -48,6 +56,6 @@ public final class EventStore: Sendable {
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 16384")
         }
         try Schema.migrator.migrate(pool)
-        groupCommit = GroupCommit(pool: pool)
+        return (pool, GroupCommit(pool: pool))
     }
 }

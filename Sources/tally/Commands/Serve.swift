@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NIOCore
 import TallyServer
 import TallyStore
 
@@ -28,24 +29,60 @@ struct Serve: AsyncParsableCommand {
     var demoUsers = DemoData.defaultUsers
 
     func run() async throws {
+        let termination = TerminationWatch()
+        defer { termination.cancel() }
         let store = try EventStore(path: database.db)
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port
-        let server = TallyServer(store: store, configuration: configuration)
+        let server = try TallyServer(store: store, configuration: configuration)
         let (ports, running) = AsyncStream.makeStream(of: Int.self)
 
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await server.run { running.yield($0) } }
+        try await withThrowingTaskGroup(of: Task.self) { group in
+            group.addTask {
+                defer { running.finish() }
+                try await server.run { running.yield($0) }
+                return .server
+            }
             var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { return }
+            guard let port = await iterator.next() else {
+                // The server stopped before it listened; its error says why.
+                do {
+                    _ = try await group.next()
+                } catch {
+                    throw ListenError(host: host, port: port, error: error)
+                }
+                return
+            }
+            termination.serverIsListening()
             let base = URL(string: "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)")!
             say("tally listening on \(base.absoluteString) (database \(database.db))")
             if demo {
-                let report = try await DemoData.fill(store: store, server: base, users: demoUsers)
-                say(report)
+                group.addTask {
+                    say(try await DemoData.fill(store: store, server: base, users: demoUsers))
+                    return .demo
+                }
             }
-            try await group.next()
+            // Serve until the server stops (SIGTERM, SIGINT), then stop the demo if it still runs.
+            while try await group.next() != .server {}
+            group.cancelAll()
         }
+    }
+
+    /// The concurrent parts of `serve`.
+    private enum Task {
+        case server, demo
+    }
+}
+
+/// The server could not listen: the address is taken or not this machine's.
+struct ListenError: Error, CustomStringConvertible {
+    let host: String
+    let port: Int
+    let error: any Error
+
+    var description: String {
+        let reason = (error as? IOError).map { String(cString: strerror($0.errnoCode)) } ?? "\(error)"
+        return "cannot listen on \(host):\(port): \(reason)"
     }
 }

@@ -51,6 +51,7 @@ enum DemoData {
                 tracker.identify(plan.userID)
                 // Today's plan runs into the evening; only what has already happened is sent.
                 for chunk in era.events.filter({ $0.time <= startedAt }).chunks(of: 900) {
+                    try Task.checkCancellation()  // the server is shutting down
                     for event in chunk {
                         clock.now = event.time
                         tracker.track(event.name, event.properties)

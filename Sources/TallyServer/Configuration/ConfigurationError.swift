@@ -1,0 +1,11 @@
+/// A ``ServerConfiguration`` setting out of its range, found by ``ServerConfiguration/validate()``.
+public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The setting's name, as in ``ServerConfiguration`` (`"rateLimit.burst"`).
+    public let setting: String
+    /// The value it was given.
+    public let value: String
+    /// What it must be.
+    public let expected: String
+
+    public var description: String { "\(setting) is \(value); it must be \(expected)" }
+}

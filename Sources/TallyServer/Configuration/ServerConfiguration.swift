@@ -1,0 +1,73 @@
+public import Foundation
+public import Logging
+
+/// How often one app may send events; see ``ServerConfiguration/rateLimit``.
+///
+/// Both numbers must be positive (and the rate finite); ``TallyServer/init(store:configuration:bus:)``
+/// refuses a configuration whose limit is not.
+public struct RateLimit: Sendable, Hashable {
+    /// Events per second an app may send on average.
+    public var eventsPerSecond: Double
+    /// Events an app may send at once after a quiet period.
+    public var burst: Int
+
+    /// Creates a limit of `eventsPerSecond` on average with bursts of `burst` events.
+    public init(eventsPerSecond: Double, burst: Int) {
+        self.eventsPerSecond = eventsPerSecond
+        self.burst = burst
+    }
+}
+
+/// The collector's settings. The defaults are the HTTP contract's limits.
+///
+/// ``TallyServer/init(store:configuration:bus:)`` checks them (see ``validate()``), so a
+/// setting of zero or less is refused when the server is made, not met by a request.
+public struct ServerConfiguration: Sendable {
+    /// The address to listen on.
+    public var host = "127.0.0.1"
+    /// The port to listen on; 0 picks a free one (see ``TallyServer/run(onRunning:)``).
+    public var port = 8080
+    /// The most events one batch may hold (413 above).
+    public var maximumBatchEvents = 1_000
+    /// The largest body, after decompression (413 above).
+    public var maximumBodyBytes = 1 << 20
+    /// How far ahead of the server's clock a skew-corrected event may be.
+    public var maximumFutureSkew: TimeInterval = 600
+    /// The per-app ingest rate; `nil` for none. The default allows 20,000 events per
+    /// second with bursts of 100,000.
+    public var rateLimit: RateLimit? = RateLimit(eventsPerSecond: 20_000, burst: 100_000)
+    /// The least severe messages the server logs.
+    public var logLevel: Logger.Level = .warning
+    /// The server's clock; tests inject their own.
+    public var now: @Sendable () -> Date = { Date() }
+
+    /// The defaults.
+    public init() {}
+
+    /// Checks every limit: the port is 0 to 65,535, the batch and body limits and both
+    /// numbers of the rate limit are positive, and the allowed clock skew is a finite
+    /// number of seconds, zero or more.
+    ///
+    /// - Throws: ``ConfigurationError`` naming the first setting out of range.
+    public func validate() throws(ConfigurationError) {
+        guard (0...65_535).contains(port) else { throw ConfigurationError(setting: "port", value: "\(port)", expected: "0 to 65535") }
+        guard maximumBatchEvents > 0 else {
+            throw ConfigurationError(setting: "maximumBatchEvents", value: "\(maximumBatchEvents)", expected: "a positive number")
+        }
+        guard maximumBodyBytes > 0 else {
+            throw ConfigurationError(setting: "maximumBodyBytes", value: "\(maximumBodyBytes)", expected: "a positive number")
+        }
+        guard maximumFutureSkew.isFinite, maximumFutureSkew >= 0 else {
+            throw ConfigurationError(setting: "maximumFutureSkew", value: "\(maximumFutureSkew)", expected: "a finite number of seconds, 0 or more")
+        }
+        if let rateLimit {
+            guard rateLimit.eventsPerSecond.isFinite, rateLimit.eventsPerSecond > 0 else {
+                throw ConfigurationError(
+                    setting: "rateLimit.eventsPerSecond", value: "\(rateLimit.eventsPerSecond)", expected: "a finite positive number")
+            }
+            guard rateLimit.burst > 0 else {
+                throw ConfigurationError(setting: "rateLimit.burst", value: "\(rateLimit.burst)", expected: "a positive number")
+            }
+        }
+    }
+}

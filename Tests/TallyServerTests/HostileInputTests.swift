@@ -1,0 +1,135 @@
+import Foundation
+import GRDB
+import SeededRandom
+import TallyServer
+import TallyServerTesting
+@testable import TallyStore
+import Testing
+
+/// What an attacker holding an ingest key (they ship inside apps) can send: numbers and
+/// nesting at their limits, store failures, slow subscribers. The server keeps answering,
+/// rejects a bad event alone and loses nothing else.
+@Suite("hostile input")
+struct HostileInputTests {
+    /// One valid event as JSON text whose `properties` member is `rawProperties`, verbatim.
+    static func event(rawProperties: String) -> String {
+        let object = Batch.event(["properties": "REMOVE"])
+        let text = String(decoding: try! JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+        return text.dropLast() + #","properties":\#(rawProperties)}"#
+    }
+
+    /// A body of a valid event, the event with `rawProperties`, and another valid event.
+    static func sandwich(_ rawProperties: String) -> Data {
+        let valid = String(decoding: try! JSONSerialization.data(withJSONObject: Batch.event()), as: UTF8.self)
+        let other = String(decoding: try! JSONSerialization.data(withJSONObject: Batch.event()), as: UTF8.self)
+        let sentAt = Date().formatted(Batch.iso)
+        return Data(#"{"sent_at":"\#(sentAt)","events":[\#(valid),\#(event(rawProperties: rawProperties)),\#(other)]}"#.utf8)
+    }
+
+    @Test(arguments: [
+        ("123456789012345678901", true), ("-9223372036854775808", true), ("-0", true), ("1e-400", true),
+        (String(repeating: "7", count: 5_000), false), ("1e400", false), ("-1e400", false),
+        ("1.", false), (".5", false), ("+1", false), ("01", false), ("-", false), ("1e", false),
+    ])
+    func numbersAtTheLimitsAreStoredOrRejectedForTheirEventAlone(number: String, stored: Bool) async throws {
+        try await LiveServer.with { server in
+            let app = try await server.makeApp()
+            let answer = try await server.ingest(Self.sandwich(#"{"n": \#(number)}"#), key: app.ingestKey)
+            #expect(answer.status == 200)
+            #expect(answer.json["accepted"] as? Int == (stored ? 3 : 2))
+            let rejected = answer.json["rejected"] as? [[String: Any]] ?? []
+            #expect(rejected.map { $0["index"] as? Int } == (stored ? [] : [1]))
+            if let reason = rejected.first?["reason"] as? String { #expect(reason.hasPrefix("property 'n'")) }
+            #expect(try await server.request("/healthz").status == 200)
+        }
+    }
+
+    @Test func theSDKsLargestIntegersAreStoredAsNumbers() async throws {
+        try await LiveServer.with { server in
+            let app = try await server.makeApp()
+            _ = try await server.ingest(Self.sandwich(#"{"min": -9223372036854775808, "max": 9223372036854775807}"#), key: app.ingestKey)
+            let stored = try await server.storedEvents(app).compactMap { $0.properties["min"] }
+            #expect(stored == [.number(-9_223_372_036_854_775_808)])
+        }
+    }
+
+    @Test func nestingPastTheLimitRejectsItsEventAlone() async throws {
+        try await LiveServer.with { server in
+            let app = try await server.makeApp()
+            let deep = String(repeating: "[", count: 200_000) + String(repeating: "]", count: 200_000)
+            let answer = try await server.ingest(Self.sandwich(#"{"deep": \#(deep)}"#), key: app.ingestKey)
+            #expect(answer.status == 200)
+            #expect(answer.json["accepted"] as? Int == 2)
+            let rejected = answer.json["rejected"] as? [[String: Any]] ?? []
+            #expect(rejected.map { $0["index"] as? Int } == [1])
+            #expect((rejected.first?["reason"] as? String)?.hasPrefix("property 'deep'") == true)
+        }
+    }
+
+    /// A store that fails mid-ingest (here a trigger stands in for a full or broken disk)
+    /// answers 503 with `Retry-After`, as the SDK expects for "send it again", not a bare 500.
+    @Test func aStoreFailureDuringIngestIs503WithRetryAfter() async throws {
+        try await LiveServer.with { server in
+            let app = try await server.makeApp()
+            try await server.store.pool.write { db in
+                try db.execute(sql: "CREATE TRIGGER broken BEFORE INSERT ON event BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END")
+            }
+            let failed = try await server.ingest(Batch.body([Batch.event()]), key: app.ingestKey)
+            #expect(failed.status == 503)
+            #expect(failed.headers["retry-after"] == "1")
+            #expect((failed.json["error"] as? String)?.contains("retry") == true)
+
+            try await server.store.pool.write { db in try db.execute(sql: "DROP TRIGGER broken") }
+            let retried = try await server.ingest(Batch.body([Batch.event()]), key: app.ingestKey)
+            #expect(retried.status == 200)
+            #expect(try await server.storedCount(app) == 1)
+        }
+    }
+
+    /// The fuzz test the collector must survive: valid bodies with bytes flipped, dropped or
+    /// inserted, and with hostile tokens spliced in — numbers of any length, sign and
+    /// exponent, and brackets nested far past the limit.
+    @Test func mutatedBodiesNeverCrashTheServerAndLoseNothing() async throws {
+        try await LiveServer.with { server in
+            let app = try await server.makeApp()
+            let before = try await server.ingest(Batch.body((0..<5).map { _ in Batch.event() }), key: app.ingestKey)
+            #expect(before.json["accepted"] as? Int == 5)
+            var random = SplitMix64(seed: 7)
+            let valid = Array(Self.sandwich(#"{"amount": 12.5, "note": "lunch"}"#))
+            for round in 0..<300 {
+                var bytes = valid
+                for _ in 0..<(1 + round % 4) {
+                    let index = Int(random.next() % UInt64(bytes.count))
+                    switch random.next() % 5 {
+                    case 0: bytes[index] = UInt8(truncatingIfNeeded: random.next())
+                    case 1: bytes.remove(at: index)
+                    case 2: bytes.insert(UInt8(truncatingIfNeeded: random.next()), at: index)
+                    default: bytes.insert(contentsOf: Self.hostileToken(&random).utf8, at: index)
+                    }
+                }
+                let status = try await server.ingest(Data(bytes), key: app.ingestKey).status
+                #expect(status == 200 || status == 400, "round \(round): \(status)")
+            }
+            let after = try await server.ingest(Batch.body([Batch.event()]), key: app.ingestKey)
+            #expect(after.status == 200)
+            #expect(try await server.storedCount(app) >= 6)  // nothing accepted earlier is lost
+        }
+    }
+
+    /// A number or a nesting at the limits, as an attacker would write it.
+    static func hostileToken(_ random: inout SplitMix64) -> String {
+        let digits = String((0..<Int(random.next() % 40 + 1)).map { _ in Character(String(random.next() % 10)) })
+        switch random.next() % 8 {
+        case 0: return digits
+        case 1: return "-" + digits
+        case 2: return digits + "e" + String(Int(random.next() % 800) - 400)
+        case 3: return "-9223372036854775808"
+        case 4: return "." + digits
+        case 5: return digits + "."
+        case 6: return String(repeating: "[", count: Int(random.next() % 100_000))
+        default:
+            let depth = Int(random.next() % 100_000)
+            return String(repeating: "[", count: depth) + digits + String(repeating: "]", count: depth)
+        }
+    }
+}
