@@ -97,7 +97,7 @@ final class ArticleCell: Syncable {
     }
 }
 
-/// An entity with `Int` ids, as two classes hold it.
+/// An entity with `Int` ids.
 final class InvoiceRow: Syncable {
     static let syncType = SyncType.invoice
     let id: Int
@@ -106,22 +106,6 @@ final class InvoiceRow: Syncable {
 
     static func registerSyncKeys(in keys: inout SyncKeyMap<InvoiceRow>) {
         keys.bind(.paid, to: \.paid)
-    }
-
-    init(id: Int, channel: SyncChannel) {
-        self.id = id
-        join(channel)
-    }
-}
-
-final class InvoicePage: Syncable {
-    static let syncType = SyncType.invoice
-    let id: Int
-    let membership = SyncMembership()
-    var isPaid = false
-
-    static func registerSyncKeys(in keys: inout SyncKeyMap<InvoicePage>) {
-        keys.bind(.paid, to: \.isPaid)
     }
 
     init(id: Int, channel: SyncChannel) {

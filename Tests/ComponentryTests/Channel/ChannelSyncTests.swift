@@ -34,12 +34,13 @@ struct ChannelSyncTests {
     }
 
     /// The entity type fixes the id type: `emit(…, to: .account, id: 42)` does not compile,
-    /// and an entity with `Int` ids syncs its classes by `Int`.
+    /// and the copies of an entity with `Int` ids sync by `Int`.
     @Test func theEntityTypeFixesTheIDType() {
-        let row = InvoiceRow(id: 42, channel: channel)
-        let page = InvoicePage(id: 42, channel: channel)
+        let copies = (0..<2).map { _ in InvoiceRow(id: 42, channel: channel) }
+        let other = InvoiceRow(id: 7, channel: channel)
         channel.emit(.paid, true, to: .invoice, id: 42)
-        #expect(row.paid && page.isPaid)
+        #expect(copies.map(\.paid) == [true, true])
+        #expect(!other.paid)
     }
 
     /// A name is one entity type with one id type: making it with another traps at once,
