@@ -86,15 +86,40 @@ let package = Package(
         ),
 
         // The mediator example (seed 001): three modules that reach each other only through
-        // the mediator; the test target links two of them, deliberately not ExampleReview.
-        .target(name: "ExampleReader", dependencies: ["Componentry"], path: "Examples/ExampleReader", swiftSettings: strict),
-        .target(name: "ExampleBookDetail", dependencies: ["Componentry"], path: "Examples/ExampleBookDetail", swiftSettings: strict),
-        .target(name: "ExampleReview", dependencies: ["Componentry"], path: "Examples/ExampleReview", swiftSettings: strict),
+        // the mediator, each with a facade target (typed calls of its target, Componentry
+        // only) that the other modules link instead of the module.
+        .target(name: "ExampleBookDetailFacade", dependencies: ["Componentry"], path: "Examples/ExampleBookDetailFacade", swiftSettings: strict),
+        .target(name: "ExampleReviewFacade", dependencies: ["Componentry"], path: "Examples/ExampleReviewFacade", swiftSettings: strict),
+        .target(name: "ExampleReaderFacade", dependencies: ["Componentry"], path: "Examples/ExampleReaderFacade", swiftSettings: strict),
+        .target(
+            name: "ExampleReader", dependencies: ["Componentry", "ExampleBookDetailFacade", "ExampleReviewFacade"],
+            path: "Examples/ExampleReader", swiftSettings: strict
+        ),
+        .target(
+            name: "ExampleBookDetail",
+            dependencies: ["Componentry", "ExampleBookDetailFacade", "ExampleReaderFacade", "ExampleReviewFacade"],
+            path: "Examples/ExampleBookDetail", swiftSettings: strict
+        ),
+        .target(
+            name: "ExampleReview", dependencies: ["Componentry", "ExampleReviewFacade", "ExampleBookDetailFacade"],
+            path: "Examples/ExampleReview", swiftSettings: strict
+        ),
 
         .testTarget(name: "ComponentryTests", dependencies: ["Componentry"], swiftSettings: strict),
+        // Links the reader and book detail modules and deliberately not ExampleReview (only
+        // its facade): calls to the review module must fall back cleanly.
         .testTarget(
             name: "MediatorExampleTests",
-            dependencies: ["Componentry", "ExampleReader", "ExampleBookDetail"],
+            dependencies: ["Componentry", "ExampleReader", "ExampleBookDetail", "ExampleBookDetailFacade", "ExampleReviewFacade"],
+            swiftSettings: strict
+        ),
+        // Links all three modules, as an app would, and drives them through their facades.
+        .testTarget(
+            name: "MediatorExampleAppTests",
+            dependencies: [
+                "Componentry", "ExampleReader", "ExampleBookDetail", "ExampleReview",
+                "ExampleReaderFacade", "ExampleBookDetailFacade", "ExampleReviewFacade",
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "ComponentryListTests", dependencies: ["ComponentryList", "SeededRandom"], swiftSettings: strict),

@@ -1,8 +1,12 @@
 public import Componentry
+import ExampleBookDetailFacade
+import ExampleReaderFacade
+import ExampleReviewFacade
 
 // The book detail module of the mediator example (seed 001): a book's title and detail,
-// and a way to start reading it. It imports Componentry only; the reader and review
-// modules are reached by name through the mediator (`Mediator+Outgoing.swift`).
+// and a way to start reading it. It imports Componentry and facades only — its own, for
+// the type it sends, and those of the reader and review modules, which it reaches through
+// the mediator without importing them. Callers use its facade, ExampleBookDetailFacade.
 
 /// The book detail module's entry point: the app registers it once.
 public enum BookDetailModule {
@@ -10,14 +14,6 @@ public enum BookDetailModule {
     public static func register(in mediator: Mediator) throws(MediatorError) {
         try mediator.register(BookDetailTarget.self)
     }
-}
-
-/// A book, as this module tells others about it.
-struct BookDetail: Codable, Sendable {
-    let bookID: Int
-    let title: String
-    /// `nil` when reviews are not available (the review module may not be linked).
-    let reviewCount: Int?
 }
 
 /// What this module knows about books.
@@ -32,8 +28,9 @@ enum Catalog {
     }
 }
 
-/// The module's actions: `title` and `detail` (also callable from a URL), and
-/// `startReading`, which opens the reader on the main actor.
+/// The module's actions, as its facade (`Mediator+BookDetail.swift`) calls them: `title`,
+/// `detail` (also callable from a URL), and `startReading`, which opens the reader on the
+/// main actor.
 final class BookDetailTarget: MediatorTarget {
     static let name = "BookDetail"
     let mediator: Mediator

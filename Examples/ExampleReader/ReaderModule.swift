@@ -1,9 +1,11 @@
 public import Componentry
+import ExampleBookDetailFacade
+import ExampleReviewFacade
 
 // The reader module of the mediator example (seed 001): it opens books, and from a book
-// its detail and its reviews. It imports Componentry only; the book detail and review
-// modules are reached by name through the mediator (`Mediator+Outgoing.swift`), and
-// either may be missing.
+// its detail and its reviews. It imports Componentry and the facades of the book detail
+// and review modules, which it reaches through the mediator without importing them;
+// either may be missing. Callers use its facade, ExampleReaderFacade.
 
 /// The reader module's entry point: the app registers it once.
 public enum ReaderModule {
@@ -49,8 +51,8 @@ public final class ReaderScreen {
     }
 }
 
-/// The module's action: `open`, on the main actor, also callable from a URL
-/// (`tally://Reader/open?bookID=1`).
+/// The module's action, as its facade (`Mediator+Reader.swift`) calls it: `open`, on the
+/// main actor, also callable from a URL (`tally://Reader/open?bookID=1`).
 final class ReaderTarget: MediatorTarget {
     static let name = "Reader"
     let mediator: Mediator

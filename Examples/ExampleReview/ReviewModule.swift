@@ -1,8 +1,11 @@
 public import Componentry
+import ExampleBookDetailFacade
+import ExampleReviewFacade
 
 // The review module of the mediator example (seed 001): review counts and lists. It
-// imports Componentry only; book titles come from the book detail module, by name,
-// through the mediator.
+// imports Componentry and facades only — its own, for the type it sends, and the book
+// detail module's, whose titles it gets through the mediator. Callers use its facade,
+// ExampleReviewFacade.
 
 /// The review module's entry point: the app registers it once.
 public enum ReviewModule {
@@ -13,14 +16,8 @@ public enum ReviewModule {
     }
 }
 
-/// One review, as this module tells others about it.
-struct Review: Codable, Sendable {
-    let bookTitle: String
-    let text: String
-}
-
-/// The module's actions: `count` (synchronous) and `reviews` (asynchronous, as if loaded
-/// from a server).
+/// The module's actions, as its facade (`Mediator+Review.swift`) calls them: `count`
+/// (synchronous) and `reviews` (asynchronous, as if loaded from a server).
 final class ReviewTarget: MediatorTarget {
     static let name = "Review"
     let mediator: Mediator

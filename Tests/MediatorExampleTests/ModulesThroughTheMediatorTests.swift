@@ -1,12 +1,14 @@
 import Componentry
 import ExampleBookDetail
+import ExampleBookDetailFacade
 import ExampleReader
+import ExampleReviewFacade
 import Foundation
 import Testing
 
 // The mediator example (seed 001): the reader and book detail modules call each other
 // only through the mediator. This test target links both, and deliberately not
-// ExampleReview: calls to the review module must fall back cleanly.
+// ExampleReview — only its facade: calls to the review module must fall back cleanly.
 
 @MainActor
 @Suite("Modules through the mediator")
@@ -26,7 +28,7 @@ struct ModulesThroughTheMediatorTests {
 
     @Test func theBookDetailModuleOpensTheReader() throws {
         let recording = mediator.recordCalls()
-        #expect(try mediator.call("BookDetail", "startReading", ["bookID": 2]) == "reading Dubliners")
+        #expect(try mediator.startReading(2) == "reading Dubliners")
         #expect(recording.calls.map { "\($0.target)/\($0.action)" } == [
             "BookDetail/startReading", "Reader/open", "BookDetail/detail", "Review/count",
         ])
@@ -36,7 +38,7 @@ struct ModulesThroughTheMediatorTests {
         let reader = ReaderScreen(bookID: 1, mediator: mediator)
         #expect(await reader.reviewLines() == ["Reviews are not available."])
 
-        let error = #expect(throws: MediatorError.self) { try mediator.call("Review", "count", ["bookID": 1], as: Int.self) }
+        let error = #expect(throws: MediatorError.self) { try mediator.reviewCount(1) }
         #expect(error?.description == #"no target "Review""#)
 
         // With a global fallback, the book detail module shows a count after all.
@@ -64,7 +66,7 @@ struct ModulesThroughTheMediatorTests {
         let typo = #expect(throws: MediatorError.self) {
             try mediator.call(URL(string: "tally://BookDetial/detail?bookID=1")!, as: String.self)
         }
-        #expect(typo?.description == #"no target "BookDetial"; did you mean "BookDetail"?"#)
+        #expect(typo?.description == "BookDetial/detail cannot be called from a URL")  // no "did you mean"
     }
 }
 

@@ -4,12 +4,12 @@ import Dispatch
 
 // SyncChannel: the cost of an emit that reaches 100 copies of one entity while the pool
 // holds 0, 10k or 1M other live objects (the cost should not depend on them), and the cost
-// of an object joining and leaving the pool. Emits run on the channel's executor queue, so
-// they apply synchronously. Each benchmark measures `scalingFactor` operations per
+// of an object joining and leaving the pool. Everything runs on the main actor, where
+// Syncable objects live, so emits apply synchronously. Each benchmark measures `scalingFactor` operations per
 // iteration, so the reported time is per emit (or per join + leave).
 
-extension SyncType {
-    static let user = SyncType("user")
+extension SyncType<Int> {
+    static var user: Self { Self("user") }
 }
 
 extension SyncKey<Int> {
@@ -50,18 +50,16 @@ final class LeanModel: Syncable {
 
 /// A channel whose pool holds 100 copies of user -1 and `others` other users; built once
 /// per size and kept, since a pool of a million takes a while to fill.
-final class Pool: @unchecked Sendable {
-    // @unchecked: used by one benchmark at a time, on its executor queue.
-    let queue = DispatchQueue(label: "benchmark.channel")
-    let channel: SyncChannel
+@MainActor
+final class Pool {
+    let channel = SyncChannel()
     let objects: [UserModel]
 
     init(others: Int) {
-        channel = SyncChannel(executor: .queue(queue))
         objects = channel.join((0..<100).map { _ in UserModel(id: -1) } + (0..<others).map { UserModel(id: $0) })
     }
 
-    nonisolated(unsafe) private static var pools: [Int: Pool] = [:]
+    private static var pools: [Int: Pool] = [:]
 
     static func holding(others: Int) -> Pool {
         if let pool = pools[others] { return pool }
@@ -85,9 +83,9 @@ let benchmarks: @Sendable () -> Void = {
     // MARK: emit
 
     for others in otherCounts {
-        Benchmark("emit/100 copies/\(others) others") { benchmark in
-            let pool = Pool.holding(others: others)
-            pool.queue.sync {
+        Benchmark("emit/100 copies/\(others) others") { benchmark async in
+            await MainActor.run {
+                let pool = Pool.holding(others: others)
                 pool.channel.emit(.likes, 0, to: .user, id: -1)
                 benchmark.startMeasurement()
                 for i in benchmark.scaledIterations { pool.channel.emit(.likes, i + 1, to: .user, id: -1) }
@@ -99,10 +97,14 @@ let benchmarks: @Sendable () -> Void = {
     // MARK: join + leave
 
     for others in otherCounts {
-        Benchmark("join+leave/\(others) others", configuration: .init(scalingFactor: .kilo)) { benchmark in
-            let pool = Pool.holding(others: others)
-            for i in benchmark.scaledIterations {
-                pool.channel.join(LeanModel(id: 2_000_000 + i))  // freed at once: leaves
+        Benchmark("join+leave/\(others) others", configuration: .init(scalingFactor: .kilo)) { benchmark async in
+            await MainActor.run {
+                let pool = Pool.holding(others: others)
+                benchmark.startMeasurement()
+                for i in benchmark.scaledIterations {
+                    pool.channel.join(LeanModel(id: 2_000_000 + i))  // freed at once: leaves
+                }
+                benchmark.stopMeasurement()
             }
         }
     }
@@ -115,15 +117,22 @@ let benchmarks: @Sendable () -> Void = {
             metrics: [.wallClock, .custom("entries left", useScalingFactor: false)], scalingFactor: .mega,
             maxIterations: 3
         )
-    ) { benchmark in
-        let channel = SyncChannel(executor: .queue(DispatchQueue(label: "benchmark.channel.churn")))
-        var models: [UserModel]? = channel.join(benchmark.scaledIterations.map { UserModel(id: $0 % 250_000) })
-        withExtendedLifetime(models) {
-            precondition(channel.snapshot().objectCount == benchmark.scaledIterations.count)
-        }
-        models = nil
-        benchmark.stopMeasurement()
-        benchmark.measurement(.custom("entries left", useScalingFactor: false), channel.snapshot().objectCount)
-        precondition(channel.snapshot().identityCount == 0, "the pool kept entries of freed objects")
+    ) { benchmark async in
+        await MainActor.run { createJoinAndFree(benchmark) }
     }
+}
+
+/// Creates, joins and frees `benchmark.scaledIterations.count` objects, and records how
+/// many entries the pool kept.
+@MainActor
+private func createJoinAndFree(_ benchmark: Benchmark) {
+    let channel = SyncChannel()
+    var models: [UserModel]? = channel.join(benchmark.scaledIterations.map { UserModel(id: $0 % 250_000) })
+    withExtendedLifetime(models) {
+        precondition(channel.snapshot().objectCount == benchmark.scaledIterations.count)
+    }
+    models = nil
+    benchmark.stopMeasurement()
+    benchmark.measurement(.custom("entries left", useScalingFactor: false), channel.snapshot().objectCount)
+    precondition(channel.snapshot().identityCount == 0, "the pool kept entries of freed objects")
 }

@@ -1,6 +1,6 @@
 extension SyncChannel {
-    /// Called with the ``SyncTrace`` of every emit once it is applied, on the channel's
-    /// executor; `nil` (the default) turns tracing off at no cost.
+    /// Called with the ``SyncTrace`` of every emit once it is applied, on the main actor;
+    /// `nil` (the default) turns tracing off at no cost.
     ///
     /// ```swift
     /// SyncChannel.shared.tracer = { print($0) }

@@ -1,3 +1,6 @@
+import Dispatch
+import Foundation
+
 /// Keeps the live copies of an entity in sync: a change emitted for a ``SyncType`` and an
 /// id reaches every object of that identity in the pool, whatever its class.
 ///
@@ -6,7 +9,7 @@
 /// updates all of them, each through the property its class binds to the key:
 ///
 /// ```swift
-/// extension SyncType { static let user = SyncType("user") }
+/// extension SyncType<String> { static var user: Self { Self("user") } }
 /// extension SyncKey<Bool> { static var followed: Self { Self("followed") } }
 ///
 /// let row = UserRow(id: "42")           // joins SyncChannel.shared in its init
@@ -28,25 +31,27 @@
 /// and the ``tracer`` lists it.
 ///
 /// ## Threads
-/// Updates are applied on the channel's ``SyncExecutor`` — the main actor unless told
-/// otherwise — because that is where pooled objects are used. An emit made there applies
-/// before it returns; one made on any other thread is handed over and applied there. An
-/// emit made while the channel applies another (by an observer of a ``Synced`` property)
-/// is applied right after it, before the outer emit returns, so every copy ends with the
-/// value emitted last. Joining, emitting and leaving work from any thread.
+/// ``Syncable`` classes are isolated to the main actor, so the compiler checks that their
+/// properties — the ones keys are bound to included — are only read and set there; the
+/// channel applies updates there too. An emit made on the main actor applies before it
+/// returns; ``emit(_:_:to:id:)`` made on any other thread is handed over to the main
+/// queue and applied there, in the order it was made on that thread. An emit made while
+/// the channel applies another (by an observer of a ``Synced`` property) is applied right
+/// after it, before the outer emit returns, so every copy ends with the value emitted
+/// last. Objects join on the main actor, and leave from wherever they are deallocated.
 ///
 /// ## Debugging
 /// ``tracer`` sees every emit applied: its key and value, how many objects it updated
 /// and which it skipped; ``snapshot()`` counts the pool's objects per type.
 public final class SyncChannel: Sendable {
-    /// A process-wide channel that applies updates on the main actor.
+    /// A process-wide channel.
     public static let shared = SyncChannel()
 
     struct State {
         var pool = SyncPool()
-        /// The executor is applying an emit; emits made meanwhile wait in `pending`.
+        /// The main actor is applying an emit; emits made meanwhile wait in `pending`.
         var applying = false
-        var pending: ContiguousArray<@Sendable () -> Void> = []
+        var pending: ContiguousArray<@MainActor () -> Void> = []
         var tracer: (@Sendable (SyncTrace) -> Void)?
 
         /// Makes the caller the applier; `false` when an emit is being applied already.
@@ -57,7 +62,7 @@ public final class SyncChannel: Sendable {
         }
 
         /// The next emit that waited, or `nil` (and the applier's turn ends) when none did.
-        mutating func next() -> (@Sendable () -> Void)? {
+        mutating func next() -> (@MainActor () -> Void)? {
             guard !pending.isEmpty else {
                 applying = false
                 return nil
@@ -91,18 +96,16 @@ public final class SyncChannel: Sendable {
     }
 
     let state = Locked(State())
-    let executor: SyncExecutor
 
-    /// Creates a channel with an empty pool, which applies updates on `executor`.
-    public init(executor: SyncExecutor = .mainActor) {
-        self.executor = executor
-    }
+    /// Creates a channel with an empty pool.
+    public init() {}
 
     // MARK: Joining
 
     /// Adds `object` to the pool and returns it: from now until it is deallocated, every
     /// emit for its type and id reaches it. Joining this channel again does nothing; an
-    /// object joins one channel only. Thread-safe; ``Syncable/join(_:)`` is the shortcut.
+    /// object joins one channel only. ``Syncable/join(_:)`` is the shortcut.
+    @MainActor
     @discardableResult
     public func join<Object: Syncable>(_ object: Object) -> Object {
         let keys = SyncKeyTable.of(Object.self, checking: object)
@@ -120,6 +123,7 @@ public final class SyncChannel: Sendable {
     /// ```swift
     /// let rows = channel.join(try JSONDecoder().decode([UserRow].self, from: data))
     /// ```
+    @MainActor
     @discardableResult
     public func join<Objects: Sequence>(_ objects: Objects) -> Objects where Objects.Element: Syncable {
         for object in objects { join(object) }
@@ -133,38 +137,58 @@ public final class SyncChannel: Sendable {
     // MARK: Emitting
 
     /// Sets `value` for `key` on every live object of type `type` with id `id` whose class
-    /// accepts the key; the changes are synced from no object (`.synced(from: nil)`).
+    /// accepts the key; the changes are synced from no object (`.synced(from: nil)`). The
+    /// id has the type `type` declares.
     ///
-    /// Called on the channel's executor, the objects are updated — and observers of their
+    /// Called on the main actor, the objects are updated — and observers of their
     /// ``Synced`` properties that run there have run — when this returns; called anywhere
-    /// else, it returns at once and the update is applied on the executor.
-    public func emit<Value: Sendable>(_ key: SyncKey<Value>, _ value: Value, to type: SyncType, id: some Hashable & Sendable) {
-        send(Emission(key: key, identity: SyncIdentity(type: type, id: id)), value)
+    /// else, it returns at once and the update is applied on the main queue.
+    public func emit<ID, Value: Sendable>(_ key: SyncKey<Value>, _ value: Value, to type: SyncType<ID>, id: ID) {
+        let emission = Emission(key: key, identity: SyncIdentity(type: type, id: id))
+        guard Self.isOnMainActor else {
+            return DispatchQueue.main.async { MainActor.assumeIsolated { self.send(emission, value) } }
+        }
+        MainActor.assumeIsolated { send(emission, value) }
     }
 
-    /// Applies `emission` now if this is the executor and nothing is being applied,
-    /// queues it behind the emit being applied, or hands it to the executor.
+    /// Whether this code runs on the main actor: on the main thread, or on the thread that
+    /// runs the main queue's work where the main thread does not (as on Linux after
+    /// `dispatchMain()`). Emits handed over from other threads are applied when the main
+    /// queue runs: a process needs a run loop or `dispatchMain()`, as apps and test
+    /// runners have.
+    private static var isOnMainActor: Bool {
+        Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) == true
+    }
+
+    private static let mainQueueKey: DispatchSpecificKey<Bool> = {
+        let key = DispatchSpecificKey<Bool>()
+        DispatchQueue.main.setSpecific(key: key, value: true)
+        return key
+    }()
+
+    /// Applies `emission` now if nothing is being applied, or queues it behind the emit
+    /// being applied.
+    @MainActor
     func send<Value: Sendable>(_ emission: Emission, _ value: Value) {
-        guard executor.isCurrent() else {
-            return executor.enqueue { self.send(emission, value) }
-        }
         guard state.withLock({ $0.begin() }) else {
-            // Emitted by an observer of the emit being applied (only the executor applies,
-            // so that emit is this thread's): applied right after it.
+            // Emitted by an observer of the emit being applied (only the main actor
+            // applies, so that emit is this thread's): applied right after it.
             return state.withLock { $0.pending.append { self.apply(emission, value) } }
         }
         apply(emission, value)
         while let next = state.withLock({ $0.next() }) { next() }
     }
 
+    @MainActor
     private func apply<Value: Sendable>(_ emission: Emission, _ value: Value) {
         withUnsafePointer(to: value) { apply(emission, $0) { value } }
     }
 
     /// The part of an emit that is not generic: sets the value `value` points to on each
-    /// live entry that accepts the key, traces, and purges entries found dead. Runs on the
-    /// executor, without the lock, so objects may be loaded and released (and
-    /// deallocated, leaving the pool) here.
+    /// live entry that accepts the key, traces, and purges entries found dead. Runs without
+    /// the lock, so objects may be loaded and released (and deallocated, leaving the pool)
+    /// here.
+    @MainActor
     private func apply(_ emission: Emission, _ value: UnsafeRawPointer, boxed: () -> any Sendable) {
         let (entries, tracer) = state.withLock { ($0.pool[emission.identity] ?? [], $0.tracer) }
         let origin = SyncOrigin.synced(from: emission.source?.id)
@@ -189,7 +213,7 @@ public final class SyncChannel: Sendable {
             state.withLock { $0.pool.remove(dead, at: emission.identity) }
         }
         tracer?(SyncTrace(
-            type: emission.identity.type, id: emission.identity.id, key: emission.keyName, value: boxed(),
+            type: emission.identity.typeName, id: emission.identity.id, key: emission.keyName, value: boxed(),
             source: emission.source, updated: updated, skipped: skipped
         ))
     }

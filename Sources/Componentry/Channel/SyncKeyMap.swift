@@ -15,19 +15,15 @@
 /// Key and property types are checked against each other at compile time. A key the map
 /// does not bind is not accepted: an object of the class is skipped for it (and the
 /// channel's trace says so). Binding a key a second time replaces the first binding.
-public struct SyncKeyMap<Target: AnyObject> {
+public struct SyncKeyMap<Target: AnyObject & Sendable> {
     var bindings: [Int: SyncKeyTable.Apply] = [:]
 
     init() {}
 
-    /// Accepts `key`: a channel applies its values by setting `property`, on the
-    /// channel's executor.
-    ///
-    /// The key path is built where the map is filled; it must not capture non-`Sendable`
-    /// values.
-    public mutating func bind<Value: Sendable>(
-        _ key: SyncKey<Value>, to property: any ReferenceWritableKeyPath<Target, Value> & Sendable
-    ) {
+    /// Accepts `key`: a channel applies its values by setting `property`, on the main
+    /// actor, where the class's properties are isolated.
+    @MainActor
+    public mutating func bind<Value: Sendable>(_ key: SyncKey<Value>, to property: ReferenceWritableKeyPath<Target, Value>) {
         bindings[key.index] = { object, value in
             unsafeDowncast(object, to: Target.self)[keyPath: property] = value.assumingMemoryBound(to: Value.self).pointee
         }

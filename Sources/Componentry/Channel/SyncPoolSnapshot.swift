@@ -7,8 +7,8 @@
 /// An object counts from the moment it joins until its ``SyncMembership`` is deallocated
 /// — with the object, unless someone else keeps the membership.
 public struct SyncPoolSnapshot: Equatable, Sendable, CustomStringConvertible {
-    /// Pooled objects per type; types without objects are absent.
-    public let objectCounts: [SyncType: Int]
+    /// Pooled objects per ``SyncType``, by name; types without objects are absent.
+    public let objectCounts: [String: Int]
     /// How many identities (type and id) the pooled objects have.
     public let identityCount: Int
 
@@ -19,7 +19,7 @@ public struct SyncPoolSnapshot: Equatable, Sendable, CustomStringConvertible {
 
     /// Types by name with their counts, then the totals.
     public var description: String {
-        let types = objectCounts.sorted { $0.key.name < $1.key.name }.map { "\($0.key): \($0.value)" }
+        let types = objectCounts.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
         return types.joined(separator: ", ") + (types.isEmpty ? "" : " ") + "(\(objectCount) objects, \(identityCount) identities)"
     }
 }

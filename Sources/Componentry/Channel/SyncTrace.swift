@@ -7,8 +7,8 @@
 /// }
 /// ```
 public struct SyncTrace: Sendable, CustomStringConvertible {
-    /// The entity's type.
-    public let type: SyncType
+    /// The name of the entity's ``SyncType``.
+    public let type: String
     /// The entity's id.
     public let id: any Hashable & Sendable
     /// The key's name.

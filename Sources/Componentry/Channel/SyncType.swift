@@ -1,26 +1,33 @@
-/// The kind of entity a pooled object stands for — a user, a post, a comment — the first
-/// half of its identity in a ``SyncChannel``; the entity's id is the second.
+/// The kind of entity a pooled object stands for — a user, a post, a comment — and the
+/// type of its ids: the first half of its identity in a ``SyncChannel``, the entity's id
+/// being the second.
 ///
-/// Declare each type once; classes that stand for the same entity name the same type,
-/// whatever their own class:
+/// Declare each type once, with its id type; classes that stand for the same entity name
+/// the same type, whatever their own class, and must declare ids of that type:
 ///
 /// ```swift
-/// extension SyncType {
-///     static let user = SyncType("user")
+/// extension SyncType<String> {
+///     static var user: Self { Self("user") }  // users have String ids
 /// }
+///
+/// channel.emit(.followed, true, to: .user, id: "42")  // id: 42 does not compile
 /// ```
 ///
-/// Types are told apart by name. Each distinct name is interned once, to a small integer
-/// that the pool hashes and compares instead of the string.
-public struct SyncType: Hashable, Sendable, CustomStringConvertible {
+/// Types are told apart by name; a name is declared with one id type only — making it
+/// with another is a programming error, which traps — so an emit and the objects it is
+/// for can never disagree on the type of an id. Each name is interned once, to a small
+/// integer that the pool hashes and compares instead of the string.
+public struct SyncType<ID: Hashable & Sendable>: Hashable, Sendable, CustomStringConvertible {
     /// The type's name, as traces and snapshots report it.
     public let name: String
     let index: Int
 
-    /// The type called `name`.
+    /// The type called `name`, whose entities have ids of type `ID`.
+    ///
+    /// - Precondition: `name` is not declared with another id type.
     public init(_ name: String) {
         self.name = name
-        index = InternedNames.types.index(of: name)
+        index = InternedNames.types.index(of: name, onlyWith: ID.self)
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {

@@ -26,19 +26,27 @@
 /// ```
 ///
 /// The `id` (from `Identifiable`) must be declared by the class — the default object
-/// identity of `Identifiable` classes names no entity, and joining traps on it — must
-/// have the same type in every class of the entity, and must not change after joining.
+/// identity of `Identifiable` classes names no entity, and joining traps on it — and must
+/// not change after joining; its type is the one the ``SyncType`` declares, which the
+/// compiler checks, so every class of an entity has the same id type.
+///
+/// The protocol is isolated to the main actor, and so are the classes that adopt it:
+/// the compiler checks that their properties — those bound to keys, `@Synced` or plain —
+/// are set on the main actor only, where the channel sets them too. Code on other
+/// threads reaches the objects through ``SyncChannel/emit(_:_:to:id:)``.
 ///
 /// The library asks a class for its keys once, the first time one of its objects joins,
 /// and keeps the table. A subclass shares its superclass's keys; declare
 /// `registerSyncKeys` as a `class func` to let subclasses override it.
-public protocol Syncable: AnyObject, Identifiable where ID: Sendable {
+@MainActor
+public protocol Syncable: AnyObject, Identifiable, Sendable where ID: Sendable {
     /// The type the key bindings set properties of: the conforming class. Inferred from
     /// ``registerSyncKeys(in:)``.
-    associatedtype Target: AnyObject = Self
+    associatedtype Target: AnyObject & Sendable = Self
 
-    /// The kind of entity objects of this class stand for.
-    static var syncType: SyncType { get }
+    /// The kind of entity objects of this class stand for, whose ids have the type of
+    /// this class's `id`.
+    static var syncType: SyncType<ID> { get }
 
     /// The object's place in a channel's pool; declare `let membership = SyncMembership()`.
     var membership: SyncMembership { get }
@@ -50,19 +58,18 @@ public protocol Syncable: AnyObject, Identifiable where ID: Sendable {
 
 extension Syncable {
     /// Joins `channel`'s pool: from now until this object is deallocated, every emit for
-    /// its type and id reaches it. Joining again does nothing. Thread-safe.
+    /// its type and id reaches it. Joining again does nothing.
     public func join(_ channel: SyncChannel = .shared) {
         channel.join(self)
     }
 
-    /// Sets `value` for `key` on this object — a ``SyncOrigin/local`` change, on the
-    /// calling thread — then emits it to every other live copy of this entity, where it
-    /// is a change synced from this object (`.synced(from: self)`).
+    /// Sets `value` for `key` on this object — a ``SyncOrigin/local`` change — then emits
+    /// it to every other live copy of this entity, where it is a change synced from this
+    /// object (`.synced(from: self)`).
     ///
     /// Emits on the channel this object joined, or on ``SyncChannel/shared`` before it
-    /// joins. The copies are updated as ``SyncChannel/emit(_:_:to:id:)`` says: before this
-    /// returns when called on the channel's executor. If this class does not accept `key`,
-    /// this object is skipped (the trace says so) and the copies are still updated.
+    /// joins. The copies are updated before this returns. If this class does not accept
+    /// `key`, this object is skipped (the trace says so) and the copies are still updated.
     public func emit<Value: Sendable>(_ key: SyncKey<Value>, _ value: Value) {
         let joined = membership.current
         let apply = (joined?.keys ?? SyncKeyTable.of(Self.self, checking: self))[key.index]

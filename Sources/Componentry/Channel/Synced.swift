@@ -15,7 +15,7 @@
 /// Read and set it like a stored property. The projected value (`$followed`) is a
 /// ``ReadOnlyObservable`` of ``SyncedValue``s: the value and the ``SyncOrigin`` of its
 /// last change. It is an ``Observable`` underneath, with the same guarantees: observers
-/// run on the thread that sets (for a channel's update, its executor) before the set
+/// run on the thread that sets (for a channel's update, the main actor) before the set
 /// returns, unless they ask for a queue or the main actor; they may be bound to an owner
 /// or a ``DisposeBag``. A set of an equal value (for an `Equatable` type) or of the
 /// instance already held (for a class) is not a change.

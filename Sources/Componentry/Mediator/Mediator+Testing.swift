@@ -36,14 +36,14 @@ extension Mediator {
         return entry
     }
 
-    /// Starts recording every call this mediator receives, before any interceptor sees
-    /// it; see ``MediatorRecording``.
+    /// Starts recording every call this mediator receives — URL calls it refuses included —
+    /// before any interceptor sees it; see ``MediatorRecording``.
     public func recordCalls() -> MediatorRecording {
         let recording = MediatorRecording()
-        recording.stop(with: addInterceptor({ [weak recording] call in
-            recording?.record(call)
-            return .proceed
-        }, first: true))
+        let id = registry.withLock { $0.add { [weak recording] call in recording?.record(call) } }
+        recording.stop(with: AnyDisposable { [self] in
+            registry.withLock { $0.recorders.removeAll { $0.id == id } }
+        })
         return recording
     }
 }

@@ -4,9 +4,11 @@ extension Mediator {
     /// Calls the action `url` names — `scheme://target/action?key=value`, any scheme — and
     /// returns its result as a `Result`, as ``call(_:_:_:as:isolation:)`` does.
     ///
-    /// Only actions declared with `allowsURLCalls: true` run; the others throw
-    /// ``MediatorError/notExposed(target:action:)``, so a link from outside the app reaches
-    /// only what a module chose to offer. Query values arrive as strings, which an action
+    /// Only actions declared with `allowsURLCalls: true` run. Any other URL — naming an
+    /// internal action, an undeclared one, or a target nobody registered — throws
+    /// ``MediatorError/notExposed(target:action:)`` before interceptors, not-found handlers
+    /// or the fallback see the call, with no "did you mean": a link from outside the app
+    /// reaches only what a module chose to offer, and cannot tell what else exists. Query values arrive as strings, which an action
     /// reads as the types it expects (see ``MediatorParameters``); `parameters` given here
     /// override those of the URL.
     ///

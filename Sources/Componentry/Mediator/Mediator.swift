@@ -31,6 +31,12 @@ import Foundation
 /// without one, the caller gets the error, with a "did you mean" suggestion for a near
 /// miss. Interceptors (``addInterceptor(_:)``) see every call and its origin first.
 ///
+/// A URL call (``call(_:_:as:isolation:)``) reaches only actions declared with
+/// `allowsURLCalls: true`; any other — to an internal action, an undeclared one or a
+/// target nobody registered — is refused with ``MediatorError/notExposed(target:action:)``
+/// before interceptors, not-found handlers and the fallback see it, and with no
+/// suggestion, so a link from outside cannot probe which targets exist.
+///
 /// ## Results
 /// An action's result reaches the caller as the type asked for, converted losslessly if it
 /// is another (see ``MediatorParameters``), or the caller gets
@@ -193,13 +199,22 @@ public final class Mediator: Sendable {
         case answered(any Sendable)
     }
 
-    /// Passes `call` through the interceptors, then finds its action, or the handler that
-    /// answers for a missing one: the target's own, then the global fallback.
+    /// Shows `call` to the recordings, refuses it if it is a URL call of an action URLs may
+    /// not call, passes it through the interceptors, then finds its action, or the handler
+    /// that answers for a missing one: the target's own, then the global fallback.
     private func route(_ call: MediatorCall) throws(MediatorError) -> Route {
-        let (entry, interceptors) = registry.withLock { registry in
-            (registry.target(named: call.target), registry.interceptors.isEmpty ? nil : registry.interceptors)
+        let (entry, recorders, interceptors) = registry.withLock { registry in
+            (registry.target(named: call.target), registry.recorders, registry.interceptors)
         }
-        for interceptor in interceptors ?? [] {
+        for recorder in recorders { recorder.record(call) }
+        let action = entry?.actions[call.action]
+        if case .url = call.origin, action?.allowsURLCalls != true {
+            // One error, naming only what the URL said, whether the target is missing, the
+            // action undeclared or internal: a URL reaches no not-found handler, fallback or
+            // interceptor, and cannot tell which targets and actions exist.
+            throw .notExposed(target: call.target, action: call.action)
+        }
+        for interceptor in interceptors {
             switch interceptor.intercept(call) {
             case .proceed: continue
             case .respond(let answer): return .answered(answer)
@@ -211,7 +226,7 @@ public final class Mediator: Sendable {
             let suggestion = NameSuggestion.closest(to: call.target, among: names)
             return try fallBack(call, .targetNotFound(call.target, suggestion: suggestion))
         }
-        guard let action = entry.actions[call.action] else {
+        guard let action else {
             if let notFound = entry.notFound {
                 do {
                     return .answered(try notFound(entry.instance(for: self), call))
@@ -221,9 +236,6 @@ public final class Mediator: Sendable {
             }
             let suggestion = NameSuggestion.closest(to: call.action, among: entry.actions.names)
             return try fallBack(call, .actionNotFound(target: call.target, action: call.action, suggestion: suggestion))
-        }
-        if case .url = call.origin, !action.allowsURLCalls {
-            throw .notExposed(target: call.target, action: call.action)
         }
         return .run(entry, action)
     }

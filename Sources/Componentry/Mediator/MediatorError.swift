@@ -7,7 +7,9 @@ public enum MediatorError: Error {
     /// The target declares no such action, and has no not-found handler. `suggestion` is
     /// a declared action close to it, if any.
     case actionNotFound(target: String, action: String, suggestion: String?)
-    /// A URL called an action that allows in-process calls only.
+    /// A URL named an action URLs may not call: one that allows in-process calls only, one
+    /// the target does not declare, or one of a target nobody registered. The error does
+    /// not say which, and names only what the URL said.
     case notExposed(target: String, action: String)
     /// The parameter `name` is missing (`found` is `nil`) or holds a value of type `found`
     /// that cannot be an `expected`.

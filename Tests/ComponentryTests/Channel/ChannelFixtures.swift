@@ -2,13 +2,18 @@ import Componentry
 import Dispatch
 import Foundation
 
-extension SyncType {
-    static let account = SyncType("account")
-    static let article = SyncType("article")
+extension SyncType<String> {
+    static var account: Self { Self("account") }
+    static var article: Self { Self("article") }
+}
+
+extension SyncType<Int> {
+    static var invoice: Self { Self("invoice") }
 }
 
 extension SyncKey<Bool> {
     static var starred: Self { Self("starred") }
+    static var paid: Self { Self("paid") }
 }
 
 extension SyncKey<Int> {
@@ -92,8 +97,25 @@ final class ArticleCell: Syncable {
     }
 }
 
-/// A channel that applies on its own serial queue, for tests off the main actor.
-func queueChannel(_ label: String = "test.channel") -> (SyncChannel, DispatchQueue) {
-    let queue = DispatchQueue(label: label)
-    return (SyncChannel(executor: .queue(queue)), queue)
+/// An entity with `Int` ids.
+final class InvoiceRow: Syncable {
+    static let syncType = SyncType.invoice
+    let id: Int
+    let membership = SyncMembership()
+    @Synced var paid = false
+
+    static func registerSyncKeys(in keys: inout SyncKeyMap<InvoiceRow>) {
+        keys.bind(.paid, to: \.paid)
+    }
+
+    init(id: Int, channel: SyncChannel) {
+        self.id = id
+        join(channel)
+    }
+}
+
+/// Waits until the main queue has run every job enqueued on it before this call: emits
+/// handed over from other threads included.
+func drainMainQueue() async {
+    await withCheckedContinuation { continuation in DispatchQueue.main.async { continuation.resume() } }
 }

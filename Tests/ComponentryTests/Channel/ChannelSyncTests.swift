@@ -2,8 +2,8 @@ import Componentry
 import Foundation
 import Testing
 
-/// An emit made on the channel's executor (the main actor here) applies before it
-/// returns, so these tests read the copies right after emitting.
+/// An emit made on the main actor applies before it returns, so these tests read the
+/// copies right after emitting.
 @MainActor
 @Suite("Channel sync")
 struct ChannelSyncTests {
@@ -33,10 +33,23 @@ struct ChannelSyncTests {
         #expect(header.likeCount == 9)
     }
 
-    @Test func idsOfAnotherTypeAreAnotherEntity() {
-        let row = AccountRow(id: "42", channel: channel)
-        channel.emit(.likes, 9, to: .account, id: 42)
-        #expect(row.likes == 0)
+    /// The entity type fixes the id type: `emit(…, to: .account, id: 42)` does not compile,
+    /// and the copies of an entity with `Int` ids sync by `Int`.
+    @Test func theEntityTypeFixesTheIDType() {
+        let copies = (0..<2).map { _ in InvoiceRow(id: 42, channel: channel) }
+        let other = InvoiceRow(id: 7, channel: channel)
+        channel.emit(.paid, true, to: .invoice, id: 42)
+        #expect(copies.map(\.paid) == [true, true])
+        #expect(!other.paid)
+    }
+
+    /// A name is one entity type with one id type: making it with another traps at once,
+    /// instead of an emit silently missing every object.
+    @Test func aTypeNameDeclaredWithAnotherIDTypeTraps() async {
+        await #expect(processExitsWith: .failure) {
+            _ = SyncType.invoice  // Int ids
+            _ = SyncType<String>("invoice")
+        }
     }
 
     @Test func unknownKeysAreSkippedAndTheTraceSaysSo() {
@@ -77,11 +90,11 @@ struct ChannelSyncTests {
     }
 
     @Test func aSetMadeByAnObserverOfASyncedChangeIsLocal() {
-        // The observer runs where the update is applied, on the main actor with `row`.
-        nonisolated(unsafe) let row = AccountRow(id: "42", channel: channel)
+        // The observer runs where the update is applied: on the main actor, with `row`.
+        let row = AccountRow(id: "42", channel: channel)
         let likeOrigins = Recorder<SyncOrigin>()
         row.$likes.observe().didChange { new, _ in likeOrigins.append(new.origin) }
-        row.$starred.observe().didChange { new, _ in row.likes += new.value ? 1 : -1 }
+        row.$starred.observe().didChange { new, _ in MainActor.assumeIsolated { row.likes += new.value ? 1 : -1 } }
 
         channel.emit(.starred, true, to: .account, id: "42")
 
@@ -136,6 +149,6 @@ struct ChannelSyncTests {
         #expect(rows.map(\.likes) == [8, 2])
         #expect(changes.count == 1)
         #expect(rows[0].$likes.value.origin == .synced(from: nil))
-        #expect(channel.snapshot().objectCounts == [.account: 2])
+        #expect(channel.snapshot().objectCounts == ["account": 2])
     }
 }

@@ -4,8 +4,8 @@ import Testing
 // The README's channel example, verbatim; `readmeExamplesAreCompiledByTests` (in
 // ReadmeExamples.swift) fails when the README and this file drift apart.
 
-extension SyncType {
-    static let user = SyncType("user")
+extension SyncType<String> {
+    static var user: Self { Self("user") }  // users have String ids
 }
 
 extension SyncKey<Bool> {

@@ -56,7 +56,7 @@ final class BookDetailTarget: MediatorTarget {
     }
 }
 
-extension Mediator {  // the typed facade, in a file callers import
+extension Mediator {  // the typed facade, in a small target callers link instead of the module
     func bookTitle(_ bookID: Int) throws(MediatorError) -> String {
         try call("BookDetail", "title", ["bookID": bookID])
     }

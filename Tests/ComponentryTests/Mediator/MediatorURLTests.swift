@@ -8,6 +8,7 @@ struct MediatorURLTests {
 
     init() throws {
         try mediator.register(CatalogTarget.self)
+        try mediator.register(LenientTarget.self)
     }
 
     @Test func anExposedActionRunsWithItsQueryReadAsTypedValues() throws {
@@ -44,6 +45,59 @@ struct MediatorURLTests {
         let recording = mediator.recordCalls()
         _ = try mediator.call(URL(string: "tally://Catalog/book?id=1")!, as: Book.self)
         _ = try mediator.call("Catalog", "book", ["id": 1], as: Book.self)
-        #expect(recording.calls.map(\.origin) == [.url(URL(string: "tally://Catalog/book?id=1")!), .inProcess])
+        _ = try? mediator.call(URL(string: "tally://Catalog/title?id=1")!, as: String.self)  // refused, still recorded
+        #expect(recording.calls.map(\.origin) == [
+            .url(URL(string: "tally://Catalog/book?id=1")!), .inProcess, .url(URL(string: "tally://Catalog/title?id=1")!),
+        ])
     }
+
+    @Test func aURLToAnUndeclaredActionIsRefusedBeforeTheTargetsNotFoundHandler() throws {
+        // In process, Lenient's handler answers any action; from a URL, none it does not expose.
+        #expect(try mediator.call("Lenient", "anything") == "lenient anything")
+        for url in ["tally://Lenient/anything", "tally://Lenient/known"] {
+            let error = #expect(throws: MediatorError.self) { try mediator.call(URL(string: url)!, as: String.self) }
+            #expect(error.map(isNotExposed) == true, "\(url)")
+        }
+    }
+
+    @Test func aURLNeverReachesTheFallback() {
+        let fallbacks = Counter()
+        mediator.fallback = { _, _ in
+            fallbacks.increment()
+            return "placeholder"
+        }
+        for url in ["tally://Shop/page", "tally://Catalog/missing", "tally://Catalog/title?id=1"] {
+            let error = #expect(throws: MediatorError.self) { try mediator.call(URL(string: url)!, as: String.self) }
+            #expect(error.map(isNotExposed) == true, "\(url)")
+        }
+        #expect(fallbacks.count == 0)
+    }
+
+    /// A URL that misses — a typo of a registered target or action, a target that does not
+    /// exist, an internal action — gets the same error, naming only what it said.
+    @Test func aURLLearnsNoRegisteredName() {
+        let descriptions = ["tally://Catalg/book", "tally://Nothing/book", "tally://Catalog/bok", "tally://Catalog/title"].map { url in
+            (#expect(throws: MediatorError.self) { try mediator.call(URL(string: url)!, as: Book.self) })?.description
+        }
+        #expect(descriptions == [
+            "Catalg/book cannot be called from a URL", "Nothing/book cannot be called from a URL",
+            "Catalog/bok cannot be called from a URL", "Catalog/title cannot be called from a URL",
+        ])
+    }
+
+    @Test func interceptorsSeeURLCallsOfExposedActionsOnly() throws {
+        let seen = Recorder<String>()
+        mediator.addInterceptor { call in
+            seen.append(call.action)
+            return .respond(Book(id: 0, title: "Answered"))
+        }
+        #expect(throws: MediatorError.self) { try mediator.call(URL(string: "tally://Catalog/title?id=1")!, as: Book.self) }
+        #expect(try mediator.call(URL(string: "tally://Catalog/book?id=1")!) == Book(id: 0, title: "Answered"))
+        #expect(seen.values == ["book"])
+    }
+}
+
+private func isNotExposed(_ error: MediatorError) -> Bool {
+    if case .notExposed = error { return true }
+    return false
 }

@@ -10,12 +10,14 @@ final class InternedNames: Sendable {
         let valueType: ObjectIdentifier?
     }
 
-    /// The names of ``SyncType``s.
+    /// The names of ``SyncType``s, each with the one id type it is declared with.
     static let types = InternedNames()
     /// The names of ``SyncKey``s, with their value types.
     static let keys = InternedNames()
 
     private let indices = Locked<[Name: Int]>([:])
+    /// For names interned with ``index(of:onlyWith:)``: the value type of each.
+    private let onlyTypes = Locked<[String: ObjectIdentifier]>([:])
 
     /// The integer for `name` and `valueType`: the same one every time, counting up from 0
     /// in the order names are first seen.
@@ -27,5 +29,19 @@ final class InternedNames: Sendable {
             indices[name] = index
             return index
         }
+    }
+
+    /// The integer for `name`, which is only ever interned with `valueType`.
+    ///
+    /// - Precondition: `name` was not interned with another value type.
+    func index(of name: String, onlyWith valueType: Any.Type) -> Int {
+        let type = ObjectIdentifier(valueType)
+        let first = onlyTypes.withLock { only in
+            if let first = only[name] { return first }
+            only[name] = type
+            return type
+        }
+        precondition(first == type, "SyncType \"\(name)\" is declared with ids of two types; one entity has one id type")
+        return index(of: name)
     }
 }

@@ -1,16 +1,18 @@
 /// What makes pooled objects copies of one entity: its ``SyncType`` and its id.
 ///
-/// Ids are compared by value and type: two ids are equal only when they have the same
-/// type and are `==`, so the classes that stand for one entity must use the same id type.
-/// The id's hash is computed once, when the identity is made; the pool's lookups hash and
-/// compare it (and the interned type) before comparing ids through their erased type.
+/// The id's type is the one the ``SyncType`` declares, so ids compare by value. The id's
+/// hash is computed once, when the identity is made; the pool's lookups hash and compare
+/// it (and the interned type) before comparing ids through their erased type.
 struct SyncIdentity: Hashable, Sendable, CustomStringConvertible {
-    let type: SyncType
+    /// The interned ``SyncType``.
+    let type: Int
+    let typeName: String
     let id: any Hashable & Sendable
     private let idHash: Int
 
-    init(type: SyncType, id: any Hashable & Sendable) {
-        self.type = type
+    init<ID>(type: SyncType<ID>, id: ID) {
+        self.type = type.index
+        typeName = type.name
         self.id = id
         idHash = id.hashValue
     }
@@ -25,6 +27,6 @@ struct SyncIdentity: Hashable, Sendable, CustomStringConvertible {
     }
 
     var description: String {
-        "\(type)[\(id)]"
+        "\(typeName)[\(id)]"
     }
 }

@@ -6,8 +6,8 @@
 /// process's life; every pool entry points to its class's table.
 final class SyncKeyTable: Sendable {
     /// Sets the value `value` points to (of the key's value type) on `object` (an instance
-    /// of the class, or a subclass).
-    typealias Apply = @Sendable (_ object: AnyObject, _ value: UnsafeRawPointer) -> Void
+    /// of the class, or a subclass), on the main actor, where its properties live.
+    typealias Apply = @MainActor (_ object: AnyObject, _ value: UnsafeRawPointer) -> Void
 
     private let bindings: [Apply?]
 
@@ -27,6 +27,7 @@ final class SyncKeyTable: Sendable {
 
     /// The table of `Object`'s keys, built from its ``Syncable/registerSyncKeys(in:)`` the
     /// first time, and checked then against `object`, an instance.
+    @MainActor
     static func of<Object: Syncable>(_ type: Object.Type, checking object: Object) -> SyncKeyTable {
         let id = ObjectIdentifier(type)
         if let table = cache.withLock({ $0[id] }) { return table }

@@ -9,14 +9,12 @@
 /// that reads its bucket.
 struct SyncPool {
     /// One pooled object.
-    struct Entry: @unchecked Sendable {
-        // @unchecked: `object` is only loaded on the channel's executor (see
-        // `SyncChannel.apply`), which is where pooled objects are used; everything else
-        // here is immutable and Sendable.
-
+    struct Entry: Sendable {
         /// Tells entries apart, never reused: the membership's handle for leaving.
         let serial: UInt64
-        weak var object: AnyObject?
+        /// A ``Syncable`` object: isolated to the main actor, so `Sendable` — any thread
+        /// may load the reference, only the main actor can touch the object's properties.
+        weak var object: (any AnyObject & Sendable)?
         /// How the object's class applies keys.
         let keys: SyncKeyTable
     }
@@ -33,7 +31,7 @@ struct SyncPool {
     }
 
     /// Adds `object`, whose class applies keys as `keys` says; returns the entry's serial.
-    mutating func insert(_ object: AnyObject, keys: SyncKeyTable, at identity: SyncIdentity) -> UInt64 {
+    mutating func insert(_ object: any AnyObject & Sendable, keys: SyncKeyTable, at identity: SyncIdentity) -> UInt64 {
         lastSerial += 1
         buckets[identity, default: []].append(Entry(serial: lastSerial, object: object, keys: keys))
         return lastSerial
@@ -49,9 +47,9 @@ struct SyncPool {
 
     /// Entries per type, and identities. Counts entries without loading their objects.
     var snapshot: SyncPoolSnapshot {
-        var counts: [SyncType: Int] = [:]
+        var counts: [String: Int] = [:]
         for (identity, bucket) in buckets {
-            counts[identity.type, default: 0] += bucket.count
+            counts[identity.typeName, default: 0] += bucket.count
         }
         return SyncPoolSnapshot(objectCounts: counts, identityCount: buckets.count)
     }

@@ -1,5 +1,5 @@
-/// What a ``Mediator`` knows, behind its lock: targets, overrides, interceptors and the
-/// global fallback.
+/// What a ``Mediator`` knows, behind its lock: targets, overrides, recordings,
+/// interceptors and the global fallback.
 struct MediatorRegistry {
     typealias Interceptor = @Sendable (MediatorCall) -> MediatorInterception
     typealias Fallback = @Sendable (MediatorCall, MediatorError) throws -> any Sendable
@@ -7,8 +7,12 @@ struct MediatorRegistry {
     var targets = NameTable<TargetEntry>()
     /// Per name, the overrides in force, innermost last (``Mediator/withTarget(_:as:_:)``).
     var overrides: [String: [TargetEntry]] = [:]
+    typealias Recorder = @Sendable (MediatorCall) -> Void
+
+    /// The recordings in progress (``Mediator/recordCalls()``), which see every call first.
+    var recorders: [(id: UInt64, record: Recorder)] = []
     var interceptors: [(id: UInt64, intercept: Interceptor)] = []
-    var nextInterceptorID: UInt64 = 0
+    var nextID: UInt64 = 0
     var fallback: Fallback?
 
     /// The target that answers calls to `name`.
@@ -21,11 +25,18 @@ struct MediatorRegistry {
         Set(targets.names).union(overrides.keys)
     }
 
-    /// Adds `interceptor`, first or last, and returns its id for removal.
-    mutating func add(_ interceptor: @escaping Interceptor, first: Bool) -> UInt64 {
-        nextInterceptorID += 1
-        interceptors.insert((nextInterceptorID, interceptor), at: first ? 0 : interceptors.count)
-        return nextInterceptorID
+    /// Adds `interceptor`, last, and returns its id for removal.
+    mutating func add(_ interceptor: @escaping Interceptor) -> UInt64 {
+        nextID += 1
+        interceptors.append((nextID, interceptor))
+        return nextID
+    }
+
+    /// Adds `recorder` and returns its id for removal.
+    mutating func add(_ recorder: @escaping Recorder) -> UInt64 {
+        nextID += 1
+        recorders.append((nextID, recorder))
+        return nextID
     }
 
     mutating func removeOverride(_ entry: TargetEntry) {
