@@ -133,3 +133,28 @@ struct HostileInputTests {
         }
     }
 }
+
+extension HostileInputTests {
+    /// Read routes take dates and zones from the query: the ends of the calendar, days that do
+    /// not exist, huge or odd strings. Each answer is a 200 or a 400, never a failure.
+    @Test func metricsQueriesAtTheLimitsAnswer200Or400() async throws {
+        try await LiveServer.with { server in
+            let app = try await server.makeApp()
+            let long = String(repeating: "9", count: 10_000)
+            let queries = [
+                "/v1/metrics?date=0000-01-01", "/v1/metrics?date=9999-12-31", "/v1/metrics?date=0000-02-29",
+                "/v1/metrics?date=2026-02-30", "/v1/metrics?date=\(long)", "/v1/metrics?date=-001-01-01",
+                "/v1/metrics?date=2026-01-01&tz=\(long)", "/v1/metrics?date=2026-01-01&tz=..%2F..%2Fetc%2Fpasswd",
+                "/v1/metrics?date=0001-01-01&tz=Asia/Kathmandu", "/v1/metrics?date=9999-12-31&tz=Pacific/Kiritimati",
+                "/v1/metrics/range?from=0000-01-01&to=9999-12-31", "/v1/metrics/range?from=9999-12-31&to=0000-01-01",
+                "/v1/metrics/range?from=9999-01-01&to=9999-12-31&tz=Etc/GMT-14", "/v1/metrics/range?from=0000-01-01&to=0000-12-31",
+                "/v1/metrics/range?from=2026-01-01", "/v1/metrics?date=%FF%FE",
+            ]
+            for query in queries {
+                let status = try await server.metrics(query, token: app.readToken).status
+                #expect(status == 200 || status == 400, "\(query.prefix(80)): \(status)")
+            }
+            #expect(try await server.request("/healthz").status == 200)
+        }
+    }
+}

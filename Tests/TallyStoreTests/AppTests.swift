@@ -45,6 +45,29 @@ import Testing
         #expect(try await store.app(id: AppID(rawValue: 999)) == nil)
     }
 
+    /// The ingest server turns the age into a cut-off time and a message; an infinite, NaN
+    /// or absurd age would trap there on every old event, so the store never keeps one.
+    @Test(arguments: [0, -1, .infinity, -.infinity, .nan, 1e308, App.maximumAcceptedEventAge + 1] as [Double])
+    func acceptedEventAgesOutOfRangeAreRefused(age: Double) async throws {
+        let store = try makeStore()
+        await #expect(throws: TallyStoreError.self) { try await store.createApp(name: "Demo", acceptedEventAge: age) }
+        let app = try await store.createApp(name: "Demo").app.id
+        await #expect(throws: TallyStoreError.self) { try await store.updateApp(app, acceptedEventAge: age) }
+        #expect(try await store.app(id: app)?.acceptedEventAge == App.defaultAcceptedEventAge)
+    }
+
+    @Test func rotatingKeysReplacesBothSecrets() async throws {
+        let store = try makeStore()
+        let created = try await store.createApp(name: "Demo")
+        let rotated = try await store.rotateKeys(created.app.id)
+        #expect(rotated.app == created.app)
+        #expect(try await store.app(ingestKey: created.ingestKey) == nil)
+        #expect(try await store.app(readToken: created.readToken) == nil)
+        #expect(try await store.app(ingestKey: rotated.ingestKey) == created.app)
+        #expect(try await store.app(readToken: rotated.readToken) == created.app)
+        await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 42))) { try await store.rotateKeys(AppID(rawValue: 42)) }
+    }
+
     @Test func updateChangesSettingsAndValidates() async throws {
         let store = try makeStore()
         let created = try await store.createApp(name: "Demo")

@@ -80,10 +80,10 @@ struct EventValidator {
 
         let timestamp = deviceTimestamp.addingTimeInterval(skew)
         if timestamp < receivedAt.addingTimeInterval(-maximumAge) {
-            return .failure("timestamp is older than the accepted age of \(Int(maximumAge / 86_400)) days")
+            return .failure("timestamp is older than the accepted age of \((maximumAge / 86_400).formatted()) days")
         }
         if timestamp > receivedAt.addingTimeInterval(maximumFuture) {
-            return .failure("timestamp is more than \(Int(maximumFuture / 60)) minutes in the future")
+            return .failure("timestamp is more than \((maximumFuture / 60).formatted()) minutes in the future")
         }
 
         return .success(Event(

@@ -17,8 +17,11 @@ final class RateLimiter: Sendable {
         self.limit = limit
     }
 
+    /// The longest wait ``take(_:for:at:)`` asks for, whatever the configured rate: a day.
+    static let maximumWait = 86_400.0
+
     /// Takes `events` tokens from `app`'s bucket; if there are too few, takes none and
-    /// returns how many whole seconds to wait.
+    /// returns how many whole seconds to wait, from 1 to ``maximumWait``.
     func take(_ events: Int, for app: AppID, at now: Date) -> Int? {
         buckets.withLock { buckets in
             var bucket = buckets[app] ?? Bucket(tokens: Double(limit.burst), updated: now)
@@ -28,7 +31,7 @@ final class RateLimiter: Sendable {
             let cost = Double(min(events, limit.burst))
             defer { buckets[app] = bucket }
             guard bucket.tokens >= cost else {
-                return max(1, Int(((cost - bucket.tokens) / limit.eventsPerSecond).rounded(.up)))
+                return Int(min(Self.maximumWait, max(1, ((cost - bucket.tokens) / limit.eventsPerSecond).rounded(.up))))
             }
             bucket.tokens -= cost
             return nil

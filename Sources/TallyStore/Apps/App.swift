@@ -22,6 +22,13 @@ public struct App: Hashable, Sendable {
 
     /// The accepted event age of a new app: 30 days.
     public static let defaultAcceptedEventAge: TimeInterval = 30 * 86_400
+    /// The longest accepted event age: 100 years.
+    public static let maximumAcceptedEventAge: TimeInterval = 36_525 * 86_400
+
+    /// Throws unless `age` is a finite number of seconds from 1 to ``maximumAcceptedEventAge``.
+    static func validate(acceptedEventAge age: TimeInterval) throws(TallyStoreError) {
+        guard age.isFinite, (1...maximumAcceptedEventAge).contains(age) else { throw .invalidAcceptedEventAge(age) }
+    }
 }
 
 /// The identifier of an ``App``: the row id the store assigned, stable for the app's lifetime.

@@ -10,11 +10,13 @@ extension EventStore {
     ///   - name: A display name; need not be unique.
     ///   - timeZone: The IANA identifier whose days metrics use by default.
     ///   - acceptedEventAge: How old an event may be and still be accepted by the ingest server.
-    /// - Throws: ``TallyStoreError/invalidTimeZone(_:)`` if Foundation does not know `timeZone`.
+    /// - Throws: ``TallyStoreError/invalidTimeZone(_:)`` if Foundation does not know `timeZone`,
+    ///   ``TallyStoreError/invalidAcceptedEventAge(_:)`` for an age out of range.
     public func createApp(
         name: String, timeZone: String = "UTC", acceptedEventAge: TimeInterval = App.defaultAcceptedEventAge
     ) async throws -> NewApp {
         _ = try LocalCalendar(identifier: timeZone)
+        try App.validate(acceptedEventAge: acceptedEventAge)
         let ingestKey = AccessKey.generate(prefix: "ik_")
         let readToken = AccessKey.generate(prefix: "rt_")
         let createdAt = Date().unixMilliseconds
@@ -63,9 +65,11 @@ extension EventStore {
     /// Changing the time zone affects only which days later metrics requests use by default:
     /// rollups are kept in UTC buckets, so nothing is recomputed.
     ///
-    /// - Throws: ``TallyStoreError/invalidTimeZone(_:)`` or ``TallyStoreError/unknownApp(_:)``.
+    /// - Throws: ``TallyStoreError/invalidTimeZone(_:)``, ``TallyStoreError/invalidAcceptedEventAge(_:)``
+    ///   or ``TallyStoreError/unknownApp(_:)``.
     public func updateApp(_ id: AppID, timeZone: String? = nil, acceptedEventAge: TimeInterval? = nil) async throws -> App {
         if let timeZone { _ = try LocalCalendar(identifier: timeZone) }
+        if let acceptedEventAge { try App.validate(acceptedEventAge: acceptedEventAge) }
         return try await pool.write { db in
             try db.execute(
                 sql: """

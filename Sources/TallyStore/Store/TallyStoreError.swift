@@ -12,6 +12,9 @@ public enum TallyStoreError: Error, Hashable, Sendable {
     case invalidRange(from: String, to: String)
     /// No app has this id.
     case unknownApp(AppID)
+    /// An accepted event age that is not a finite number of seconds from 1 second to
+    /// ``App/maximumAcceptedEventAge``.
+    case invalidAcceptedEventAge(Double)
     /// The day's boundaries in this time zone are not on a 15-minute UTC grid, so the rollups
     /// cannot answer exactly. Only historical local mean time offsets (before 1972) do this.
     case unsupportedDayBoundary(date: String, timeZone: String)
