@@ -22,7 +22,7 @@ struct EventBusLifetimeTests {
     @Test func ownerBoundSubscriptionEndsWithItsOwner() {
         let seen = Recorder<Int>()
         var owner: Owner? = Owner()
-        let subscription = bus.on(Tick.self).owner(owner!).handle { seen.append($0.value) }
+        let subscription = bus.on(Tick.self).owner(owner!).handle { _, tick in seen.append(tick.value) }
         bus.post(Tick(value: 1))
         owner = nil
         bus.post(Tick(value: 2))
@@ -33,7 +33,7 @@ struct EventBusLifetimeTests {
 
     @Test func deadOwnersLeaveTheListOnTheNextChange() {
         var owners: [Owner] = (0..<10).map { _ in Owner() }
-        for owner in owners { bus.on(Tick.self).owner(owner).handle { _ in } }
+        for owner in owners { bus.on(Tick.self).owner(owner).handle { _, _ in } }
         owners.removeAll()
         // A new subscription rebuilds the snapshot on the next post, which purges.
         bus.on(Tick.self).handle { _ in }
@@ -44,7 +44,7 @@ struct EventBusLifetimeTests {
     @Test func lifetimeOwnerShortcutMakesSelfTheOwner() {
         let seen = Recorder<Int>()
         var owner: Owner? = Owner()
-        owner!.subscribe(to: Tick.self, on: bus).handle { seen.append($0.value) }
+        owner!.subscribe(to: Tick.self, on: bus).handle { _, tick in seen.append(tick.value) }
         bus.post(Tick(value: 1))
         owner = nil
         bus.post(Tick(value: 2))
@@ -54,7 +54,7 @@ struct EventBusLifetimeTests {
     @Test func nsObjectsAreLifetimeOwners() {
         let seen = Recorder<Int>()
         var owner: NSObject? = NSObject()
-        owner!.subscribe(to: Tick.self, on: bus).handle { seen.append($0.value) }
+        owner!.subscribe(to: Tick.self, on: bus).handle { _, tick in seen.append(tick.value) }
         bus.post(Tick(value: 1))
         owner = nil
         bus.post(Tick(value: 2))

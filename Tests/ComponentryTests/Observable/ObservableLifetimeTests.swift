@@ -19,7 +19,7 @@ struct ObservableLifetimeTests {
         let count = Observable(0)
         let seen = Recorder<Int>()
         var owner: Owner? = Owner()
-        count.observe().owner(owner!).didChange { new, _ in seen.append(new) }
+        count.observe().owner(owner!).didChange { _, new, _ in seen.append(new) }
         count.value = 1
         owner = nil
         count.value = 2
@@ -30,7 +30,7 @@ struct ObservableLifetimeTests {
         final class Screen: LifetimeOwner {
             let seen = Recorder<String>()
             init(title: ReadOnlyObservable<String>) {
-                observe(title).didChange { [seen] new, _ in seen.append(new) }
+                observe(title).didChange { screen, new, _ in screen.seen.append(new) }
             }
         }
         let title = Observable("a")
