@@ -36,9 +36,10 @@ import Synchronization
 /// disposed inside a handler is not called again, even later in the same post.
 ///
 /// ## Cost
-/// Subscribe and dispose are O(1). Posts read a cached, immutable list of the
-/// subscribers for their key, rebuilt only after subscriptions change, so a post in
-/// steady state takes the lock twice, allocates nothing, and calls each handler directly.
+/// Subscribe and dispose are O(1) (amortized: a subscribe sometimes sweeps out the
+/// subscriptions of dead owners). Posts read a cached, immutable list of the subscribers
+/// for their key, rebuilt only after subscriptions change, so a post in steady state takes
+/// the lock once, allocates nothing, and calls each handler directly.
 public final class EventBus: Sendable {
     /// A process-wide bus, for modules that share no other object.
     public static let shared = EventBus()

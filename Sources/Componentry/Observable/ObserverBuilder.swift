@@ -20,8 +20,8 @@ public import Dispatch
 /// Every observation can also be ended by disposing the result, by hand or with a
 /// ``DisposeBag``. After `dispose()` returns, its callback is never entered again — a
 /// delivery running on another thread is waited for, one queued is dropped — except by
-/// the disposing thread itself, so an observer may dispose itself. Do not dispose while
-/// holding a lock a running observer of the same observable needs.
+/// the disposing thread itself, so an observer may dispose itself. Only that observer's
+/// deliveries are waited for; do not dispose while holding a lock it needs.
 ///
 /// Builders are values: each step returns a changed copy.
 public struct ObserverBuilder<Value: Sendable>: Sendable {
