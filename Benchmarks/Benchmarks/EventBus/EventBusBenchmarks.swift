@@ -18,6 +18,15 @@ struct Tick: BusEvent {
 
 /// Where handlers write, so that the optimizer cannot drop them.
 nonisolated(unsafe) var sink = 0
+/// Where handlers that run on several threads at once write.
+let sink2 = Atomic<Int>(0)
+
+/// A stop signal for helper threads.
+final class StopFlag: Sendable {
+    private let stopped = Atomic<Bool>(false)
+    var isSet: Bool { stopped.load(ordering: .relaxed) }
+    func set() { stopped.store(true, ordering: .relaxed) }
+}
 
 /// The floor: what any thread-safe bus must at least do.
 final class MutexArrayBus: Sendable {
@@ -59,7 +68,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("post/\(subscribers) subscribers/EventBus owner-bound") { benchmark in
             let bus = EventBus()
             let owner = NSObject()
-            for _ in 0..<subscribers { bus.on(Tick.self).owner(owner).handle { sink &+= $0.value } }
+            for _ in 0..<subscribers { bus.on(Tick.self).owner(owner).handle { _, tick in sink &+= tick.value } }
             bus.post(Tick(value: 0))
             benchmark.startMeasurement()
             for i in benchmark.scaledIterations { bus.post(Tick(value: i)) }
@@ -72,6 +81,39 @@ let benchmarks: @Sendable () -> Void = {
             for _ in 0..<subscribers { _ = bus.subscribe { sink &+= $0 } }
             benchmark.startMeasurement()
             for i in benchmark.scaledIterations { bus.post(i) }
+        }
+
+        Benchmark("post/\(subscribers) subscribers/EventBus owner-bound, one owner each") { benchmark in
+            let bus = EventBus()
+            let owners = (0..<subscribers).map { _ in NSObject() }
+            for owner in owners { bus.on(Tick.self).owner(owner).handle { _, tick in sink &+= tick.value } }
+            bus.post(Tick(value: 0))
+            benchmark.startMeasurement()
+            for i in benchmark.scaledIterations { bus.post(Tick(value: i)) }
+            benchmark.stopMeasurement()
+            withExtendedLifetime(owners) {}
+        }
+
+        // Posts on two threads while a third subscribes and disposes: what contention
+        // between posters, and snapshots rebuilt under them, cost. Time is per post of
+        // the measuring thread.
+        Benchmark("post/\(subscribers) subscribers/EventBus, 2 posting threads + 1 subscribing") { benchmark in
+            let bus = EventBus()
+            let subscriptions = (0..<subscribers).map { _ in bus.on(Tick.self).handle { sink2.add($0.value, ordering: .relaxed) } }
+            let stop = StopFlag()
+            let helpers = DispatchGroup()
+            DispatchQueue.global().async(group: helpers) {
+                while !stop.isSet { bus.post(Tick(value: 1)) }
+            }
+            DispatchQueue.global().async(group: helpers) {
+                while !stop.isSet { bus.on(Tick.self).handle { sink2.add($0.value, ordering: .relaxed) }.dispose() }
+            }
+            benchmark.startMeasurement()
+            for i in benchmark.scaledIterations { bus.post(Tick(value: i)) }
+            benchmark.stopMeasurement()
+            stop.set()
+            helpers.wait()
+            subscriptions.forEach { $0.dispose() }
         }
 
         Benchmark("post/\(subscribers) subscribers/NotificationCenter") { benchmark in

@@ -103,7 +103,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("set+notify/\(observers) observers/Observable owner-bound") { benchmark in
             let observable = Componentry.Observable(0)
             let owner = NSObject()
-            for _ in 0..<observers { observable.observe().owner(owner).didChange { new, _ in sink &+= new } }
+            for _ in 0..<observers { observable.observe().owner(owner).didChange { _, new, _ in sink &+= new } }
             observable.value = -1
             benchmark.startMeasurement()
             for i in benchmark.scaledIterations { observable.value = i }

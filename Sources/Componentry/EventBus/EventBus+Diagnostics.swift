@@ -70,3 +70,16 @@ extension EventBus {
         }
     }
 }
+
+extension EventBus {
+    /// Subscribers linked in the bus, live or not: what a subscriber of a dead owner
+    /// occupies until it is found (for tests of the bound).
+    var linkedSubscriberCount: Int {
+        state.withLock { $0.linkedCount }
+    }
+
+    /// Cached snapshots over all event types (for tests of the bound).
+    var cachedSnapshotCount: Int {
+        state.withLock { state in state.registries.values.reduce(0) { $0 + $1.snapshotCount } }
+    }
+}

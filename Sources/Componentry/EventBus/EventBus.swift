@@ -36,9 +36,10 @@ import Synchronization
 /// disposed inside a handler is not called again, even later in the same post.
 ///
 /// ## Cost
-/// Subscribe and dispose are O(1). Posts read a cached, immutable list of the
-/// subscribers for their key, rebuilt only after subscriptions change, so a post in
-/// steady state takes the lock twice, allocates nothing, and calls each handler directly.
+/// Subscribe and dispose are O(1) (amortized: a subscribe sometimes sweeps out the
+/// subscriptions of dead owners). Posts read a cached, immutable list of the subscribers
+/// for their key, rebuilt only after subscriptions change, so a post in steady state takes
+/// the lock once, allocates nothing, and calls each handler directly.
 public final class EventBus: Sendable {
     /// A process-wide bus, for modules that share no other object.
     public static let shared = EventBus()
@@ -46,6 +47,8 @@ public final class EventBus: Sendable {
     struct State {
         var registries = TypeTable<TypeRegistry>()
         var hooks = Hooks()
+        /// Bounds the subscribers of dead owners that no post of their type has found.
+        var sweep = DeadOwnerSweep()
 
         mutating func registry<Event: BusEvent>(for type: Event.Type) -> TypeRegistry {
             let key = ObjectIdentifier(type)
@@ -53,6 +56,28 @@ public final class EventBus: Sendable {
             let registry = TypeRegistry(typeName: String(reflecting: type))
             registries.insert(registry, for: key)
             return registry
+        }
+
+        /// Links `node`; returns the subscribers of dead owners a sweep unlinked on the
+        /// way, so their removal hooks can run outside the lock.
+        mutating func insert<Event: BusEvent>(_ node: SubscriberNode, for type: Event.Type) -> [SubscriberNode] {
+            registry(for: type).insert(node)
+            guard sweep.inserted(node) else { return [] }
+            var dead: [SubscriberNode] = []
+            for registry in registries.values { dead += registry.removeDeadOwners() }
+            for node in dead { sweep.removed(node) }
+            sweep.swept()
+            return dead
+        }
+
+        /// Unlinks `node` if it is linked.
+        mutating func remove(_ node: SubscriberNode, of type: ObjectIdentifier) {
+            if registries[type]?.remove(node) == true { sweep.removed(node) }
+        }
+
+        /// Linked subscribers, live or not, of every type (for tests of the bound).
+        var linkedCount: Int {
+            registries.values.reduce(0) { $0 + $1.count }
         }
     }
 
@@ -93,13 +118,14 @@ public final class EventBus: Sendable {
         let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         let onRemoval = options.bridgedNotification.map(acquireBridge)
         let node = SubscriberNode(id: id, options: options, delivery: delivery, onRemoval: onRemoval)
-        let sticky = state.withLock { state in
-            let registry = state.registry(for: Event.self)
-            registry.insert(node)
-            return options.receivesSticky
-                ? registry.sticky.filter { node.accepts(subType: $0.subType) }.map(\.event) : []
+        let (sticky, dead) = state.withLock { state in
+            let dead = state.insert(node, for: Event.self)
+            let sticky = options.receivesSticky
+                ? state.registry(for: Event.self).sticky.filter { node.accepts(subType: $0.subType) }.map(\.event) : []
+            return (sticky, dead)
         }
-        for event in sticky where node.isAlive {
+        for node in dead { node.onRemoval?() }
+        for event in sticky {
             node.deliverSticky(event)
         }
         return Subscription(bus: self, node: node, type: ObjectIdentifier(Event.self))
@@ -124,30 +150,25 @@ public final class EventBus: Sendable {
         boxed: () -> any BusEvent
     ) {
         let typeID = ObjectIdentifier(type)
-        var purged: [SubscriberNode] = []
         let (snapshot, hooks) = state.withLock { state in
-            let snapshot = state.registries[typeID]?.snapshot(for: subType, purged: &purged)
-            snapshot?.readers.add(1, ordering: .sequentiallyConsistent)
-            return (snapshot, state.hooks)
+            (state.registries[typeID]?.snapshot(for: subType), state.hooks)
         }
-        for node in purged { node.onRemoval?() }
 
         var delivered = 0
         if let snapshot {
-            defer { snapshot.readers.subtract(1, ordering: .sequentiallyConsistent) }
             hooks.tracer?(.posted(EventKey(type, subType: subType), subscribers: snapshot.nodes.count))
-            DeliveryStack.within(snapshot) {
-                snapshot.nodes.withUnsafeBufferPointer { nodes in
-                    for index in nodes.indices {
-                        // Borrow the node: the snapshot keeps it alive, so no retain.
-                        Unmanaged.passUnretained(nodes[index])._withUnsafeGuaranteedRef { node in
-                            guard node.isAlive else {
-                                if node.ownerIsGone { purge(node, of: typeID) }
-                                return
-                            }
-                            node.deliver(event)
+            snapshot.nodes.withUnsafeBufferPointer { nodes in
+                for index in nodes.indices {
+                    // Borrow the node: the snapshot keeps it alive, so no retain.
+                    Unmanaged.passUnretained(nodes[index])._withUnsafeGuaranteedRef { node in
+                        switch node.deliver(event) {
+                        case .delivered:
                             delivered += 1
                             hooks.tracer?(.delivered(EventKey(type, subType: subType), subscription: node.id))
+                        case .skipped:
+                            break
+                        case .ownerGone:
+                            purge(node, of: typeID)
                         }
                     }
                 }
@@ -199,35 +220,18 @@ public final class EventBus: Sendable {
     // MARK: Ending subscriptions
 
     func dispose(_ node: SubscriberNode, of type: ObjectIdentifier) {
-        let first = !node.disposed.exchange(true, ordering: .sequentiallyConsistent)
-        let beingRead = state.withLock { state -> [Snapshot] in
-            guard let registry = state.registries[type] else { return [] }
-            if first { registry.remove(node) }
-            return registry.snapshotsBeingRead
+        if node.end() {
+            state.withLock { $0.remove(node, of: type) }
+            node.onRemoval?()
         }
-        if first { node.onRemoval?() }
-        waitForDeliveries(to: node, readingNow: beingRead)
+        node.waitUntilIdle()
     }
 
     /// Unlinks a subscriber whose owner is gone; no handler of it can run any more, so
     /// nothing needs to be waited for.
     private func purge(_ node: SubscriberNode, of type: ObjectIdentifier) {
-        guard !node.disposed.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        state.withLock { _ = $0.registries[type]?.remove(node) }
+        guard node.end() else { return }
+        state.withLock { $0.remove(node, of: type) }
         node.onRemoval?()
-    }
-
-    /// Waits until no other thread can be inside `node`'s handler: every post that was
-    /// iterating a snapshot when the node was disposed has moved past it, and no queued
-    /// delivery of it is running. The calling thread's own deliveries are not waited for.
-    private func waitForDeliveries(to node: SubscriberNode, readingNow snapshots: [Snapshot]) {
-        let ownReads = snapshots.map { DeliveryStack.depth(in: $0) }
-        let ownQueued = DeliveryStack.depth(in: node)
-        var backoff = Backoff()
-        while zip(snapshots, ownReads).contains(where: { $0.readers.load(ordering: .sequentiallyConsistent) > $1 })
-            || node.inFlight.load(ordering: .sequentiallyConsistent) > ownQueued
-        {
-            backoff.pause()
-        }
     }
 }

@@ -4,8 +4,9 @@
 /// are iterating subscribers on other threads at that moment (dispose waits for them to
 /// pass), and not for deliveries already queued on a dispatch queue or the main actor.
 /// A handler may dispose its own or any other subscription; that never waits for the
-/// calling thread itself. Do not dispose while holding a lock that a running handler of
-/// the same event type needs: dispose would wait for that handler, and it for the lock.
+/// calling thread itself. Dispose waits only for this subscription's own handler, never
+/// for other handlers of the event; do not dispose while holding a lock that this
+/// subscription's running handler needs: dispose would wait for it, and it for the lock.
 ///
 /// Subscriptions bound to an ``SubscriptionBuilder/owner(_:)`` end by themselves when
 /// the owner is deallocated; others live until disposed, by hand or by a ``DisposeBag``.

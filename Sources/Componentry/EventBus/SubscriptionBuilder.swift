@@ -7,12 +7,14 @@ public import Dispatch
 ///
 /// ```swift
 /// bus.on(BillCreated.self)
-///     .owner(self)            // ends when self is deallocated
 ///     .subType("expense")     // only this sub-type
 ///     .priority(10)           // before subscribers of lower priority
 ///     .on(workQueue)          // deliver there instead of on the posting thread
 ///     .handle { bill in print(bill.amount) }
 /// ```
+///
+/// ``owner(_:)`` turns it into an ``OwnedSubscriptionBuilder``, whose handler gets the
+/// owner as its first parameter.
 ///
 /// Builders are values: each step returns a changed copy, so a partial builder can be
 /// kept and finished several times.
@@ -26,9 +28,9 @@ public struct SubscriptionBuilder<Event: BusEvent>: Sendable {
     }
 
     /// Binds the subscription to `owner`: it ends when `owner` is deallocated, and the
-    /// handler is never called after that.
-    public func owner(_ owner: AnyObject) -> Self {
-        with { $0.options.owner = WeakOwner(object: owner) }
+    /// handler, which gets the owner as its first parameter, is never called after that.
+    public func owner<Owner: AnyObject>(_ owner: Owner) -> OwnedSubscriptionBuilder<Owner, Event> {
+        OwnedSubscriptionBuilder(base: with { $0.options.owner = WeakOwner(object: owner) })
     }
 
     /// Receives only events whose ``BusEvent/subType`` is `subType`.
@@ -72,7 +74,7 @@ public struct SubscriptionBuilder<Event: BusEvent>: Sendable {
     @inlinable @discardableResult
     public func handle(_ handler: @escaping @Sendable (Event) -> Void) -> Subscription {
         if let queue {
-            return bus.subscribe(options, delivery: .queue(queue, handler))
+            return bus.subscribe(options, delivery: .queue(queue) { _, event in handler(event) })
         }
         // Built here, in the caller's module, so that it is specialized for `Event`.
         return bus.subscribe(options, delivery: SubscriberNode.Delivery<Event>.posting { _, event in
@@ -80,7 +82,7 @@ public struct SubscriptionBuilder<Event: BusEvent>: Sendable {
         })
     }
 
-    private func with(_ change: (inout Self) -> Void) -> Self {
+    func with(_ change: (inout Self) -> Void) -> Self {
         var copy = self
         change(&copy)
         return copy
@@ -92,7 +94,9 @@ public struct MainActorSubscriptionBuilder<Event: BusEvent>: Sendable {
     var base: SubscriptionBuilder<Event>
 
     /// See ``SubscriptionBuilder/owner(_:)``.
-    public func owner(_ owner: AnyObject) -> Self { Self(base: base.owner(owner)) }
+    public func owner<Owner: AnyObject>(_ owner: Owner) -> MainActorOwnedSubscriptionBuilder<Owner, Event> {
+        MainActorOwnedSubscriptionBuilder(base: base.owner(owner))
+    }
 
     /// See ``SubscriptionBuilder/subType(_:)``.
     public func subType(_ subType: String) -> Self { Self(base: base.subType(subType)) }
@@ -109,6 +113,6 @@ public struct MainActorSubscriptionBuilder<Event: BusEvent>: Sendable {
     /// Subscribes `handler`, called on the main actor, and returns the subscription.
     @discardableResult
     public func handle(_ handler: @escaping @MainActor @Sendable (Event) -> Void) -> Subscription {
-        base.bus.subscribe(base.options, delivery: .mainActor(handler))
+        base.bus.subscribe(base.options, delivery: .mainActor { _, event in handler(event) })
     }
 }

@@ -10,6 +10,10 @@
 /// main actor are called there). Whatever the threads that set and however the timer
 /// fires, the value committed last is the value set last: the pending value is read when
 /// the commit is made, not captured when the set was.
+///
+/// Intervals are clamped: a negative one counts as zero, and one longer than Dispatch can
+/// express (about 292 years) as the longest it can, which is never reached — the value
+/// set stays pending.
 public enum CommitTiming: Sendable, Equatable {
     /// Every set is committed at once, on the setting thread (the default).
     case immediate

@@ -57,14 +57,23 @@ extension Observable {
     }
 
     private func schedule(at deadline: DispatchTime) {
+        // A deadline beyond what Dispatch can express is never reached: the value stays
+        // pending rather than being handed to a timer that would never fire.
+        guard deadline != .distantFuture else { return }
         // Holds the observable until the commit: a pending value is never lost.
         DispatchQueue.global().asyncAfter(deadline: deadline) { self.fire() }
     }
 }
 
-private extension Duration {
+extension Duration {
+    /// The duration in whole nanoseconds, clamped to `0...Int64.max`: a negative interval
+    /// means none, and one longer than about 292 years means the longest Dispatch can
+    /// express, whose deadline is never reached.
     var dispatchInterval: DispatchTimeInterval {
+        guard self > .zero else { return .nanoseconds(0) }
         let (seconds, attoseconds) = components
-        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (total, carry) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
+        return .nanoseconds(Int(overflow || carry ? .max : total))
     }
 }

@@ -179,7 +179,7 @@ public final class Observable<Value: Sendable>: @unchecked Sendable {
     /// from the initial one on, in order, once.
     private func insertCatchingUp(_ node: ObserverNode) {
         var (seen, version) = locked { state in (storage.pointee.current, state.version) }
-        if node.isAlive { withUnsafePointer(to: seen) { node.call(new: $0, old: $0) } }
+        _ = withUnsafePointer(to: seen) { node.deliver(new: $0, old: $0) }
         while let missed = locked({ state -> Value? in
             guard state.version != version else {
                 state.insert(node)
@@ -188,9 +188,7 @@ public final class Observable<Value: Sendable>: @unchecked Sendable {
             version = state.version
             return storage.pointee.current
         }) {
-            if node.isAlive {
-                withUnsafePointer(to: missed) { new in withUnsafePointer(to: seen) { node.call(new: new, old: $0) } }
-            }
+            _ = withUnsafePointer(to: missed) { new in withUnsafePointer(to: seen) { node.deliver(new: new, old: $0) } }
             seen = missed
         }
     }
@@ -234,7 +232,6 @@ public final class Observable<Value: Sendable>: @unchecked Sendable {
     @inlinable
     func begin(_ value: Value, _ state: inout ObservableCore.State) -> Step {
         guard !state.willObservers.isEmpty else { return store(value, &state) }
-        state.pass &+= 1
         return .announce(value, state.willObservers)
     }
 
@@ -243,7 +240,6 @@ public final class Observable<Value: Sendable>: @unchecked Sendable {
         let old = storage.pointee.current
         storage.pointee.current = value
         state.version &+= 1
-        state.pass &+= 1
         return .deliver(value, old, state.didObservers)
     }
 

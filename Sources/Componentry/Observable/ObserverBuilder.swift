@@ -9,23 +9,25 @@ public import Dispatch
 ///
 /// ```swift
 /// model.selectedDate.observe()
-///     .owner(self)        // ends when self is deallocated
 ///     .initial()          // called at once with the current value too
 ///     .on(renderQueue)    // called there instead of on the delivering thread
 ///     .didChange { new, old in print(old, "->", new) }
 /// ```
 ///
+/// ``owner(_:)`` turns it into an ``OwnedObserverBuilder``, whose callback gets the owner
+/// as its first parameter.
+///
 /// Every observation can also be ended by disposing the result, by hand or with a
 /// ``DisposeBag``. After `dispose()` returns, its callback is never entered again — a
 /// delivery running on another thread is waited for, one queued is dropped — except by
-/// the disposing thread itself, so an observer may dispose itself. Do not dispose while
-/// holding a lock a running observer of the same observable needs.
+/// the disposing thread itself, so an observer may dispose itself. Only that observer's
+/// deliveries are waited for; do not dispose while holding a lock it needs.
 ///
 /// Builders are values: each step returns a changed copy.
 public struct ObserverBuilder<Value: Sendable>: Sendable {
     private let observable: Observable<Value>
     private var owner: WeakOwner?
-    private var queue: DispatchQueue?
+    @usableFromInline var queue: DispatchQueue?
     private var receivesInitial = false
 
     init(observable: Observable<Value>) {
@@ -33,9 +35,9 @@ public struct ObserverBuilder<Value: Sendable>: Sendable {
     }
 
     /// Binds the observation to `owner`: it ends when `owner` is deallocated, and the
-    /// callback is never called after that.
-    public func owner(_ owner: AnyObject) -> Self {
-        with { $0.owner = WeakOwner(object: owner) }
+    /// callback, which gets the owner as its first parameter, is never called after that.
+    public func owner<Owner: AnyObject>(_ owner: Owner) -> OwnedObserverBuilder<Owner, Value> {
+        OwnedObserverBuilder(base: with { $0.owner = WeakOwner(object: owner) })
     }
 
     /// Calls the callback once at once, with the current value (as both new and old for
@@ -65,7 +67,7 @@ public struct ObserverBuilder<Value: Sendable>: Sendable {
         _ handler: @escaping @Sendable (_ new: Value, _ old: Value) -> Void
     ) -> AnyDisposable {
         // Built here, in the caller's module, so that it is specialized for `Value`.
-        attach(.didChange, handler, posting: { _, new, old in
+        attach(.didChange, { _, new, old in handler(new, old) }, posting: { _, new, old in
             handler(new.assumingMemoryBound(to: Value.self).pointee, old.assumingMemoryBound(to: Value.self).pointee)
         })
     }
@@ -76,14 +78,14 @@ public struct ObserverBuilder<Value: Sendable>: Sendable {
     /// The result may be ignored when an owner bounds the observation's lifetime.
     @inlinable @discardableResult
     public func willChange(_ handler: @escaping @Sendable (_ new: Value) -> Void) -> AnyDisposable {
-        attach(.willChange, { new, _ in handler(new) }, posting: { _, new, _ in
+        attach(.willChange, { _, new, _ in handler(new) }, posting: { _, new, _ in
             handler(new.assumingMemoryBound(to: Value.self).pointee)
         })
     }
 
     @usableFromInline
     func attach(
-        _ kind: ObserverNode.Kind, _ handler: @escaping @Sendable (Value, Value) -> Void,
+        _ kind: ObserverNode.Kind, _ handler: @escaping @Sendable (AnyObject?, Value, Value) -> Void,
         posting: @escaping ObserverNode.Invoker
     ) -> AnyDisposable {
         attach(kind, delivery: queue.map { .queue($0, handler) } ?? .posting(posting))
@@ -93,7 +95,7 @@ public struct ObserverBuilder<Value: Sendable>: Sendable {
         observable.attach(ObserverNode(kind: kind, delivery: delivery, owner: owner), initial: receivesInitial)
     }
 
-    private func with(_ change: (inout Self) -> Void) -> Self {
+    func with(_ change: (inout Self) -> Void) -> Self {
         var copy = self
         change(&copy)
         return copy
@@ -105,7 +107,9 @@ public struct MainActorObserverBuilder<Value: Sendable>: Sendable {
     var base: ObserverBuilder<Value>
 
     /// See ``ObserverBuilder/owner(_:)``.
-    public func owner(_ owner: AnyObject) -> Self { Self(base: base.owner(owner)) }
+    public func owner<Owner: AnyObject>(_ owner: Owner) -> MainActorOwnedObserverBuilder<Owner, Value> {
+        MainActorOwnedObserverBuilder(base: base.owner(owner))
+    }
 
     /// See ``ObserverBuilder/initial()``.
     public func initial() -> Self { Self(base: base.initial()) }
@@ -116,13 +120,13 @@ public struct MainActorObserverBuilder<Value: Sendable>: Sendable {
     public func didChange(
         _ handler: @escaping @MainActor @Sendable (_ new: Value, _ old: Value) -> Void
     ) -> AnyDisposable {
-        base.attach(.didChange, delivery: .mainActor(handler))
+        base.attach(.didChange, delivery: .mainActor { _, new, old in handler(new, old) })
     }
 
     /// Observes changes before they are made, on the main actor; see
     /// ``ObserverBuilder/willChange(_:)``.
     @discardableResult
     public func willChange(_ handler: @escaping @MainActor @Sendable (_ new: Value) -> Void) -> AnyDisposable {
-        base.attach(.willChange, delivery: .mainActor { new, _ in handler(new) })
+        base.attach(.willChange, delivery: .mainActor { _, new, _ in handler(new) })
     }
 }

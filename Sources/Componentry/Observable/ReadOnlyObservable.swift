@@ -33,4 +33,10 @@ public struct ReadOnlyObservable<Value: Sendable>: Sendable {
     public var values: AsyncStream<Value> {
         base.values
     }
+
+    /// The current value and then every change, buffered as `bufferingPolicy` says; see
+    /// ``Observable/values(bufferingPolicy:)``.
+    public func values(bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy) -> AsyncStream<Value> {
+        base.values(bufferingPolicy: bufferingPolicy)
+    }
 }

@@ -22,7 +22,7 @@ struct EventBusLifetimeTests {
     @Test func ownerBoundSubscriptionEndsWithItsOwner() {
         let seen = Recorder<Int>()
         var owner: Owner? = Owner()
-        let subscription = bus.on(Tick.self).owner(owner!).handle { seen.append($0.value) }
+        let subscription = bus.on(Tick.self).owner(owner!).handle { _, tick in seen.append(tick.value) }
         bus.post(Tick(value: 1))
         owner = nil
         bus.post(Tick(value: 2))
@@ -33,7 +33,7 @@ struct EventBusLifetimeTests {
 
     @Test func deadOwnersLeaveTheListOnTheNextChange() {
         var owners: [Owner] = (0..<10).map { _ in Owner() }
-        for owner in owners { bus.on(Tick.self).owner(owner).handle { _ in } }
+        for owner in owners { bus.on(Tick.self).owner(owner).handle { _, _ in } }
         owners.removeAll()
         // A new subscription rebuilds the snapshot on the next post, which purges.
         bus.on(Tick.self).handle { _ in }
@@ -44,7 +44,7 @@ struct EventBusLifetimeTests {
     @Test func lifetimeOwnerShortcutMakesSelfTheOwner() {
         let seen = Recorder<Int>()
         var owner: Owner? = Owner()
-        owner!.subscribe(to: Tick.self, on: bus).handle { seen.append($0.value) }
+        owner!.subscribe(to: Tick.self, on: bus).handle { _, tick in seen.append(tick.value) }
         bus.post(Tick(value: 1))
         owner = nil
         bus.post(Tick(value: 2))
@@ -54,7 +54,7 @@ struct EventBusLifetimeTests {
     @Test func nsObjectsAreLifetimeOwners() {
         let seen = Recorder<Int>()
         var owner: NSObject? = NSObject()
-        owner!.subscribe(to: Tick.self, on: bus).handle { seen.append($0.value) }
+        owner!.subscribe(to: Tick.self, on: bus).handle { _, tick in seen.append(tick.value) }
         bus.post(Tick(value: 1))
         owner = nil
         bus.post(Tick(value: 2))
@@ -101,4 +101,56 @@ struct EventBusLifetimeTests {
         // dispose returned, so the running handler has finished.
         #expect(finished.count == 1)
     }
+
+    /// A handler of the same event type, running on another thread, waits for something
+    /// the disposing thread does only after `dispose()` returns (as a handler that waits
+    /// on the main queue while the main thread disposes): dispose must not wait for it.
+    @Test(arguments: [true, false])
+    func disposeDoesNotWaitForOtherHandlersOfTheEvent(disposedComesFirst: Bool) async {
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        var other: Subscription?
+        if disposedComesFirst { other = bus.on(Tick.self).handle { _ in } }
+        bus.on(Tick.self).handle { _ in
+            entered.signal()
+            release.wait()
+        }
+        if !disposedComesFirst { other = bus.on(Tick.self).handle { _ in } }
+        let bus = bus
+        Thread.detachNewThread { bus.post(Tick(value: 1)) }
+        await waitFor(entered)
+        let returned = await finishes { [other] in other?.dispose() }
+        release.signal()
+        #expect(returned)
+        #expect(bus.subscriberCount(Tick.self) == 1)
+    }
+
+    @Test func anOwnerWithASubscriptionIsDeallocated() {
+        final class Page: LifetimeOwner, @unchecked Sendable {
+            var total = 0
+            init(bus: EventBus) {
+                subscribe(to: Tick.self, on: bus).handle { page, tick in page.total += tick.value }
+            }
+        }
+        var page: Page? = Page(bus: bus)
+        weak let weakPage = page
+        bus.post(Tick(value: 3))
+        #expect(page?.total == 3)
+        page = nil
+        #expect(weakPage == nil)
+        #expect(bus.subscriberCount(Tick.self) == 0)
+    }
+}
+
+/// Runs `body` on a new thread; returns whether it finished within ten seconds. A body that
+/// does not finish is left running (the caller releases what it waits for).
+func finishes(_ body: @escaping @Sendable () -> Void) async -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+        body()
+        done.signal()
+    }
+    let result = Box(false)
+    await runOnThread { result.set(done.wait(timeout: .now() + 10) == .success) }
+    return result.get()
 }

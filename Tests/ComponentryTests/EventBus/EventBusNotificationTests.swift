@@ -44,7 +44,7 @@ struct EventBusNotificationTests {
 
     @Test func ownerDeathReleasesTheObserver() {
         var owner: Owner? = Owner()
-        bus.on(notification: name).owner(owner!).handle { _ in }
+        bus.on(notification: name).owner(owner!).handle { _, _ in }
         #expect(bus.bridgedNotificationCount == 1)
         owner = nil
         center.post(name: name, object: nil)  // finds the dead owner and purges it

@@ -10,11 +10,23 @@ struct BillCreated: BusEvent {
 }
 
 final class BillList: LifetimeOwner {
+    private(set) var total = 0.0
+
     init(bus: EventBus) {
         subscribe(to: BillCreated.self, on: bus)  // ends when this list is deallocated
             .priority(10)
             .onMainActor()
-            .handle { bill in print("refresh for", bill.amount) }
+            .handle { list, bill in list.refresh(bill) }
+    }
+
+    func refresh(_ bill: BillCreated) { total += bill.amount }
+}
+
+final class DateLabel: LifetimeOwner {
+    private(set) var text = ""
+
+    init(model: DateModel) {
+        observe(model.selectedDate).initial().didChange { label, date, _ in label.text = "\(date)" }
     }
 }
 
@@ -58,11 +70,22 @@ struct ReadmeExamples {
     @Test func ownerExample() {
         let bus = EventBus()
         var list: BillList? = BillList(bus: bus)
+        weak let weakList = list
         #expect(bus.subscriberCount(BillCreated.self) == 1)
-        withExtendedLifetime(list) {}
         list = nil
-        bus.post(BillCreated(amount: 1))  // purges the subscription of the dead owner
+        #expect(weakList == nil)  // the subscription does not keep its owner alive
         #expect(bus.subscriberCount(BillCreated.self) == 0)
+    }
+
+    @Test func ownedObserverExample() {
+        let model = DateModel()
+        var label: DateLabel? = DateLabel(model: model)
+        weak let weakLabel = label
+        #expect(label?.text == "\(Date(timeIntervalSince1970: 0))")
+        model.select(Date(timeIntervalSince1970: 86_400))
+        #expect(label?.text == "\(Date(timeIntervalSince1970: 86_400))")
+        label = nil
+        #expect(weakLabel == nil)  // the observation does not keep its owner alive
     }
 
     @Test func observableExample() {

@@ -19,7 +19,7 @@ struct ObservableLifetimeTests {
         let count = Observable(0)
         let seen = Recorder<Int>()
         var owner: Owner? = Owner()
-        count.observe().owner(owner!).didChange { new, _ in seen.append(new) }
+        count.observe().owner(owner!).didChange { _, new, _ in seen.append(new) }
         count.value = 1
         owner = nil
         count.value = 2
@@ -30,7 +30,7 @@ struct ObservableLifetimeTests {
         final class Screen: LifetimeOwner {
             let seen = Recorder<String>()
             init(title: ReadOnlyObservable<String>) {
-                observe(title).didChange { [seen] new, _ in seen.append(new) }
+                observe(title).didChange { screen, new, _ in screen.seen.append(new) }
             }
         }
         let title = Observable("a")
@@ -98,5 +98,42 @@ struct ObservableLifetimeTests {
         gate.signal()
         await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
         #expect(seen.values.isEmpty)
+    }
+
+    /// An observer of the same observable, running on another thread, waits for something
+    /// the disposing thread does only after `dispose()` returns: dispose must not wait for it.
+    @Test(arguments: [true, false])
+    func disposeDoesNotWaitForOtherObserversOfTheChange(disposedComesFirst: Bool) async {
+        let count = Observable(0)
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        var other: AnyDisposable?
+        if disposedComesFirst { other = count.observe().didChange { _, _ in } }
+        count.observe().didChange { _, _ in
+            entered.signal()
+            release.wait()
+        }
+        if !disposedComesFirst { other = count.observe().didChange { _, _ in } }
+        Thread.detachNewThread { count.value = 1 }
+        await waitFor(entered)
+        let returned = await finishes { [other] in other?.dispose() }
+        release.signal()
+        #expect(returned)
+    }
+
+    @Test func anOwnerWithAnObservationIsDeallocated() {
+        final class Screen: LifetimeOwner, @unchecked Sendable {
+            var title = ""
+            init(title: Observable<String>) {
+                observe(title).initial().didChange { screen, new, _ in screen.title = new }
+            }
+        }
+        let title = Observable("a")
+        var screen: Screen? = Screen(title: title)
+        weak let weakScreen = screen
+        title.value = "b"
+        #expect(screen?.title == "b")
+        screen = nil
+        #expect(weakScreen == nil)
     }
 }

@@ -71,4 +71,20 @@ struct ObservableTimingTests {
         try? await Task.sleep(for: .milliseconds(100))
         #expect(seen.values == [1, 3])
     }
+
+    @Test func anIntervalTooLongToExpressHoldsTheValueInsteadOfTrapping() {
+        let debounced = Observable(0, timing: .debounce(.seconds(Int64.max)))
+        debounced.value = 1
+        #expect(debounced.value == 0)  // pending, never committed
+        let throttled = Observable(0, timing: .throttle(.seconds(Int64.max)))
+        throttled.value = 1  // after a quiet interval: at once
+        throttled.value = 2  // held
+        #expect(throttled.value == 1)
+    }
+
+    @Test func aNegativeIntervalCountsAsNone() async {
+        let query = Observable("", timing: .debounce(.seconds(-5)))
+        query.value = "now"
+        #expect(await eventually { query.value == "now" })
+    }
 }

@@ -2,7 +2,8 @@
 ///
 /// Subscribers sit in one doubly linked list per priority, appended at the tail, so
 /// subscribe and dispose are O(1) and each list is in registration order. Posts read
-/// cached ``Snapshot``s, one per sub-type posted, rebuilt lazily after a change.
+/// cached ``Snapshot``s — one for the subscribers without a sub-type filter, one per
+/// sub-type a filter names — rebuilt lazily after a change.
 final class TypeRegistry {
     let typeName: String
     private var lists: [Int: NodeList] = [:]
@@ -10,16 +11,26 @@ final class TypeRegistry {
     private var priorities: [Int] = []
     private(set) var count = 0
 
+    /// How many linked subscribers name each sub-type in their filter.
+    private var namedSubTypes: [String: Int] = [:]
+    /// The subscribers without a filter: what events without a sub-type, and those of a
+    /// sub-type no filter names, are delivered to.
     private var unfilteredSnapshot: Snapshot?
+    /// One per sub-type that a filter names and that was posted since the last change, so
+    /// never more entries than the named sub-types: a post of a sub-type nobody names
+    /// (`post(named:)` with a name made at run time) adds nothing.
     private var snapshots: [String: Snapshot] = [:]
-    /// Replaced snapshots that posts may still be iterating.
-    private var retired: [Snapshot] = []
 
     /// The last sticky event per sub-type, in the order they were posted.
     private(set) var sticky: [(subType: String?, event: any BusEvent)] = []
 
     init(typeName: String) {
         self.typeName = typeName
+    }
+
+    /// The snapshots cached now (for tests of the bound).
+    var snapshotCount: Int {
+        snapshots.count + (unfilteredSnapshot == nil ? 0 : 1)
     }
 
     // MARK: Subscribers
@@ -35,6 +46,7 @@ final class TypeRegistry {
             priorities.insert(node.priority, at: index)
         }
         list.append(node)
+        for subType in node.subTypes ?? [] { namedSubTypes[subType, default: 0] += 1 }
         count += 1
         invalidate()
     }
@@ -43,67 +55,60 @@ final class TypeRegistry {
     @discardableResult
     func remove(_ node: SubscriberNode) -> Bool {
         guard let list = lists[node.priority], list.remove(node) else { return false }
+        for subType in node.subTypes ?? [] {
+            if namedSubTypes[subType]! > 1 {
+                namedSubTypes[subType]! -= 1
+            } else {
+                namedSubTypes[subType] = nil
+            }
+        }
         count -= 1
         invalidate()
         return true
     }
 
-    /// Live subscribers in delivery order: priority, then registration order.
+    /// Linked subscribers in delivery order: priority, then registration order.
     var nodes: some Sequence<SubscriberNode> {
         priorities.lazy.flatMap { self.lists[$0]! }
     }
 
-    /// Retires the cached snapshots; the next post of each key builds a new one.
+    /// Drops the cached snapshots; the next post of each key builds a new one.
     private func invalidate() {
-        retired.removeAll { !$0.isRead }
-        if let unfilteredSnapshot, unfilteredSnapshot.isRead { retired.append(unfilteredSnapshot) }
-        retired.append(contentsOf: snapshots.values.lazy.filter(\.isRead))
         unfilteredSnapshot = nil
-        snapshots.removeAll(keepingCapacity: true)
-    }
-
-    /// Every snapshot that a post may be iterating now. A snapshot not in this list
-    /// cannot gain a reader that sees a node removed before this call.
-    var snapshotsBeingRead: [Snapshot] {
-        var result = retired.filter(\.isRead)
-        if let unfilteredSnapshot, unfilteredSnapshot.isRead { result.append(unfilteredSnapshot) }
-        result.append(contentsOf: snapshots.values.lazy.filter(\.isRead))
-        return result
+        snapshots.removeAll()
     }
 
     // MARK: Snapshots
 
     /// The snapshot for events of `subType`, rebuilt if a change made it stale.
-    /// Subscribers whose owner is gone are dropped from the list on the way, and
-    /// returned so their removal hooks can run outside the lock.
-    func snapshot(for subType: String?, purged: inout [SubscriberNode]) -> Snapshot {
-        if let subType {
-            if let cached = snapshots[subType] { return cached }
-        } else if let cached = unfilteredSnapshot {
-            return cached
-        }
-        purgeDeadOwners(into: &purged)
-        var matching = ContiguousArray<SubscriberNode>()
-        matching.reserveCapacity(count)
-        for node in nodes where node.accepts(subType: subType) {
-            matching.append(node)
-        }
-        let snapshot = Snapshot(nodes: matching)
-        if let subType {
-            snapshots[subType] = snapshot
-        } else {
+    func snapshot(for subType: String?) -> Snapshot {
+        guard let subType, namedSubTypes[subType] != nil else {
+            if let unfilteredSnapshot { return unfilteredSnapshot }
+            let snapshot = build { $0.subTypes == nil }
             unfilteredSnapshot = snapshot
+            return snapshot
         }
+        if let cached = snapshots[subType] { return cached }
+        let snapshot = build { $0.accepts(subType: subType) }
+        snapshots[subType] = snapshot
         return snapshot
     }
 
-    private func purgeDeadOwners(into purged: inout [SubscriberNode]) {
-        for node in Array(nodes) where node.ownerIsGone {
-            if !node.disposed.exchange(true, ordering: .sequentiallyConsistent) {
-                remove(node)
-                purged.append(node)
-            }
+    private func build(_ isIncluded: (SubscriberNode) -> Bool) -> Snapshot {
+        var matching = ContiguousArray<SubscriberNode>()
+        matching.reserveCapacity(count)
+        for node in nodes where isIncluded(node) {
+            matching.append(node)
         }
+        return Snapshot(nodes: matching)
+    }
+
+    /// Unlinks every subscriber whose owner is gone and marks it ended; returns them, so
+    /// their removal hooks can run outside the lock.
+    func removeDeadOwners() -> [SubscriberNode] {
+        let dead = nodes.filter { $0.ownerIsGone && $0.end() }
+        for node in dead { remove(node) }
+        return dead
     }
 
     // MARK: Sticky events

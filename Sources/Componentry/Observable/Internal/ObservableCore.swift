@@ -17,9 +17,6 @@ final class ObservableCore: Sendable {
         /// Counts the values stored as current, so a new observer can tell whether it
         /// missed one while it was given the initial value.
         @usableFromInline var version: UInt64 = 0
-        /// Counts the observer lists the drainer has taken, so `dispose()` can wait until
-        /// the drainer has moved past the list it was reading.
-        @usableFromInline var pass: UInt64 = 0
         @usableFromInline var willObservers: ContiguousArray<ObserverNode> = []
         @usableFromInline var didObservers: ContiguousArray<ObserverNode> = []
         /// Timed commits: a commit is scheduled.
@@ -27,6 +24,8 @@ final class ObservableCore: Sendable {
         /// Timed commits: debounce commits once this has passed; throttle commits no
         /// earlier than this.
         var deadline = DispatchTime(uptimeNanoseconds: 0)
+        /// Bounds the observers of dead owners that no change has found.
+        var sweep = DeadOwnerSweep()
 
         mutating func insert(_ node: ObserverNode) {
             // A node disposed before it was inserted (by its own initial call) stays out.
@@ -35,19 +34,38 @@ final class ObservableCore: Sendable {
             case .willChange: willObservers.append(node)
             case .didChange: didObservers.append(node)
             }
-        }
-
-        mutating func remove(_ node: ObserverNode) {
-            switch node.kind {
-            case .willChange: willObservers.removeAll { $0 === node }
-            case .didChange: didObservers.removeAll { $0 === node }
+            if sweep.inserted(node) {
+                purgeDeadOwners()
+                sweep.swept()
             }
         }
 
+        mutating func remove(_ node: ObserverNode) {
+            let removed = switch node.kind {
+            case .willChange: Self.remove(node, from: &willObservers)
+            case .didChange: Self.remove(node, from: &didObservers)
+            }
+            if removed { sweep.removed(node) }
+        }
+
+        private static func remove(_ node: ObserverNode, from list: inout ContiguousArray<ObserverNode>) -> Bool {
+            guard let index = list.firstIndex(where: { $0 === node }) else { return false }
+            list.remove(at: index)
+            return true
+        }
+
+        /// Drops the observers whose owner is gone.
         @usableFromInline
         mutating func purgeDeadOwners() {
+            let count = willObservers.count + didObservers.count
             willObservers.removeAll { $0.ownerIsGone }
             didObservers.removeAll { $0.ownerIsGone }
+            sweep.removedOwned(count - willObservers.count - didObservers.count)
+        }
+
+        /// Observers in the lists, live or not (for tests of the bound).
+        var observerCount: Int {
+            willObservers.count + didObservers.count
         }
     }
 
@@ -71,19 +89,12 @@ final class ObservableCore: Sendable {
     func notify(
         _ observers: ContiguousArray<ObserverNode>, new: UnsafeRawPointer, old: UnsafeRawPointer
     ) -> Bool {
-        guard !observers.isEmpty else { return false }
         var sawDeadOwner = false
-        DeliveryStack.within(self) {
-            observers.withUnsafeBufferPointer { nodes in
-                for index in nodes.indices {
-                    // Borrow the node: the list keeps it alive, so no retain.
-                    Unmanaged.passUnretained(nodes[index])._withUnsafeGuaranteedRef { node in
-                        if node.isAlive {
-                            node.call(new: new, old: old)
-                        } else if node.ownerIsGone {
-                            sawDeadOwner = true
-                        }
-                    }
+        observers.withUnsafeBufferPointer { nodes in
+            for index in nodes.indices {
+                // Borrow the node: the list keeps it alive, so no retain.
+                Unmanaged.passUnretained(nodes[index])._withUnsafeGuaranteedRef { node in
+                    if case .ownerGone = node.deliver(new: new, old: old) { sawDeadOwner = true }
                 }
             }
         }
@@ -91,21 +102,18 @@ final class ObservableCore: Sendable {
     }
 
     /// Ends `node`. When this returns the node's callback is never entered again, except
-    /// by the calling thread itself: a delivery running on another thread is waited for.
+    /// by the calling thread itself: a delivery to it running on another thread is waited
+    /// for — and only such a delivery, not other observers of the same change.
     func remove(_ node: ObserverNode) {
-        let first = !node.disposed.exchange(true, ordering: .sequentiallyConsistent)
-        let (draining, pass) = state.withLock { state in
-            if first { state.remove(node) }
-            return (state.draining, state.pass)
+        if node.end() {
+            state.withLock { $0.remove(node) }
         }
-        var backoff = Backoff()
-        // The drainer may be reading a list that still holds the node; once it takes the
-        // next list (or stops) it cannot call the node again. Never wait for ourselves.
-        if draining && DeliveryStack.depth(in: self) == 0 {
-            while state.withLock({ $0.draining && $0.pass == pass }) { backoff.pause() }
-        }
-        let ownQueued = DeliveryStack.depth(in: node)
-        while node.inFlight.load(ordering: .sequentiallyConsistent) > ownQueued { backoff.pause() }
+        node.waitUntilIdle()
+    }
+
+    /// Observers in the lists, live or not (for tests of the bound).
+    var observerCount: Int {
+        state.withLock { $0.observerCount }
     }
 
     /// Adds `node` unless it was disposed already.

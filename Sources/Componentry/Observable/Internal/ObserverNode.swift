@@ -1,16 +1,16 @@
 import Dispatch
-import Synchronization
 
-/// One observer of an ``Observable``: its callback, how it wants to be called, and whether
-/// it is still live.
+/// One observer of an ``Observable``: its callback and how it wants to be called; its
+/// liveness and in-flight count come from ``DeliveryTarget``.
 ///
 /// Everything is fixed at creation, so the delivering thread reads a node without the lock.
 @usableFromInline
-final class ObserverNode: @unchecked Sendable {
-    /// Calls the observer with the values two pointers point to: the new value, and the
-    /// old one (for will-change and initial calls, the new value again).
+final class ObserverNode: DeliveryTarget, @unchecked Sendable {
+    /// Calls the observer with the owner (`nil` without one) and the values two pointers
+    /// point to: the new value, and the old one (for will-change and initial calls, the
+    /// new value again).
     @usableFromInline
-    typealias Invoker = @Sendable (ObserverNode, UnsafeRawPointer, UnsafeRawPointer) -> Void
+    typealias Invoker = @Sendable (AnyObject?, UnsafeRawPointer, UnsafeRawPointer) -> Void
 
     /// Which moment of a change the observer is called at.
     @usableFromInline
@@ -19,74 +19,57 @@ final class ObserverNode: @unchecked Sendable {
         case didChange
     }
 
-    /// How the callback wants to be called, with the value type known.
+    /// How the callback wants to be called, with the value type known. Callbacks get the
+    /// owner (`nil` without one), the new and the old value.
     enum Delivery<Value: Sendable> {
         /// On the thread that delivers the change, through an invoker that reads pointers.
         case posting(Invoker)
-        case queue(DispatchQueue, @Sendable (Value, Value) -> Void)
-        case mainActor(@MainActor @Sendable (Value, Value) -> Void)
+        case queue(DispatchQueue, @Sendable (AnyObject?, Value, Value) -> Void)
+        case mainActor(@MainActor @Sendable (AnyObject?, Value, Value) -> Void)
     }
 
     let kind: Kind
-    private let invoke: Invoker
-    private weak let owner: AnyObject?
-    private let isOwned: Bool
-
-    /// Set once, by the first dispose.
-    let disposed = Atomic<Bool>(false)
-    /// Queued deliveries running right now (see ``runQueued(_:)``).
-    let inFlight = Atomic<Int>(0)
+    private let invocation: Invocation
 
     init<Value: Sendable>(kind: Kind, delivery: Delivery<Value>, owner: WeakOwner?) {
         self.kind = kind
-        self.owner = owner?.object
-        self.isOwned = owner != nil
-        self.invoke = Self.invoker(for: delivery)
+        self.invocation = Self.invocation(for: delivery)
+        super.init(owner: owner?.object)
     }
 
-    /// `false` once disposed or once its owner is gone.
-    var isAlive: Bool {
-        !disposed.load(ordering: .sequentiallyConsistent) && (!isOwned || owner != nil)
+    /// Calls the observer with the values `new` and `old` point to, unless it has ended.
+    func deliver(new: UnsafeRawPointer, old: UnsafeRawPointer) -> DeliveryOutcome {
+        switch invocation {
+        case .posting(let invoke): run { invoke($0, new, old) }
+        case .queued(let enqueue): run { _ in enqueue(self, new, old) }
+        }
     }
 
-    /// `true` if the owner this node was bound to has been deallocated.
-    var ownerIsGone: Bool {
-        isOwned && owner == nil
+    /// How ``deliver(new:old:)`` hands a change over.
+    private enum Invocation {
+        /// Calls the callback on the delivering thread.
+        case posting(Invoker)
+        /// Copies the values into a queued delivery, which checks the node again when it runs.
+        case queued(@Sendable (ObserverNode, UnsafeRawPointer, UnsafeRawPointer) -> Void)
     }
 
-    /// Calls the observer with the values `new` and `old` point to; the caller checks
-    /// ``isAlive`` first.
-    func call(new: UnsafeRawPointer, old: UnsafeRawPointer) {
-        invoke(self, new, old)
-    }
-
-    /// Runs a queued delivery unless the node was disposed first. The in-flight count is
-    /// raised before the check and lowered after the callback, so a concurrent dispose
-    /// either makes this check fail or sees the count and waits.
-    private func runQueued(_ callback: () -> Void) {
-        inFlight.add(1, ordering: .sequentiallyConsistent)
-        defer { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
-        guard isAlive else { return }
-        DeliveryStack.within(self, callback)
-    }
-
-    private static func invoker<Value: Sendable>(for delivery: Delivery<Value>) -> Invoker {
+    private static func invocation<Value: Sendable>(for delivery: Delivery<Value>) -> Invocation {
         switch delivery {
         case .posting(let invoker):
-            return invoker
+            return .posting(invoker)
         case .queue(let target, let callback):
             // A private serial queue in front of the chosen one keeps this observer's
             // deliveries in commit order even when the chosen queue is concurrent.
             let queue = DispatchQueue(label: "componentry.observable.observer", target: target)
-            return { node, new, old in
+            return .queued { node, new, old in
                 let (new, old) = (new.assumingMemoryBound(to: Value.self).pointee, old.assumingMemoryBound(to: Value.self).pointee)
-                queue.async { node.runQueued { callback(new, old) } }
+                queue.async { _ = node.run { callback($0, new, old) } }
             }
         case .mainActor(let callback):
-            return { node, new, old in
+            return .queued { node, new, old in
                 let (new, old) = (new.assumingMemoryBound(to: Value.self).pointee, old.assumingMemoryBound(to: Value.self).pointee)
                 DispatchQueue.main.async {
-                    node.runQueued { MainActor.assumeIsolated { callback(new, old) } }
+                    MainActor.assumeIsolated { _ = node.run { callback($0, new, old) } }
                 }
             }
         }
