@@ -44,6 +44,15 @@ struct ListModuleTests {
         }
     }
 
+    /// A module that has shown its first response, `components`.
+    func loaded(_ components: sending [any ListComponent]) async -> ListModule {
+        let module = module()
+        let refresh = Task { await module.refresh() }
+        await server.respond(0, with: .success(components))
+        await refresh.value
+        return module
+    }
+
     func shown(_ module: ListModule) -> [String] {
         module.rendered.sections.map(\.id)
     }
@@ -134,10 +143,7 @@ struct ListModuleTests {
     /// A page whose components share an id fails like any failed request: the error
     /// says why and what was shown stays, for a refresh and for a load more.
     @Test func aResponseWithDuplicateIDsFailsAndKeepsWhatWasShown() async {
-        let module = module()
-        let first = Task { await module.refresh() }
-        await server.respond(0, with: .success([TestComponent("a", [1, 2])]))
-        await first.value
+        let module = await loaded([TestComponent("a", [1, 2])])
         let more = Task { await module.loadMore() }
         await server.respond(1, with: .success([TestComponent("b", [3]), TestComponent("b", [4])]))
         await more.value
@@ -154,11 +160,8 @@ struct ListModuleTests {
 
     /// A click on an item the page no longer shows (the browser was behind) is ignored.
     @Test func aStaleSelectionIsIgnored() async {
-        let module = module()
         let list = TestComponent("a", [1, 2])
-        let refresh = Task { await module.refresh() }
-        await server.respond(0, with: .success([list]))
-        await refresh.value
+        let module = await loaded([list])
         #expect(!module.select(at: ItemPath(section: 0, item: 2)))
         #expect(!module.select(at: ItemPath(section: 1, item: 0)))
         #expect(!module.select(at: ItemPath(section: -1, item: -1)))
@@ -166,11 +169,8 @@ struct ListModuleTests {
     }
 
     @Test func selectionReachesTheShownComponent() async {
-        let module = module()
         let list = TestComponent("a", [1, 2])
-        let refresh = Task { await module.refresh() }
-        await server.respond(0, with: .success([list]))
-        await refresh.value
+        let module = await loaded([list])
         module.select(at: ItemPath(section: 0, item: 1))
         #expect(list.selected == [2])
     }
