@@ -7,6 +7,8 @@ import ComponentryList
 //   DifferenceKit's workloads: 5k rows with 1k deleted, 1k inserted, 200 shuffled;
 //                              100k rows with 10k deleted, 10k inserted, 2k shuffled
 //   a next page: 10k rows + 20 appended; no change: 100k rows; a swap in 10k rows
+//   small edits of 1k rows: a swap, the first moved last, 10 adjacent reversed, one
+//                           inserted, one deleted
 //   layout: 100k items in a 4-column grid; a viewport query (time per query)
 
 let diffWorkloads: [(name: String, workload: Workload)] = [
@@ -15,6 +17,11 @@ let diffWorkloads: [(name: String, workload: Workload)] = [
     ("10k + 20 appended", .appended(count: 10_000, appended: 20)),
     ("100k unchanged", .unchanged(count: 100_000)),
     ("swap in 10k", .swap(count: 10_000)),
+    ("1k: swap two", .swap(count: 1_000)),
+    ("1k: first moved last", .firstToLast(count: 1_000)),
+    ("1k: 10 adjacent reversed", .reversed(count: 1_000, reversed: 10)),
+    ("1k: one inserted", .insertedOne(count: 1_000)),
+    ("1k: one deleted", .deletedOne(count: 1_000)),
 ]
 
 let benchmarks: @Sendable () -> Void = {

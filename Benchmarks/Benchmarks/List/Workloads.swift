@@ -52,9 +52,34 @@ struct Workload: Sendable {
 
     /// `count` rows with two far apart swapped.
     static func swap(count: Int) -> Workload {
+        edited(count: count) { $0.swapAt(count / 8, count - count / 8) }
+    }
+
+    /// `count` rows with the first moved to the end.
+    static func firstToLast(count: Int) -> Workload {
+        edited(count: count) { $0.append($0.removeFirst()) }
+    }
+
+    /// `count` rows with `reversed` adjacent ones in the middle reversed.
+    static func reversed(count: Int, reversed: Int) -> Workload {
+        edited(count: count) { $0[(count - reversed) / 2..<(count + reversed) / 2].reverse() }
+    }
+
+    /// `count` rows with one new row inserted in the middle.
+    static func insertedOne(count: Int) -> Workload {
+        edited(count: count) { $0.insert(Row(id: count), at: count / 2) }
+    }
+
+    /// `count` rows with the middle one deleted.
+    static func deletedOne(count: Int) -> Workload {
+        edited(count: count) { $0.remove(at: count / 2) }
+    }
+
+    /// `count` rows, and the same rows changed by `edit`.
+    private static func edited(count: Int, _ edit: (inout [Row]) -> Void) -> Workload {
         let old = (0..<count).map { Row(id: $0) }
         var new = old
-        new.swapAt(count / 8, count - count / 8)
+        edit(&new)
         return Workload(old: old, new: new)
     }
 }

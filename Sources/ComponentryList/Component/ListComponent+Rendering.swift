@@ -2,12 +2,18 @@
 // component so that `any ListComponent` opens into a specialized call.
 
 extension ListComponent {
-    func cell(at index: Int) -> Cell {
-        cell(for: items[index])
+    /// The cell of the item at `index`, or `nil` when there is none.
+    func cell(at index: Int) -> Cell? {
+        let items = items
+        return items.indices.contains(index) ? cell(for: items[index]) : nil
     }
 
-    func select(at index: Int) {
+    /// Selects the item at `index`; `false` when there is none.
+    func select(at index: Int) -> Bool {
+        let items = items
+        guard items.indices.contains(index) else { return false }
         didSelect(items[index])
+        return true
     }
 
     func render() -> ListSection<RenderedComponent, RenderedItem> {

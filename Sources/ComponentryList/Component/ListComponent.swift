@@ -49,7 +49,7 @@ public protocol ListComponent: AnyObject {
     func didSelect(_ item: Item)
     /// The size of `item` when the component sizes it itself, or `nil` (the default) for
     /// the size its ``layout`` proposes. Called again only when the item's cell or the
-    /// container width changes.
+    /// container width changes, or when the item comes back after leaving the list.
     func size(for item: Item, proposed: ListSize) -> ListSize?
 }
 

@@ -18,23 +18,29 @@ public final class ListDataSource {
     public var onRegister: ((CellKind) -> Void)?
     private var registered: Set<CellKind> = []
 
-    /// Creates a data source holding `components`, whose ids must be unique.
-    public init(_ components: [any ListComponent] = []) {
-        self.components = []
-        replaceAll(with: components)
+    /// Creates an empty data source.
+    public init() {
+        components = []
+    }
+
+    /// Creates a data source holding `components`; throws if two share an id.
+    public init(_ components: [any ListComponent]) throws(ListDataSourceError) {
+        try Self.requireUniqueIDs(components)
+        self.components = components
     }
 
     // MARK: Editing
 
-    /// Appends `component`. Its id must not be in use.
-    public func add(_ component: any ListComponent) {
-        insert(component, at: components.count)
+    /// Appends `component`; throws if its id is in use.
+    public func add(_ component: any ListComponent) throws(ListDataSourceError) {
+        try insert(component, at: components.count)
     }
 
-    /// Inserts `component` at `index` among all components. Its id must not be in use.
-    public func insert(_ component: any ListComponent, at index: Int) {
-        precondition(self.index(of: component.id) == nil, "duplicate component id \(component.id)")
-        components.insert(component, at: index)
+    /// Inserts `component` at `index` among all components, clamped to the first and
+    /// last place; throws if its id is in use.
+    public func insert(_ component: any ListComponent, at index: Int) throws(ListDataSourceError) {
+        guard self.index(of: component.id) == nil else { throw .duplicateID(component.id) }
+        components.insert(component, at: min(max(index, 0), components.count))
     }
 
     /// Puts `component` in the place of the component with the same id, or appends it.
@@ -42,14 +48,15 @@ public final class ListDataSource {
         if let index = index(of: component.id) {
             components[index] = component
         } else {
-            add(component)
+            components.append(component)
         }
     }
 
-    /// Replaces every component with `components`, whose ids must be unique.
-    public func replaceAll(with components: [any ListComponent]) {
-        self.components = []
-        components.forEach(add)
+    /// Replaces every component with `components`; throws, and changes nothing, if two
+    /// share an id.
+    public func replaceAll(with components: [any ListComponent]) throws(ListDataSourceError) {
+        try Self.requireUniqueIDs(components)
+        self.components = components
     }
 
     /// Removes the component called `id`, if any.
@@ -57,10 +64,13 @@ public final class ListDataSource {
         if let index = index(of: id) { components.remove(at: index) }
     }
 
-    /// Moves the component at `from` to `to` (an index after the removal), among all
-    /// components.
+    /// Moves the component at `from` to `to` (an index after the removal, clamped to the
+    /// first and last place), among all components; does nothing when there is no
+    /// component at `from`.
     public func move(from: Int, to: Int) {
-        components.insert(components.remove(at: from), at: to)
+        guard components.indices.contains(from) else { return }
+        let component = components.remove(at: from)
+        components.insert(component, at: min(max(to, 0), components.count))
     }
 
     /// The component called `id`.
@@ -81,14 +91,16 @@ public final class ListDataSource {
     }
 
     /// The cell of the item at `path` among the visible components, registering its kind
-    /// if it is new.
-    public func cell(at path: ItemPath) -> Cell {
-        register(visibleComponents[path.section].cell(at: path.item))
+    /// if it is new; `nil` when there is no such item (a stale path).
+    public func cell(at path: ItemPath) -> Cell? {
+        Self.component(at: path, in: visibleComponents)?.cell(at: path.item).map(register)
     }
 
-    /// Tells the visible component at `path.section` that its item was selected.
-    public func select(at path: ItemPath) {
-        visibleComponents[path.section].select(at: path.item)
+    /// Tells the visible component at `path.section` that its item was selected. A path
+    /// with no item (a click from a page that is behind) is ignored and returns `false`.
+    @discardableResult
+    public func select(at path: ItemPath) -> Bool {
+        Self.select(at: path, in: visibleComponents)
     }
 
     /// The visible components as rendered, registering new cell kinds.
@@ -115,6 +127,23 @@ public final class ListDataSource {
 
     func layoutSections(_ components: [any ListComponent], rendered: RenderedList) -> [LayoutSection] {
         zip(components, rendered.sections).map { $0.layoutSection($1) }
+    }
+
+    /// Selects the item at `path` among `components`, if there is one.
+    static func select(at path: ItemPath, in components: [any ListComponent]) -> Bool {
+        component(at: path, in: components)?.select(at: path.item) ?? false
+    }
+
+    private static func component(at path: ItemPath, in components: [any ListComponent]) -> (any ListComponent)? {
+        components.indices.contains(path.section) ? components[path.section] : nil
+    }
+
+    /// Throws for the first id used twice in `components`.
+    static func requireUniqueIDs(_ components: [any ListComponent]) throws(ListDataSourceError) {
+        var seen = Set<String>(minimumCapacity: components.count)
+        for component in components where !seen.insert(component.id).inserted {
+            throw .duplicateID(component.id)
+        }
     }
 
     @discardableResult

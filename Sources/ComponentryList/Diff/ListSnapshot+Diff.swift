@@ -6,46 +6,71 @@ extension ListSnapshot {
     ///
     /// How: sections are matched by id. In each pair of matched sections the common
     /// prefix and suffix of items are trimmed, which makes appends and unchanged lists
-    /// linear scans. The remaining items of all sections are matched by id with Heckel's
-    /// linear algorithm, so an item may move between sections. Moves are the fewest
+    /// linear scans. Where the rest of a pair differs by a few insertions and deletions
+    /// (a swap, a move, a short reversal), it is paired in order by comparing ids, so the
+    /// run between the edits is never hashed. The items still unmatched, of all
+    /// sections, are matched by id with Heckel's linear algorithm, so an item may move
+    /// between sections. Moves are the fewest
     /// possible: every item that keeps its section and lies on a longest run still in
     /// order stays, so a swap of two items is 2 moves. A matched item whose value
     /// changed becomes a ``ListChange/reconfigureItem(_:at:)``. Items of a deleted or
     /// inserted section leave or arrive with it.
     ///
     /// Cost: O(n) for the scans and matching plus O(m log m) for the m items that are
-    /// not in a trimmed prefix or suffix; each identity is hashed once.
+    /// not in a trimmed prefix or suffix; each identity is hashed at most once.
     @inlinable
     public func changes(to new: Self) -> [ListChange<Section, Item>] {
         let old = self
         let sectionMatch = Self.matchSections(old.sections, new.sections)
 
-        // Trim each pair of matched sections; what remains are the middles. Hash each
-        // middle id once into a symbol; from here on the diff works on Ints.
+        // Trim each pair of matched sections; what remains are the middles.
         var prefix = [Int](repeating: 0, count: new.sections.count)
         var suffix = prefix
         var updated: [ItemPath] = []
-        var middleCount = 0
         for section in new.sections.indices where sectionMatch.newToOld[section] >= 0 {
             let oldItems = old.sections[sectionMatch.newToOld[section]].items, newItems = new.sections[section].items
             (prefix[section], suffix[section]) = Self.trim(oldItems, newItems, section: section, updated: &updated)
-            middleCount += oldItems.count + newItems.count - 2 * (prefix[section] + suffix[section])
         }
-        // Room for every old id and some new ones, without doubling the table.
-        var symbols = SymbolTable<Item.ID>(capacity: middleCount * 5 / 8)
-        var oldMiddles = Middles(), oldSymbols: [Int] = []
+        var oldMiddles = Middles(), newMiddles = Middles()
         for (section, match) in sectionMatch.oldToNew.enumerated() {
-            Self.middle(of: old.sections[section].items, prefix: match < 0 ? nil : prefix[match], suffix: match < 0 ? 0 : suffix[match], into: &oldMiddles, &oldSymbols, &symbols)
+            oldMiddles.appendSection(count: old.sections[section].items.count, prefix: match < 0 ? nil : prefix[match], suffix: match < 0 ? 0 : suffix[match])
         }
-        var newMiddles = Middles(), newSymbols: [Int] = []
         for (section, match) in sectionMatch.newToOld.enumerated() {
-            Self.middle(of: new.sections[section].items, prefix: match < 0 ? nil : prefix[section], suffix: suffix[section], into: &newMiddles, &newSymbols, &symbols)
+            newMiddles.appendSection(count: new.sections[section].items.count, prefix: match < 0 ? nil : prefix[section], suffix: suffix[section])
         }
-        let itemMatch = HeckelMatch(old: oldSymbols, new: newSymbols, symbolCount: symbols.count)
+        // Pair each matched section's middles in order where they differ by a few edits
+        // (a swap, a move): the runs between the edits are compared, not hashed.
+        var itemMatch = HeckelMatch(unmatchedOld: oldMiddles.count, new: newMiddles.count)
+        var paired = false
+        for section in new.sections.indices where sectionMatch.newToOld[section] >= 0 {
+            let from = sectionMatch.newToOld[section]
+            let oldRange = oldMiddles.indices(of: from), newRange = newMiddles.indices(of: section)
+            guard !oldRange.isEmpty, !newRange.isEmpty else { continue }
+            let oldOffset = oldMiddles.offsets[from], newOffset = newMiddles.offsets[section]
+            paired = old.sections[from].items.withUnsafeBufferPointer { oldItems in
+                new.sections[section].items.withUnsafeBufferPointer { newItems in
+                    OrderedMatch.pair(old: oldRange, new: newRange, into: &itemMatch) { oldItems[oldOffset + $0].id == newItems[newOffset + $1].id }
+                }
+            } || paired
+        }
+        // Hash each id still unmatched once into a symbol, and match those by Heckel's
+        // passes, across sections. Unpaired, the table has room for every old id and some
+        // new ones, without doubling.
+        var symbols = SymbolTable<Item.ID>(capacity: paired ? 0 : (oldMiddles.count + newMiddles.count) * 5 / 8)
+        let (oldRest, oldSymbols) = Self.unmatched(old, oldMiddles, itemMatch.oldToNew, paired: paired, &symbols)
+        let (newRest, newSymbols) = Self.unmatched(new, newMiddles, itemMatch.newToOld, paired: paired, &symbols)
+        if paired {
+            itemMatch.matchRest(old: oldRest, new: newRest, oldSymbols: oldSymbols, newSymbols: newSymbols, symbolCount: symbols.count)
+        } else {
+            itemMatch = HeckelMatch(old: oldSymbols, new: newSymbols, symbolCount: symbols.count)
+        }
         for section in new.sections.indices {
+            let from = sectionMatch.newToOld[section], kept = from < 0 ? 0..<0 : oldMiddles.indices(of: from)
             for index in newMiddles.indices(of: section) where itemMatch.newToOld[index] >= 0 {
-                let path = newMiddles.path(of: index, in: section)
-                if old[oldMiddles.path(of: itemMatch.newToOld[index])] != new[path] { updated.append(path) }
+                let path = newMiddles.path(of: index, in: section), oldIndex = itemMatch.newToOld[index]
+                // Most matches keep their section: no search for the old one.
+                let oldPath = kept.contains(oldIndex) ? oldMiddles.path(of: oldIndex, in: from) : oldMiddles.path(of: oldIndex)
+                if old[oldPath] != new[path] { updated.append(path) }
             }
         }
 
@@ -81,20 +106,26 @@ extension ListSnapshot {
         return HeckelMatch(old: oldSymbols, new: newSymbols, symbolCount: symbols.count)
     }
 
-    /// Appends a section's middle, `items[prefix..<(count - suffix)]`, and the symbols
-    /// of its ids; an unmatched section (`prefix == nil`) has an empty middle.
+    /// The middle items of `snapshot` that `match` leaves unmatched (their middle indices;
+    /// none when nothing was `paired`, meaning all) and the symbols of their ids.
     @inlinable
-    static func middle(
-        of items: [Item], prefix: Int?, suffix: Int,
-        into middles: inout Middles, _ symbols: inout [Int], _ table: inout SymbolTable<Item.ID>
-    ) {
-        guard let prefix else { return middles.appendSection(count: 0, offset: 0) }
-        let range = prefix..<(items.count - suffix)
-        middles.appendSection(count: range.count, offset: prefix)
-        symbols.reserveCapacity(symbols.count + range.count)
-        items.withUnsafeBufferPointer { items in
-            for item in range { symbols.append(table.symbol(for: items[item].id)) }
+    static func unmatched(
+        _ snapshot: Self, _ middles: Middles, _ match: [Int], paired: Bool, _ table: inout SymbolTable<Item.ID>
+    ) -> (indices: [Int], symbols: [Int]) {
+        var indices: [Int] = [], symbols: [Int] = []
+        symbols.reserveCapacity(paired ? 0 : middles.count)
+        for section in snapshot.sections.indices {
+            let range = middles.indices(of: section)
+            guard !range.isEmpty else { continue }
+            let offset = middles.offsets[section] - range.lowerBound
+            snapshot.sections[section].items.withUnsafeBufferPointer { items in
+                for index in range where !paired || match[index] < 0 {
+                    if paired { indices.append(index) }
+                    symbols.append(table.symbol(for: items[offset + index].id))
+                }
+            }
         }
+        return (indices, symbols)
     }
 
     /// The lengths of the common prefix and suffix of `old` and `new` by id, recording

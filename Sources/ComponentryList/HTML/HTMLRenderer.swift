@@ -124,15 +124,21 @@ public struct HTMLRenderer: Sendable {
         case .leadingEdge:
             rules += "#\(items)>*{scroll-snap-align:start}"
         case .paging:
+            // `1 / fraction` of a tiny fraction is past any `Int`: cap it.
             let perPage: Int = switch layout.distribution {
             case .columns(let count): max(count, 1)
-            case .fraction(let fraction): fraction > 0 ? max(Int(1 / fraction), 1) : 1
-            case .width: 1
+            case .fraction(let fraction) where fraction > 0:
+                Int(min(max(1 / fraction, 1), Double(Self.maximumItemsPerPage)))
+            case .fraction, .width: 1
             }
             rules += "#\(items)>:nth-child(\(perPage)n+1){scroll-snap-align:start}"
         }
         return rules
     }
+
+    /// The most items a page of a `.fraction` row with paging holds, whatever the
+    /// fraction: a million, far more than any row shows.
+    static let maximumItemsPerPage = 1_000_000
 
     // MARK: Patches
 

@@ -33,8 +33,10 @@ enum HTMLText {
         return part
     }
 
-    /// A CSS number: no trailing `.0`.
+    /// A CSS number: no trailing `.0`; 0 for NaN and infinities, which CSS has no
+    /// number for.
     static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        guard value.isFinite else { return "0" }
+        return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

@@ -83,8 +83,35 @@ public struct ComponentLayout: Hashable, Sendable {
         max(0, environment.containerWidth - insets.left - insets.right)
     }
 
-    /// The size of an item that does not size itself, in `environment`.
+    /// The size of an item that does not size itself, in `environment`; each side in
+    /// `0...ListLayout.maximumLength`, whatever the style holds.
     public func itemSize(in environment: ListEnvironment) -> ListSize {
+        clamped.unclampedItemSize(in: environment).clamped
+    }
+
+    /// The style with every length in `0...ListLayout.maximumLength` (NaN as 0), so
+    /// that no sum of lengths overflows and none is NaN.
+    var clamped: ComponentLayout {
+        let length = ListLayout.clampedLength
+        var style = self
+        style.insets = ListInsets(top: length(insets.top), left: length(insets.left), bottom: length(insets.bottom), right: length(insets.right))
+        style.lineSpacing = length(lineSpacing)
+        style.interitemSpacing = length(interitemSpacing)
+        style.headerHeight = length(headerHeight)
+        style.footerHeight = length(footerHeight)
+        switch distribution {
+        case .columns: break
+        case .width(let width): style.distribution = .width(length(width))
+        case .fraction(let fraction): style.distribution = .fraction(length(fraction))
+        }
+        switch itemRatio {
+        case .aspect(let ratio): style.itemRatio = .aspect(length(ratio))
+        case .height(let height): style.itemRatio = .height(length(height))
+        }
+        return style
+    }
+
+    private func unclampedItemSize(in environment: ListEnvironment) -> ListSize {
         let row = rowWidth(in: environment)
         let width: Double
         switch distribution {

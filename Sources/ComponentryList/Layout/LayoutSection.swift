@@ -12,7 +12,7 @@ public struct LayoutSection {
     public var style: ComponentLayout
     /// Rows down the list, or one row across.
     public var arrangement: Arrangement
-    /// The number of items.
+    /// The number of items; a negative count is 0.
     public var itemCount: Int
     /// How items that size themselves are measured, or `nil` when none do.
     public var measure: Measure?
@@ -22,9 +22,11 @@ public struct LayoutSection {
         /// One key per item: its identity and its content version. A measured size is
         /// reused, without calling `size`, while the key and the proposed size (from the
         /// container width and the style) are the same — wherever the item has moved.
+        /// Items past the end of `keys` are measured at every layout.
         public var keys: [ItemKey]
         /// The size of the item at an index, given the size the style proposes for it;
-        /// `nil` keeps the proposed size.
+        /// `nil` keeps the proposed size. Each side is clamped to
+        /// `0...ListLayout.maximumLength` (NaN as 0).
         public var size: (_ index: Int, _ proposed: ListSize) -> ListSize?
 
         /// Creates a measure.

@@ -7,10 +7,18 @@
 /// app.
 public struct ListEnvironment: Hashable, Sendable {
     /// The width of the list's container, in points; components lay out their rows in it.
-    public var containerWidth: Double
+    ///
+    /// Any value is accepted, from a browser too: it is clamped to
+    /// `0...ListLayout.maximumLength`, and NaN is 0.
+    public var containerWidth: Double {
+        get { width }
+        set { width = ListLayout.clampedLength(newValue) }
+    }
+
+    private var width: Double
 
     /// Creates an environment for a container `containerWidth` points wide.
     public init(containerWidth: Double = 375) {
-        self.containerWidth = containerWidth
+        width = ListLayout.clampedLength(containerWidth)
     }
 }

@@ -15,3 +15,10 @@ public struct ListSize: Hashable, Sendable {
     /// No width and no height.
     public static let zero = ListSize(width: 0, height: 0)
 }
+
+extension ListSize {
+    /// Each side in `0...ListLayout.maximumLength`, NaN as 0.
+    var clamped: ListSize {
+        ListSize(width: ListLayout.clampedLength(width), height: ListLayout.clampedLength(height))
+    }
+}

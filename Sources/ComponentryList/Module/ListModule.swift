@@ -15,6 +15,8 @@
 ///
 /// - A refresh requests page 0 and replaces every component; a load more requests the
 ///   next page and adds the components it returns (replacing those with the same id).
+///   A response in which two components share an id fails with
+///   ``ListDataSourceError/duplicateID(_:)``, like a failed request.
 ///   ``shouldLoadMore`` is `true` while the last page returned at least
 ///   ``ListPage/size`` items. A response that arrives after a newer refresh started is
 ///   dropped.
@@ -104,7 +106,12 @@ public final class ListModule {
         do {
             let components = try await request(page)
             guard current == generation else { return }
-            if page.index == 0 { dataSource.replaceAll(with: components) } else { components.forEach(dataSource.replace) }
+            if page.index == 0 {
+                try dataSource.replaceAll(with: components)
+            } else {
+                try ListDataSource.requireUniqueIDs(components)
+                components.forEach(dataSource.replace)
+            }
             hasResponse = true
             pageIndex = page.index
             shouldLoadMore = components.reduce(0) { $0 + $1.items.count } >= page.size
@@ -131,8 +138,10 @@ public final class ListModule {
         return update
     }
 
-    /// Tells the shown component at `path.section` that its item was selected.
-    public func select(at path: ItemPath) {
-        displayedComponents[path.section].select(at: path.item)
+    /// Tells the shown component at `path.section` that its item was selected. A path
+    /// with no item (a click from a page that is behind) is ignored and returns `false`.
+    @discardableResult
+    public func select(at path: ItemPath) -> Bool {
+        ListDataSource.select(at: path, in: displayedComponents)
     }
 }

@@ -107,6 +107,72 @@ struct ListDiffTests {
         roundTrip(old, snapshots.edit(old))
     }
 
+    /// The small edits of a dashboard's list of 1,000, each with the fewest steps.
+    @Test func smallEditsOfAThousandAreTheFewestSteps() {
+        let items = Array(0..<1_000)
+        func changes(_ edit: (inout [Int]) -> Void) -> [ListChange<Group, Row>] {
+            var edited = items
+            edit(&edited)
+            return roundTrip(Snapshot(["a": items]), Snapshot(["a": edited]))
+        }
+        let swap = changes { $0.swapAt(125, 875) }
+        #expect(swap.count == 2 && moves(swap) == 2)
+        #expect(changes { $0.append($0.removeFirst()) } == [.moveItem(from: ItemPath(section: 0, item: 0), to: ItemPath(section: 0, item: 999))])
+        #expect(changes { $0.insert($0.removeLast(), at: 0) } == [.moveItem(from: ItemPath(section: 0, item: 999), to: ItemPath(section: 0, item: 0))])
+        let reversal = changes { $0[495..<505].reverse() }
+        #expect(reversal.count == 9 && moves(reversal) == 9)
+        #expect(changes { $0.insert(1_000, at: 500) } == [.insertItem(Row(id: 1_000), at: ItemPath(section: 0, item: 500))])
+        #expect(changes { $0.remove(at: 500) } == [.deleteItem(at: ItemPath(section: 0, item: 500))])
+    }
+
+    /// A few random swaps, moves, reversals, inserts and deletes, in one or two sections
+    /// (items may change section): the batch reproduces the target, and the moves are
+    /// the fewest — every surviving item that changes section, plus, per section, those
+    /// off a longest increasing run (a quadratic reference).
+    @Test(arguments: 0..<200 as Range<UInt64>)
+    func smallRandomEditsAreTheFewestMoves(seed: UInt64) {
+        var random = SplitMix64(seed: seed)
+        let count = Int.random(in: 1...200, using: &random)
+        let split = Int.random(in: 0...count, using: &random)
+        var sections = [Array(0..<split), Array(split..<count)]
+        var next = count
+        for _ in 0..<Int.random(in: 1...6, using: &random) {
+            let section = Int.random(in: 0..<2, using: &random)
+            let items = sections[section].count
+            switch Int.random(in: 0..<5, using: &random) {
+            case 0 where items > 1:
+                sections[section].swapAt(Int.random(in: 0..<items, using: &random), Int.random(in: 0..<items, using: &random))
+            case 1 where items > 0:
+                let item = sections[section].remove(at: Int.random(in: 0..<items, using: &random))
+                let target = Int.random(in: 0..<2, using: &random)
+                sections[target].insert(item, at: Int.random(in: 0...sections[target].count, using: &random))
+            case 2 where items > 1:
+                let start = Int.random(in: 0..<items, using: &random)
+                sections[section][start..<min(items, start + Int.random(in: 2...12, using: &random))].reverse()
+            case 3:
+                sections[section].insert(next, at: Int.random(in: 0...items, using: &random))
+                next += 1
+            case 4 where items > 0:
+                sections[section].remove(at: Int.random(in: 0..<items, using: &random))
+            default:
+                break
+            }
+        }
+        let old = Snapshot(["a": Array(0..<split), "b": Array(split..<count)])
+        let changes = roundTrip(old, Snapshot(["a": sections[0], "b": sections[1]]))
+        var fewest = 0
+        for (index, items) in sections.enumerated() {
+            let stayed = items.filter { $0 < count && (index == 0) == ($0 < split) }   // kept their section
+            fewest += items.filter { $0 < count }.count - stayed.count
+            var longest = [Int](repeating: 1, count: stayed.count)
+            for i in stayed.indices {
+                for j in 0..<i where stayed[j] < stayed[i] { longest[i] = max(longest[i], longest[j] + 1) }
+            }
+            fewest += stayed.count - (longest.max() ?? 0)
+        }
+        #expect(moves(changes) == fewest, "\(sections)")
+    }
+
     /// The number of moves is the fewest: items minus a longest increasing subsequence,
     /// checked against a quadratic reference on random permutations.
     @Test(arguments: 0..<50 as Range<UInt64>)

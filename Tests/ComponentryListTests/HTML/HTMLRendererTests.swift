@@ -54,6 +54,25 @@ struct HTMLRendererTests {
         #expect(html.contains("#list-c-shelf-items>:nth-child(2n+1){scroll-snap-align:start}"))
     }
 
+    /// A fraction so small that one page would hold more than `Int.max` items, or no
+    /// number at all, still renders: pages are capped, numbers in CSS are finite.
+    @Test(arguments: [1e-300, .leastNonzeroMagnitude, 0, -1, .nan, .infinity, -.infinity])
+    func anyNumberRendersAsFiniteCSS(value: Double) {
+        for distribution in [ComponentLayout.Distribution.fraction(value), .width(value), .columns(.max), .columns(.min)] {
+            let layout = ComponentLayout(
+                insets: ListInsets(all: value), lineSpacing: value, interitemSpacing: value, distribution: distribution,
+                itemRatio: .aspect(value), snapping: .paging
+            )
+            for arrangement in [Arrangement.horizontal, .vertical] {
+                let html = renderer.render(RenderedList(sections: [ListSection(RenderedComponent(id: "row", arrangement: arrangement, layout: layout), items: [])]))
+                #expect(!html.contains("nan") && !html.contains("inf"), "\(html)")
+            }
+        }
+        let pages = ComponentLayout(distribution: .fraction(1e-300), snapping: .paging)
+        let html = renderer.render(RenderedList(sections: [ListSection(RenderedComponent(id: "row", arrangement: .horizontal, layout: pages), items: [])]))
+        #expect(html.contains(":nth-child(1000000n+1)"))
+    }
+
     @Test func patchesAreOneOperationPerChange() {
         let old = rendered(Snapshot(["a": [1, 2, 3], "b": [4]]))
         let new = rendered(Snapshot(["a": [3, 1, 5], "b": [4, 2]]))

@@ -14,7 +14,7 @@ struct ListLayoutTests {
 
     func frames(_ layout: ListLayout) -> [ListRect] {
         (0..<layout.sectionCount).flatMap { section in
-            (0..<layout.itemCount(inSection: section)).map { layout.frame(at: ItemPath(section: section, item: $0)) }
+            (0..<layout.itemCount(inSection: section)).map { layout.frame(at: ItemPath(section: section, item: $0))! }
         }
     }
 
@@ -30,11 +30,11 @@ struct ListLayoutTests {
 
     @Test func absoluteWidthAndFractionDecideItemsPerRow() {
         let byWidth = laidOut([LayoutSection(id: "w", style: ComponentLayout(interitemSpacing: 10, distribution: .width(100)), itemCount: 4)])
-        #expect(byWidth.frame(at: ItemPath(section: 0, item: 2)).y == 0)
-        #expect(byWidth.frame(at: ItemPath(section: 0, item: 3)).y == 44)
+        #expect(byWidth.frame(at: ItemPath(section: 0, item: 2))?.y == 0)
+        #expect(byWidth.frame(at: ItemPath(section: 0, item: 3))?.y == 44)
         let half = laidOut([LayoutSection(id: "f", style: ComponentLayout(interitemSpacing: 10, distribution: .fraction(0.5)), itemCount: 3)])
         #expect(half.frame(at: ItemPath(section: 0, item: 1)) == ListRect(x: 165, y: 0, width: 155, height: 44))
-        #expect(half.frame(at: ItemPath(section: 0, item: 2)).y == 44)
+        #expect(half.frame(at: ItemPath(section: 0, item: 2))?.y == 44)
     }
 
     @Test func componentsStackDownTheList() {
@@ -43,8 +43,8 @@ struct ListLayoutTests {
             LayoutSection(id: "empty", itemCount: 0),
             LayoutSection(id: "b", itemCount: 1),
         ])
-        #expect(layout.frame(ofSection: 2).y == 108)
-        #expect(layout.frame(at: ItemPath(section: 2, item: 0)).y == 108)
+        #expect(layout.frame(ofSection: 2)?.y == 108)
+        #expect(layout.frame(at: ItemPath(section: 2, item: 0))?.y == 108)
         #expect(layout.contentHeight == 152)
     }
 
@@ -107,7 +107,7 @@ struct ListLayoutTests {
             let paths = (0..<layout.sectionCount).flatMap { section in
                 (0..<layout.itemCount(inSection: section)).map { ItemPath(section: section, item: $0) }
             }.filter { path in
-                let frame = layout.frame(at: path)
+                let frame = layout.frame(at: path)!
                 return frame.maxY > viewport.lowerBound && frame.y < viewport.upperBound
             }
             let expected = paths.first.map { $0...paths.last! }
@@ -115,17 +115,17 @@ struct ListLayoutTests {
         }
     }
 
-    @Test func horizontalComponentIsOneScrollingRowWithOffsetKeptByIdentity() {
+    @Test func horizontalComponentIsOneScrollingRowWithOffsetKeptByIdentity() throws {
         let shelf = LayoutSection(
             id: "shelf", style: ComponentLayout(insets: ListInsets(left: 16, right: 16), interitemSpacing: 8, distribution: .fraction(0.4), itemRatio: .height(100)),
             arrangement: .horizontal, itemCount: 10
         )
         var layout = ListLayout()
         layout.update([shelf], in: phone)
-        let width = (288 + 8) * 0.4 - 8, last = layout.frame(at: ItemPath(section: 0, item: 9))
+        let width = (288 + 8) * 0.4 - 8, last = try #require(layout.frame(at: ItemPath(section: 0, item: 9)))
         #expect(abs(last.x - (16 + 9 * (width + 8))) < 1e-9 && last.width == width && last.y == 0 && last.height == 100)
         #expect(abs(layout.contentWidth(ofSection: 0) - (16 + 10 * width + 9 * 8 + 16)) < 1e-9)
-        #expect(layout.frame(ofSection: 0).height == 100)
+        #expect(layout.frame(ofSection: 0)?.height == 100)
 
         layout.setScrollOffset(300, forSection: 0)
         #expect(layout.visibleItems(inSection: 0) == 2..<6)

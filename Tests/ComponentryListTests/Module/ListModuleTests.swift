@@ -44,6 +44,15 @@ struct ListModuleTests {
         }
     }
 
+    /// A module that has shown its first response, `components`.
+    func loaded(_ components: sending [any ListComponent]) async -> ListModule {
+        let module = module()
+        let refresh = Task { await module.refresh() }
+        await server.respond(0, with: .success(components))
+        await refresh.value
+        return module
+    }
+
     func shown(_ module: ListModule) -> [String] {
         module.rendered.sections.map(\.id)
     }
@@ -124,19 +133,44 @@ struct ListModuleTests {
         list.items.append(Row(id: 8))
         module.reload()
         #expect(updates.map(\.changes) == [[.insertItem(RenderedItem(id: ItemIdentity(of: Row(id: 8)), cell: Cell("row", ["text": "8"])), at: ItemPath(section: 0, item: 8))]])
-        #expect(module.layout.frame(at: ItemPath(section: 1, item: 0)).y == 9 * 44)
+        #expect(module.layout.frame(at: ItemPath(section: 1, item: 0))?.y == 9 * 44.0)
         module.reload()                              // nothing changed: no update
         #expect(updates.count == 1)
         module.environment = ListEnvironment(containerWidth: 1_000)
-        #expect(module.layout.frame(at: ItemPath(section: 0, item: 0)).width == 1_000)
+        #expect(module.layout.frame(at: ItemPath(section: 0, item: 0))?.width == 1_000)
+    }
+
+    /// A page whose components share an id fails like any failed request: the error
+    /// says why and what was shown stays, for a refresh and for a load more.
+    @Test func aResponseWithDuplicateIDsFailsAndKeepsWhatWasShown() async {
+        let module = await loaded([TestComponent("a", [1, 2])])
+        let more = Task { await module.loadMore() }
+        await server.respond(1, with: .success([TestComponent("b", [3]), TestComponent("b", [4])]))
+        await more.value
+        guard case .failed(let error) = module.state else { Issue.record("\(module.state.name)"); return }
+        #expect(error as? ListDataSourceError == .duplicateID("b"))
+        #expect(shown(module) == ["a"])
+        let second = Task { await module.refresh() }
+        await server.respond(2, with: .success([TestComponent("c", [5]), TestComponent("c", [6])]))
+        await second.value
+        #expect(module.state.name == "failed")
+        #expect(shown(module) == ["a"])
+        #expect(module.dataSource.components.map(\.id) == ["a"])
+    }
+
+    /// A click on an item the page no longer shows (the browser was behind) is ignored.
+    @Test func aStaleSelectionIsIgnored() async {
+        let list = TestComponent("a", [1, 2])
+        let module = await loaded([list])
+        #expect(!module.select(at: ItemPath(section: 0, item: 2)))
+        #expect(!module.select(at: ItemPath(section: 1, item: 0)))
+        #expect(!module.select(at: ItemPath(section: -1, item: -1)))
+        #expect(list.selected.isEmpty)
     }
 
     @Test func selectionReachesTheShownComponent() async {
-        let module = module()
         let list = TestComponent("a", [1, 2])
-        let refresh = Task { await module.refresh() }
-        await server.respond(0, with: .success([list]))
-        await refresh.value
+        let module = await loaded([list])
         module.select(at: ItemPath(section: 0, item: 1))
         #expect(list.selected == [2])
     }

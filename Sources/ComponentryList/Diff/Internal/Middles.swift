@@ -14,11 +14,13 @@ struct Middles {
     @inlinable
     var count: Int { starts[starts.count - 1] }
 
-    /// Appends the next section: `count` middle items from item `offset` on.
+    /// Appends the next section, of `count` items: its middle, `prefix..<(count - suffix)`;
+    /// none for an unmatched section (`prefix == nil`).
     @inlinable
-    mutating func appendSection(count: Int, offset: Int) {
-        starts.append(count + starts[starts.count - 1])
-        offsets.append(offset)
+    mutating func appendSection(count: Int, prefix: Int?, suffix: Int) {
+        let prefix = prefix ?? count
+        starts.append(max(count - suffix - prefix, 0) + starts[starts.count - 1])
+        offsets.append(prefix)
     }
 
     /// The middle indices of `section`.
