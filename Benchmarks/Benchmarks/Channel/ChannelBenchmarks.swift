@@ -81,16 +81,19 @@ let benchmarks: @Sendable () -> Void = {
     )
 
     // MARK: emit
+    // `benchmark` is not Sendable, so it stays here; only the measured loop hops to the
+    // main actor, once per iteration of `scaledIterations` operations.
 
     for others in otherCounts {
         Benchmark("emit/100 copies/\(others) others") { benchmark async in
+            let iterations = benchmark.scaledIterations
+            await MainActor.run { Pool.holding(others: others).channel.emit(.likes, 0, to: .user, id: -1) }
+            benchmark.startMeasurement()
             await MainActor.run {
                 let pool = Pool.holding(others: others)
-                pool.channel.emit(.likes, 0, to: .user, id: -1)
-                benchmark.startMeasurement()
-                for i in benchmark.scaledIterations { pool.channel.emit(.likes, i + 1, to: .user, id: -1) }
-                benchmark.stopMeasurement()
+                for i in iterations { pool.channel.emit(.likes, i + 1, to: .user, id: -1) }
             }
+            benchmark.stopMeasurement()
         }
     }
 
@@ -98,14 +101,16 @@ let benchmarks: @Sendable () -> Void = {
 
     for others in otherCounts {
         Benchmark("join+leave/\(others) others", configuration: .init(scalingFactor: .kilo)) { benchmark async in
+            let iterations = benchmark.scaledIterations
+            await MainActor.run { _ = Pool.holding(others: others) }
+            benchmark.startMeasurement()
             await MainActor.run {
                 let pool = Pool.holding(others: others)
-                benchmark.startMeasurement()
-                for i in benchmark.scaledIterations {
+                for i in iterations {
                     pool.channel.join(LeanModel(id: 2_000_000 + i))  // freed at once: leaves
                 }
-                benchmark.stopMeasurement()
             }
+            benchmark.stopMeasurement()
         }
     }
 
@@ -118,21 +123,23 @@ let benchmarks: @Sendable () -> Void = {
             maxIterations: 3
         )
     ) { benchmark async in
-        await MainActor.run { createJoinAndFree(benchmark) }
+        let iterations = benchmark.scaledIterations
+        let channel = await MainActor.run { createJoinAndFree(iterations) }
+        benchmark.stopMeasurement()
+        benchmark.measurement(.custom("entries left", useScalingFactor: false), channel.snapshot().objectCount)
+        precondition(channel.snapshot().identityCount == 0, "the pool kept entries of freed objects")
     }
 }
 
-/// Creates, joins and frees `benchmark.scaledIterations.count` objects, and records how
-/// many entries the pool kept.
+/// Creates `iterations.count` objects, joins them to a new channel and frees them; returns
+/// the channel, whose pool should then be empty.
 @MainActor
-private func createJoinAndFree(_ benchmark: Benchmark) {
+private func createJoinAndFree(_ iterations: Range<Int>) -> SyncChannel {
     let channel = SyncChannel()
-    var models: [UserModel]? = channel.join(benchmark.scaledIterations.map { UserModel(id: $0 % 250_000) })
+    var models: [UserModel]? = channel.join(iterations.map { UserModel(id: $0 % 250_000) })
     withExtendedLifetime(models) {
-        precondition(channel.snapshot().objectCount == benchmark.scaledIterations.count)
+        precondition(channel.snapshot().objectCount == iterations.count)
     }
     models = nil
-    benchmark.stopMeasurement()
-    benchmark.measurement(.custom("entries left", useScalingFactor: false), channel.snapshot().objectCount)
-    precondition(channel.snapshot().identityCount == 0, "the pool kept entries of freed objects")
+    return channel
 }
