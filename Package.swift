@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "TallyStore", targets: ["TallyStore"]),
         .library(name: "TallyServer", targets: ["TallyServer"]),
         .library(name: "TallyServerTesting", targets: ["TallyServerTesting"]),
+        .library(name: "TallyDashboard", targets: ["TallyDashboard"]),
         .library(name: "SeededRandom", targets: ["SeededRandom"]),
         .executable(name: "tally", targets: ["tally"]),
     ],
@@ -32,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
         // The pattern library: Foundation only.
@@ -65,6 +67,14 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            swiftSettings: strict
+        ),
+
+        // The live dashboard: layout configuration, section components, pages.
+        .target(
+            name: "TallyDashboard",
+            dependencies: ["Componentry", "ComponentryList", "TallyStore", .product(name: "Yams", package: "Yams")],
+            resources: [.copy("Resources/default-dashboard.yaml")],
             swiftSettings: strict
         ),
 
@@ -125,6 +135,7 @@ let package = Package(
         .testTarget(name: "ComponentryListTests", dependencies: ["ComponentryList", "SeededRandom"], swiftSettings: strict),
         .testTarget(name: "TallyTrackerTests", dependencies: ["TallyTracker", "TallyServerTesting", "SeededRandom"], swiftSettings: strict),
         .executableTarget(name: "TrackerProbe", dependencies: ["TallyTracker"], path: "Tests/Fixtures/TrackerProbe", swiftSettings: strict),
+        .testTarget(name: "TallyDashboardTests", dependencies: ["TallyDashboard"], swiftSettings: strict),
         .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore", "SeededRandom"], swiftSettings: strict),
         .testTarget(
             name: "TallyServerTests",

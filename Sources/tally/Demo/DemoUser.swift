@@ -23,6 +23,7 @@ struct DemoUser {
 
     /// Versions and the day (from the first demo day) each was released.
     private static let releases = [("3.0.0", 0), ("3.1.0", 12), ("3.2.0", 27), ("3.3.0", 44)]
+    private static let labels = ["food", "work", "family"]
     private static let notes = ["breakfast", "lunch", "dinner", "coffee", "metro", "groceries", "rent", "movie", "taxi"]
     private static let screens = [("Statistics", 0.4), ("Budget", 0.2), ("Calendar", 0.15), ("Settings", 0.1)]
 
@@ -66,7 +67,7 @@ struct DemoUser {
             send("bill_created", [
                 "amount": .double(max(0.5, amount)),
                 "note": .string(random.chance(0.35) ? "" : Self.notes.randomElement(using: &random)!),
-                "labels": .int(Int.random(in: 0...3, using: &random)),
+                "labels": .string(Self.labels.prefix(Int.random(in: 0...3, using: &random)).joined(separator: ",")),
                 "duration_s": .int(Int.random(in: 4...90, using: &random)),
             ])
         }

@@ -1,0 +1,240 @@
+import Foundation
+import Yams
+
+extension DashboardLayout {
+    /// Reads a layout from YAML (or JSON, which YAML includes).
+    ///
+    /// ```yaml
+    /// sections:
+    ///   - id: bills
+    ///     title: Bills
+    ///     metrics:
+    ///       - {key: bills, label: Bills, count: bill_created}
+    ///       - {key: bills_per_user, label: Per user, per_user: bill_created}
+    ///       - {key: record_time, label: Time to record, average: {event: bill_created, property: duration_s, unit: s}}
+    ///       - {key: empty_note, label: Empty note, empty_share: {event: bill_created, property: note}}
+    ///   - {id: app, title: App, builtin: app}
+    ///   - {id: screens, title: Screens, builtin: screens, screen_names: {BillEditor: Bill editor}}
+    ///   - {id: health, title: Data health, builtin: data_health, unreliable_share: 0.05}
+    /// ```
+    ///
+    /// A section has either `metrics` or `builtin` (`app`, `versions`, `screens`,
+    /// `top_events`, `live_feed`, `data_health`). A metric has one measure: `count`,
+    /// `per_user` or `distinct_users` (an event name), or `average`, `empty_share` or
+    /// `breakdown` (an event and a property). Identifiers and keys are unique; unknown
+    /// fields are refused, so a misspelt one is found rather than ignored.
+    ///
+    /// - Throws: ``DashboardLayoutError`` naming the line and the field.
+    public init(yaml text: String) throws(DashboardLayoutError) {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw DashboardLayoutError(line: error.line, field: "", message: "not valid YAML or JSON: \(error)")
+        } catch {
+            throw DashboardLayoutError(line: nil, field: "", message: "not valid YAML or JSON: \(error)")
+        }
+        guard let root else { throw DashboardLayoutError(line: 1, field: "", message: "the file is empty") }
+        var reader = LayoutReader()
+        self = try reader.layout(root)
+    }
+}
+
+extension YamlError {
+    /// The line the error is on, when libYAML said.
+    fileprivate var line: Int? {
+        switch self {
+        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _): mark.line
+        default: nil
+        }
+    }
+}
+
+/// Turns the YAML node tree into a ``DashboardLayout``, keeping the path to each field for
+/// errors.
+private struct LayoutReader {
+    private var usedKeys: Set<String> = []
+
+    static let builtins = ["app", "versions", "screens", "top_events", "live_feed", "data_health"]
+
+    /// The content of the built-in section `name`, with its options from `fields`.
+    private static func builtin(_ name: String, _ fields: Fields) throws(DashboardLayoutError) -> DashboardLayout.Content? {
+        switch name {
+        case "app": return .app
+        case "versions": return .versions
+        case "top_events": return .topEvents
+        case "live_feed": return .liveFeed
+        case "screens":
+            guard let names = fields.optional("screen_names") else { return .screens(names: [:]) }
+            return .screens(names: try names.stringMap())
+        case "data_health":
+            var share = 0.05
+            if let given = fields.optional("unreliable_share") { share = try given.number() }
+            guard (0...1).contains(share) else {
+                throw fields.error("unreliable_share", "must be a share from 0 to 1, such as 0.05")
+            }
+            return .dataHealth(unreliableShare: share)
+        default: return nil
+        }
+    }
+
+    mutating func layout(_ root: Node) throws(DashboardLayoutError) -> DashboardLayout {
+        let fields = try Fields(root, path: "", allowed: ["sections"])
+        let list = try fields.required("sections").sequence()
+        guard !list.isEmpty else { throw fields.error("sections", "a layout needs at least one section") }
+        var sections: [DashboardLayout.Section] = []
+        var ids: Set<String> = []
+        for item in list {
+            let section = try section(item)
+            guard ids.insert(section.id).inserted else {
+                throw item.error("id", "the section id '\(section.id)' is used twice")
+            }
+            sections.append(section)
+        }
+        return DashboardLayout(sections: sections)
+    }
+
+    private mutating func section(_ value: Value) throws(DashboardLayoutError) -> DashboardLayout.Section {
+        let fields = try Fields(value, allowed: ["id", "title", "metrics", "builtin", "screen_names", "unreliable_share"])
+        let id = try fields.required("id").identifier()
+        let title = try fields.required("title").text(maximumLength: 100)
+        let content: DashboardLayout.Content
+        switch (fields.optional("metrics"), fields.optional("builtin")) {
+        case (let metrics?, nil):
+            let list = try metrics.sequence()
+            guard !list.isEmpty else { throw fields.error("metrics", "a section needs at least one metric") }
+            var parsed: [DashboardLayout.Metric] = []
+            for item in list { parsed.append(try metric(item)) }
+            content = .metrics(parsed)
+        case (nil, let builtin?):
+            let name = try builtin.text(maximumLength: 64)
+            guard let builtin = try Self.builtin(name, fields) else {
+                throw builtin.error("", "unknown built-in section '\(name)'; one of \(Self.builtins.joined(separator: ", "))")
+            }
+            content = builtin
+        default:
+            throw fields.error("", "a section has either metrics or builtin")
+        }
+        return DashboardLayout.Section(id: id, title: title, content: content)
+    }
+
+    private static let measures = ["count", "per_user", "distinct_users", "average", "empty_share", "breakdown"]
+
+    private mutating func metric(_ value: Value) throws(DashboardLayoutError) -> DashboardLayout.Metric {
+        let fields = try Fields(value, allowed: ["key", "label"] + Self.measures)
+        let key = try fields.required("key").identifier()
+        guard usedKeys.insert(key).inserted else { throw fields.error("key", "the metric key '\(key)' is used twice") }
+        let label = try fields.required("label").text(maximumLength: 100)
+        let given = Self.measures.filter { fields.optional($0) != nil }
+        guard given.count == 1, let name = given.first, let spec = fields.optional(name) else {
+            throw fields.error("", "a metric has exactly one of \(Self.measures.joined(separator: ", "))")
+        }
+        let measure: DashboardLayout.Measure
+        switch name {
+        case "count": measure = .count(event: try spec.text(maximumLength: 100))
+        case "per_user": measure = .perUser(event: try spec.text(maximumLength: 100))
+        case "distinct_users": measure = .distinctUsers(event: try spec.text(maximumLength: 100))
+        default:
+            let allowed = name == "average" ? ["event", "property", "unit"] : ["event", "property"]
+            let parts = try Fields(spec, allowed: allowed)
+            let event = try parts.required("event").text(maximumLength: 100)
+            let property = try parts.required("property").text(maximumLength: 100)
+            switch name {
+            case "average":
+                var unit: String?
+                if let given = parts.optional("unit") { unit = try given.text(maximumLength: 16) }
+                measure = .average(event: event, property: property, unit: unit)
+            case "empty_share": measure = .emptyShare(event: event, property: property)
+            default: measure = .breakdown(event: event, property: property)
+            }
+        }
+        return DashboardLayout.Metric(key: key, label: label, measure: measure)
+    }
+}
+
+/// A node and the path that led to it.
+private struct Value {
+    let node: Node
+    let path: String
+
+    func error(_ field: String, _ message: String) -> DashboardLayoutError {
+        DashboardLayoutError(line: node.mark?.line, field: field.isEmpty ? path : join(path, field), message: message)
+    }
+
+    func sequence() throws(DashboardLayoutError) -> [Value] {
+        guard let items = node.sequence else { throw error("", "expected a list") }
+        return items.enumerated().map { Value(node: $1, path: "\(path)[\($0)]") }
+    }
+
+    func text(maximumLength: Int) throws(DashboardLayoutError) -> String {
+        guard let text = node.scalar?.string, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw error("", "expected a non-empty text")
+        }
+        guard text.count <= maximumLength else { throw error("", "longer than \(maximumLength) characters") }
+        return text
+    }
+
+    /// Letters, digits, `_` and `-`: safe in URLs, element attributes and saved orders.
+    func identifier() throws(DashboardLayoutError) -> String {
+        let text = try text(maximumLength: 64)
+        guard text.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "-") }) else {
+            throw error("", "'\(text)' may hold only letters, digits, '_' and '-'")
+        }
+        return text
+    }
+
+    func number() throws(DashboardLayoutError) -> Double {
+        guard let text = node.scalar?.string, let number = Double(text), number.isFinite else { throw error("", "expected a number") }
+        return number
+    }
+
+    func stringMap() throws(DashboardLayoutError) -> [String: String] {
+        guard let mapping = node.mapping else { throw error("", "expected a mapping of names") }
+        var map: [String: String] = [:]
+        for (key, value) in mapping {
+            let name = try Value(node: key, path: path).text(maximumLength: 100)
+            map[name] = try Value(node: value, path: join(path, name)).text(maximumLength: 100)
+        }
+        return map
+    }
+}
+
+/// The fields of a mapping node, checked against the names a place allows.
+private struct Fields {
+    private let value: Value
+    private let members: [String: Value]
+
+    init(_ value: Value, allowed: [String]) throws(DashboardLayoutError) {
+        guard let mapping = value.node.mapping else { throw value.error("", "expected a mapping of fields") }
+        var members: [String: Value] = [:]
+        for (key, node) in mapping {
+            guard let name = key.scalar?.string else { throw value.error("", "a field name must be text") }
+            guard allowed.contains(name) else {
+                throw Value(node: key, path: value.path).error(name, "unknown field; expected one of \(allowed.joined(separator: ", "))")
+            }
+            guard members[name] == nil else { throw Value(node: key, path: value.path).error(name, "given twice") }
+            members[name] = Value(node: node, path: join(value.path, name))
+        }
+        self.value = value
+        self.members = members
+    }
+
+    init(_ node: Node, path: String, allowed: [String]) throws(DashboardLayoutError) {
+        try self.init(Value(node: node, path: path), allowed: allowed)
+    }
+
+    func optional(_ name: String) -> Value? { members[name] }
+
+    func required(_ name: String) throws(DashboardLayoutError) -> Value {
+        guard let member = members[name] else { throw value.error(name, "missing") }
+        return member
+    }
+
+    func error(_ field: String, _ message: String) -> DashboardLayoutError {
+        (members[field] ?? value).error(field.isEmpty || members[field] != nil ? "" : field, message)
+    }
+}
+
+private func join(_ path: String, _ field: String) -> String {
+    path.isEmpty ? field : "\(path).\(field)"
+}
