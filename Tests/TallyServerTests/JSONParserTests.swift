@@ -118,13 +118,31 @@ import Testing
     }
 
     @Test(arguments: [
-        String(repeating: "[", count: 100_000),
-        String(repeating: "[", count: 100) + "1,]" + String(repeating: "]", count: 99),
-        String(repeating: #"{"a":"#, count: 100) + "1" + String(repeating: "}", count: 99),
-        String(repeating: "{", count: 100) + String(repeating: "}", count: 100),
-        String(repeating: "[", count: 100) + "]" + String(repeating: "}", count: 99),
+        Sample("100,000 unclosed [", String(repeating: "[", count: 100_000)),
+        Sample("a trailing comma past the limit", String(repeating: "[", count: 100) + "1,]" + String(repeating: "]", count: 99)),
+        Sample("an unclosed object past the limit", String(repeating: #"{"a":"#, count: 100) + "1" + String(repeating: "}", count: 99)),
+        Sample("keyless objects past the limit", String(repeating: "{", count: 100) + String(repeating: "}", count: 100)),
+        Sample("mismatched brackets past the limit", String(repeating: "[", count: 100) + "]" + String(repeating: "}", count: 99)),
     ])
-    func malformedDeepNestingIsStillABadBody(text: String) {
-        #expect(throws: JSONParser.Failure.self) { try parse(text) }
+    func malformedDeepNestingIsStillABadBody(sample: Sample) {
+        #expect(throws: JSONParser.Failure.self) { try parse(sample.text) }
     }
+}
+
+/// A test input with a short name, so that long inputs do not flood the test log.
+struct Sample: Sendable, CustomTestStringConvertible {
+    let name: String
+    let text: String
+
+    init(_ name: String, _ text: String) {
+        self.name = name
+        self.text = text
+    }
+
+    /// A short input, named by itself.
+    init(_ text: String) {
+        self.init(text, text)
+    }
+
+    var testDescription: String { name }
 }
