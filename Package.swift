@@ -135,7 +135,10 @@ let package = Package(
         .testTarget(name: "ComponentryListTests", dependencies: ["ComponentryList", "SeededRandom"], swiftSettings: strict),
         .testTarget(name: "TallyTrackerTests", dependencies: ["TallyTracker", "TallyServerTesting", "SeededRandom"], swiftSettings: strict),
         .executableTarget(name: "TrackerProbe", dependencies: ["TallyTracker"], path: "Tests/Fixtures/TrackerProbe", swiftSettings: strict),
-        .testTarget(name: "TallyDashboardTests", dependencies: ["TallyDashboard"], swiftSettings: strict),
+        .testTarget(
+            name: "TallyDashboardTests", dependencies: ["TallyDashboard", "Componentry", "ComponentryList", "TallyStore"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore", "SeededRandom"], swiftSettings: strict),
         .testTarget(
             name: "TallyServerTests",

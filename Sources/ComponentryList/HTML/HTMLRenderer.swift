@@ -20,10 +20,19 @@ internal import Foundation
 public struct HTMLRenderer: Sendable {
     /// The id of the list's root element; prefixes every other id.
     public var rootID: String
+    /// An attribute each component's element carries, set to the component's id (such as
+    /// `data-section`), for scripts and tests that find components by identity; none when `nil`.
+    public var componentAttribute: String?
+    /// The inner HTML of a cell the app renders itself (from a template, say), or `nil` for
+    /// the default: one `<span data-field="name">` per field. What it returns is inserted as
+    /// is, so it must escape what it shows (``HTMLText/escape(_:)``).
+    public var cellContent: (@Sendable (Cell) -> String?)?
 
     /// Creates a renderer whose root element has the id `rootID`.
-    public init(rootID: String = "list") {
+    public init(rootID: String = "list", componentAttribute: String? = nil, cellContent: (@Sendable (Cell) -> String?)? = nil) {
         self.rootID = rootID
+        self.componentAttribute = componentAttribute
+        self.cellContent = cellContent
     }
 
     // MARK: Rendering
@@ -36,7 +45,8 @@ public struct HTMLRenderer: Sendable {
     /// One component, with its items.
     public func render(_ section: ListSection<RenderedComponent, RenderedItem>) -> String {
         let component = section.model, id = elementID(ofComponent: component.id)
-        var html = "<section id=\"\(id)\" class=\"list-component\">"
+        let attribute = componentAttribute.map { " \(HTMLText.escape($0))=\"\(HTMLText.escape(component.id))\"" } ?? ""
+        var html = "<section id=\"\(id)\" class=\"list-component\"\(attribute)>"
         let rules = itemRules(component, items: itemsID(ofComponent: component.id))
         if !rules.isEmpty { html += "<style>\(rules)</style>" }
         if let header = component.header { html += "<header class=\"list-header\">\(render(header))</header>" }
@@ -55,6 +65,7 @@ public struct HTMLRenderer: Sendable {
     private func render(_ cell: Cell, id: String? = nil) -> String {
         let kind = HTMLText.idPart(cell.kind.identifier)
         var html = "<div" + (id.map { " id=\"\($0)\"" } ?? "") + " class=\"cell cell-\(kind)\">"
+        if let content = cellContent?(cell) { return html + content + "</div>" }
         for field in cell.fields {
             html += "<span data-field=\"\(HTMLText.escape(field.name))\">\(HTMLText.escape(field.value))</span>"
         }

@@ -1,7 +1,7 @@
 /// Text made safe for HTML, and identities made safe for element ids.
-enum HTMLText {
+public enum HTMLText {
     /// `text` with `& < > " '` escaped: safe in element content and quoted attributes.
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)
         for character in text.unicodeScalars {

@@ -1,0 +1,125 @@
+import Componentry
+import ComponentryList
+import Foundation
+import TallyStore
+import Testing
+@testable import TallyDashboard
+
+/// The page on the server, driven as the browser will drive it, with no browser: its HTML,
+/// and the DOM patches each change produces.
+@MainActor
+@Suite struct DashboardPageTests {
+    let store: EventStore
+    let app: AppID
+
+    init() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tally-dashboard-\(UUID()).sqlite").path
+        store = try EventStore(path: path)
+        app = try await store.createApp(name: "Bills").app.id
+        let noon = try Date("2026-11-20T12:00:00Z", strategy: .iso8601)
+        var events: [Event] = []
+        for (user, bills) in [("ann", 3), ("bob", 1)] {
+            events.append(Self.event("screen_view", user: user, at: noon, ["screen": .string("BillEditor")]))
+            for _ in 0..<bills { events.append(Self.event("bill_created", user: user, at: noon, version: "2.0")) }
+        }
+        try await store.insert(events, app: app)
+    }
+
+    static func event(
+        _ name: String, user: String, at time: Date, version: String = "1.0", _ properties: [String: PropertyValue] = [:]
+    ) -> Event {
+        Event(
+            id: UUID(), name: name, timestamp: time, deviceTimestamp: time, userID: user, sessionID: nil,
+            appVersion: version, platform: "ios", properties: properties)
+    }
+
+    /// The ids of the `data-section` elements of `html`, in document order.
+    func sectionIDs(_ html: String) -> [String] {
+        html.matches(of: /data-section="([^"]+)"/).map { String($0.1) }
+    }
+
+    /// The text of the element whose `data-metric` is `key`.
+    func metric(_ key: String, in html: String) -> String? {
+        html.firstMatch(of: try! Regex(#"data-metric="\#(key)">([^<]*)<"#))?.output[1].substring.map(String.init)
+    }
+
+    @Test func theFirstResponseHasEverySectionInLayoutOrderWithItsTitle() {
+        let page = DashboardPage(layout: .default, date: "2026-11-20")
+        #expect(sectionIDs(page.html) == DashboardLayout.default.sections.map(\.id))
+        #expect(page.html.contains("<h2>Users &amp; versions</h2>"))
+    }
+
+    @Test func aReportShowsItsNumbersThroughPatches() async throws {
+        let page = DashboardPage(layout: .default, date: "2026-11-20")
+        let report = try await DayReport.load(from: store, app: app, layout: .default, date: "2026-11-20")
+        let patches = page.show(report)
+        #expect(!patches.isEmpty)
+        #expect(patches.allSatisfy { if case .insert = $0 { true } else { false } }, "numbers arrive as new tiles")
+        #expect(metric("dau", in: page.html) == "2")
+        #expect(metric("new_users", in: page.html) == "2")
+        #expect(metric("events", in: page.html) == "6")
+        #expect(metric("bills", in: page.html) == "4")
+        #expect(metric("bills_per_user", in: page.html) == "2.0")
+        #expect(metric("screen:BillEditor", in: page.html) == "2")
+        #expect(page.html.contains("Bill editor"), "screens show their readable names")
+        #expect(metric("version:2.0", in: page.html) == "2")
+        #expect(metric("empty_note", in: page.html) == "—", "not measured yet")
+
+        #expect(page.show(report).isEmpty, "the same report changes nothing")
+    }
+
+    @Test func aSavedOrderIsShownAndHiddenSectionsAreLeftOut() {
+        let order = ComponentOrder(["ads", "app", "bills"], hidden: ["bills"])
+        let page = DashboardPage(layout: .default, date: "2026-11-20", order: order)
+        #expect(sectionIDs(page.html) == ["ads", "app"])
+    }
+
+    /// Reordering and hiding are the section manager's work: one moved or removed element,
+    /// not a new page.
+    @Test func reorderingAndHidingAreMinimalPatches() {
+        let page = DashboardPage(layout: .default, date: "2026-11-20")
+        let moved = page.move("ads", to: 0)
+        #expect(moved.count == 1)
+        guard case .move? = moved.first else {
+            Issue.record("expected one move, got \(moved)")
+            return
+        }
+        #expect(sectionIDs(page.html).first == "ads")
+        #expect(page.viewModel.order.value.identifiers.first == "ads")
+
+        let hidden = page.setHidden(true, for: "bills")
+        #expect(hidden.count == 1)
+        guard case .remove? = hidden.first else {
+            Issue.record("expected one removal, got \(hidden)")
+            return
+        }
+        #expect(!sectionIDs(page.html).contains("bills"))
+        #expect(page.viewModel.order.value.hidden == ["bills"])
+    }
+
+    /// A browser may send a stale or forged section id; the page ignores it.
+    @Test func unknownSectionsChangeNothing() {
+        let page = DashboardPage(layout: .default, date: "2026-11-20")
+        let before = page.html
+        #expect(page.move("<script>", to: 0).isEmpty)
+        #expect(page.move("ads", to: -5).count == 1, "an index out of range is clamped")
+        #expect(page.setHidden(true, for: "nope").isEmpty)
+        #expect(sectionIDs(page.html).first == "ads")
+        #expect(page.move("ads", to: Int.max).count == 1)
+        #expect(sectionIDs(page.html) == sectionIDs(before).filter { $0 != "ads" } + ["ads"])
+    }
+
+    /// A closed tab frees its page and every section with it.
+    @Test func aClosedPageIsFreedWithItsSections() {
+        weak var freedPage: DashboardPage?
+        weak var freedSection: SectionComponent?
+        do {
+            let page = DashboardPage(layout: .default, date: "2026-11-20")
+            freedPage = page
+            freedSection = page.sections.first
+            #expect(freedSection != nil)
+        }
+        #expect(freedPage == nil)
+        #expect(freedSection == nil)
+    }
+}
