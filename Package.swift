@@ -73,7 +73,7 @@ let package = Package(
         // The live dashboard: layout configuration, section components, pages.
         .target(
             name: "TallyDashboard",
-            dependencies: ["Componentry", "ComponentryList", "TallyStore", .product(name: "Yams", package: "Yams")],
+            dependencies: ["Componentry", "ComponentryList", "TallyStore", "TallyServer", .product(name: "Yams", package: "Yams")],
             resources: [.copy("Resources/default-dashboard.yaml")],
             swiftSettings: strict
         ),

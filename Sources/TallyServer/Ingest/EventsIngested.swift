@@ -10,4 +10,11 @@ public struct EventsIngested: BusEvent {
     public let accepted: Int
     /// New events per event name.
     public let names: [String: Int]
+
+    /// Creates the notice of `accepted` new events of `app`, `names` of them per event name.
+    public init(app: AppID, accepted: Int, names: [String: Int]) {
+        self.app = app
+        self.accepted = accepted
+        self.names = names
+    }
 }

@@ -1,0 +1,79 @@
+import Componentry
+import ComponentryList
+import Foundation
+import Synchronization
+import TallyServer
+import TallyStore
+import Testing
+@testable import TallyDashboard
+
+/// Live updates without a browser: announcements on the bus become patches for every open
+/// page, with one report read per app and tick however many tabs are open.
+@MainActor
+@Suite struct LiveUpdatesTests {
+    /// A loader that counts its reads and answers a report whose DAU is the read's number.
+    final class CountingLoader: Sendable {
+        let reads = Mutex<[AppID: Int]>([:])
+
+        func load(_ app: AppID, _ date: String) async throws -> DayReport {
+            let count = reads.withLock { reads in
+                reads[app, default: 0] += 1
+                return reads[app]!
+            }
+            return try DayReport(metrics: Self.metrics(dau: count, date: date))
+        }
+
+        /// Day metrics with `dau` set, decoded as the metrics API writes them.
+        static func metrics(dau: Int, date: String) throws -> DayMetrics {
+            let json = #"{"date":"\#(date)","tz":"UTC","dau":\#(dau),"wau":0,"mau":0,"new_users":0,"events":{},"per_user":{},"versions":{},"screens":{}}"#
+            return try JSONDecoder().decode(DayMetrics.self, from: Data(json.utf8))
+        }
+    }
+
+    /// Waits until `condition` holds, for at most 5 seconds.
+    func eventually(_ condition: @MainActor () -> Bool) async throws {
+        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+    }
+
+    @Test(arguments: [1, 10, 100])
+    func oneReadPerAppAndTickWhateverTheNumberOfTabs(tabs: Int) async throws {
+        let bus = EventBus()
+        let loader = CountingLoader()
+        let live = LiveUpdates(bus: bus, tick: .milliseconds(50), load: loader.load)
+        let (shown, other) = (AppID(rawValue: 1), AppID(rawValue: 2))
+        let pages = (0..<tabs).map { _ in DashboardPage(layout: .default, date: "2026-11-20") }
+        var patched = 0
+        for page in pages { live.register(page, app: shown) { _ in patched += 1 } }
+
+        for _ in 0..<50 { bus.post(EventsIngested(app: shown, accepted: 1, names: ["open": 1])) }
+        bus.post(EventsIngested(app: other, accepted: 1, names: ["open": 1]))
+        try await eventually { patched == tabs }
+        #expect(patched == tabs)
+        #expect(pages.allSatisfy { $0.html.contains(#"data-metric="dau">1<"#) })
+        try await Task.sleep(for: .milliseconds(150))
+        #expect(loader.reads.withLock { $0 } == [shown: 1], "one read for 50 announcements and \(tabs) tabs; none for an app nobody watches")
+    }
+
+    @Test func aClosedTabIsFreedAndDropped() async throws {
+        let bus = EventBus()
+        let loader = CountingLoader()
+        let live = LiveUpdates(bus: bus, tick: .milliseconds(20), load: loader.load)
+        let app = AppID(rawValue: 1)
+        let kept = DashboardPage(layout: .default, date: "2026-11-20")
+        live.register(kept, app: app) { _ in }
+        weak var closed: DashboardPage?
+        do {
+            let page = DashboardPage(layout: .default, date: "2026-11-20")
+            closed = page
+            live.register(page, app: app) { _ in }
+            #expect(live.openPages == 2)
+        }
+        #expect(closed == nil, "the hub must not keep a closed tab's page")
+        #expect(live.openPages == 1)
+
+        // Many tabs opened and closed over the server's life leave no entries behind.
+        for _ in 0..<1_000 { live.register(DashboardPage(layout: .default, date: "2026-11-20"), app: app) { _ in } }
+        live.register(kept, app: app) { _ in }
+        #expect(live.entryCount <= 3)
+    }
+}
