@@ -25,6 +25,8 @@ public final class DashboardPage: ComponentContext {
     private let renderer = HTMLRenderer(rootID: "sections", componentAttribute: "data-section", cellContent: SectionCell.html)
     /// What the browser shows: the last list rendered.
     private var shown: RenderedList
+    /// The patches of the browser event being handled (see ``receive(_:)``).
+    var pendingPatches: [DOMPatch] = []
 
     /// Creates the page of `layout` showing `date`, its sections in the user's saved `order`
     /// (the layout's own when `nil`; sections the layout no longer has are skipped).

@@ -8,7 +8,7 @@ public import ComponentryList
 /// It owns its business: from the page's report it picks its own numbers, as its
 /// ``DashboardLayout/Content`` says, and knows nothing of other sections.
 @MainActor
-public final class SectionComponent: Component, ListComponent {
+public final class SectionComponent: Component, ListComponent, Responder {
     /// The name a section answers to when registered by type; ``DashboardPage`` registers
     /// each section of its layout under the section's own id instead.
     public nonisolated static let identifier = "section"
@@ -31,6 +31,9 @@ public final class SectionComponent: Component, ListComponent {
     }
 
     public var id: String { section.id }
+
+    /// Events raised on the section's elements go on to the page.
+    public var nextInChain: (any Responder)? { context as? any Responder }
 
     public var items: [Tile] {
         guard let report = context?.viewModel.report.value else { return [] }
