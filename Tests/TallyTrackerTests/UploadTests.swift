@@ -114,6 +114,23 @@ struct UploadTests {
         }
     }
 
+    @Test("Uploads report the drops counted since the last delivered upload, except the server's own rejections")
+    func uploadsReportDrops() async throws {
+        try await withTemporaryDirectory { directory in
+            // [a b c d] → 413; [a b] → 413; [a] → ok, a rejected; [b] → 413, dropped; [c d] → ok;
+            // [e] → 400, dropped; [f] → ok; [g] → ok.
+            let transport = FakeTransport([.status(413), .status(413), .ok(rejected: [0]), .status(413), .ok(), .status(400)])
+            let (tracker, _) = try tracker(in: directory, transport: transport, tracking: ["a", "b", "c", "d"])
+            _ = await tracker.flush()
+            for name in ["e", "f", "g"] {
+                tracker.track(name)
+                _ = await tracker.flush()
+            }
+            let reported = transport.requests.map { bodyObject(of: $0)["dropped"] as? [String: Int] }
+            #expect(reported == [nil, nil, nil, nil, ["payload-too-large": 1], nil, ["bad-request": 1], nil])
+        }
+    }
+
     @Test("Batches hold at most batchSize events, oldest first")
     func batching() async throws {
         try await withTemporaryDirectory { directory in

@@ -25,26 +25,28 @@ struct EventValidator {
     let maximumFuture: TimeInterval
 
     func validate(_ value: JSONValue) -> Result<Event, Rejection.Reason> {
-        if case .invalid(let reason) = value { return .failure("the event is unreadable: \(reason)") }
-        guard case .object(let fields) = value else { return .failure("an event must be a JSON object") }
+        if case .invalid(let reason) = value { return .failure(.init(.unreadable, "the event is unreadable: \(reason)")) }
+        guard case .object(let fields) = value else { return .failure(.init(.unreadable, "an event must be a JSON object")) }
         guard case .string(let idText)? = fields["id"], let id = EventID.parse(idText) else {
-            return .failure("id must be a UUID string")
+            return .failure(.init(.invalidID, "id must be a UUID string"))
         }
         guard case .string(let name)? = fields["name"], (1...100).contains(name.count) else {
-            return .failure("name must be a string of 1 to 100 characters")
+            return .failure(.init(.invalidName, "name must be a string of 1 to 100 characters"))
         }
         guard case .string(let timestampText)? = fields["timestamp"],
               let deviceTimestamp = Timestamp.parse(timestampText)
-        else { return .failure("timestamp must be an ISO-8601 string with an offset") }
+        else { return .failure(.init(.invalidTimestamp, "timestamp must be an ISO-8601 string with an offset")) }
         guard case .string(let userID)? = fields["user_id"], !userID.isEmpty,
               userID.utf8.count <= Self.maximumFieldLength
-        else { return .failure("user_id must be a non-empty string of at most \(Self.maximumFieldLength) bytes") }
+        else {
+            return .failure(.init(.invalidUserID, "user_id must be a non-empty string of at most \(Self.maximumFieldLength) bytes"))
+        }
 
         func optionalText(_ key: String) -> Result<String?, Rejection.Reason> {
             switch fields[key] {
             case nil, .null?: .success(nil)
             case .string(let text)? where text.utf8.count <= Self.maximumFieldLength: .success(text)
-            default: .failure("\(key) must be a string of at most \(Self.maximumFieldLength) bytes, or null")
+            default: .failure(.init(.invalidField, "\(key) must be a string of at most \(Self.maximumFieldLength) bytes, or null"))
             }
         }
         let sessionID: String?, appVersion: String?, platform: String?
@@ -69,21 +71,21 @@ struct EventValidator {
                 case .bool(let flag): properties[key] = .bool(flag)
                 case .null: properties[key] = .null
                 case .invalid(let reason):
-                    return .failure("property '\(key)': \(reason)")
+                    return .failure(.init(.invalidProperties, "property '\(key)': \(reason)"))
                 case .array, .object:
-                    return .failure("property '\(key)' must be a string, number, boolean or null, not \(value.kind)")
+                    return .failure(.init(.invalidProperties, "property '\(key)' must be a string, number, boolean or null, not \(value.kind)"))
                 }
             }
         default:
-            return .failure("properties must be an object of at most \(Self.maximumProperties) entries")
+            return .failure(.init(.invalidProperties, "properties must be an object of at most \(Self.maximumProperties) entries"))
         }
 
         let timestamp = deviceTimestamp.addingTimeInterval(skew)
         if timestamp < receivedAt.addingTimeInterval(-maximumAge) {
-            return .failure("timestamp is older than the accepted age of \((maximumAge / 86_400).formatted()) days")
+            return .failure(.init(.tooOld, "timestamp is older than the accepted age of \((maximumAge / 86_400).formatted()) days"))
         }
         if timestamp > receivedAt.addingTimeInterval(maximumFuture) {
-            return .failure("timestamp is more than \((maximumFuture / 60).formatted()) minutes in the future")
+            return .failure(.init(.inFuture, "timestamp is more than \((maximumFuture / 60).formatted()) minutes in the future"))
         }
 
         return .success(Event(

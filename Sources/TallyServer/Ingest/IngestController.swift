@@ -28,23 +28,37 @@ struct IngestController {
         )
         var valid: [Event] = []
         var rejected: [Rejection] = []
+        var rejectedByReason: [String: Int] = [:]
         valid.reserveCapacity(envelope.events.count)
         for (index, element) in envelope.events.enumerated() {
             switch validator.validate(element) {
-            case .success(let event): valid.append(event)
-            case .failure(let reason): rejected.append(Rejection(index: index, reason: reason.message))
+            case .success(let event):
+                valid.append(event)
+            case .failure(let reason):
+                rejected.append(Rejection(index: index, reason: reason.message))
+                rejectedByReason[reason.code.rawValue, default: 0] += 1
             }
         }
-        guard !valid.isEmpty else { return try .json(IngestResponse(accepted: 0, duplicates: 0, rejected: rejected)) }
-        let result: InsertResult
-        do {
-            result = try await store.insert(valid, app: app.id)
-        } catch {
-            context.logger.error("ingest failed to store a batch", metadata: ["app": "\(app.id.rawValue)", "error": "\(error)"])
-            throw APIError(storeError: error)
+        var (accepted, duplicates) = (0, 0)
+        if !valid.isEmpty {
+            do {
+                let result = try await store.insert(valid, app: app.id)
+                (accepted, duplicates) = (result.accepted, result.duplicates)
+                announcer.record(app: app.id, acceptedByName: result.acceptedByName)
+            } catch {
+                context.logger.error("ingest failed to store a batch", metadata: ["app": "\(app.id.rawValue)", "error": "\(error)"])
+                throw APIError(storeError: error)
+            }
         }
-        announcer.record(app: app.id, acceptedByName: result.acceptedByName)
-        return try .json(IngestResponse(accepted: result.accepted, duplicates: result.duplicates, rejected: rejected))
+        do {
+            // Buffered in memory and written with the next group commit: no wait here.
+            try await store.recordIngest(
+                app: app.id, at: receivedAt, accepted: accepted, duplicates: duplicates,
+                rejectedByReason: rejectedByReason, droppedByReason: envelope.dropped)
+        } catch {
+            context.logger.error("ingest failed to record data health", metadata: ["app": "\(app.id.rawValue)", "error": "\(error)"])
+        }
+        return try .json(IngestResponse(accepted: accepted, duplicates: duplicates, rejected: rejected))
     }
 
     private func authenticate(_ request: Request) async throws -> App {

@@ -1,10 +1,29 @@
 import Foundation
+import TallyStore
 
-/// The outer shape of an ingest body, `{"sent_at": "<ISO-8601>", "events": [ ... ]}`,
+/// The outer shape of an ingest body, `{"sent_at": "<ISO-8601>", "events": [ ... ], "dropped": {...}}`,
 /// with the events still unvalidated. Anything else is a 400; too many events a 413.
+///
+/// `dropped`, optional, holds the events the SDK dropped since its last delivered upload,
+/// by reason: an object of at most ``maximumDropReasons`` members, each a whole number from 0
+/// to ``maximumDropCount``. Reasons the server does not know (see ``knownDropReasons``) are
+/// ignored, so a newer SDK's reasons never cost it a batch.
 struct IngestEnvelope {
     let sentAt: Date
     let events: [JSONValue]
+    /// The SDK's drops by known reason.
+    let dropped: [String: Int]
+
+    /// The most members `dropped` may have.
+    static let maximumDropReasons = 20
+    /// The largest count `dropped` may give a reason.
+    static let maximumDropCount = EventStore.maximumHealthCount
+    /// TallyTracker's `DropReason` raw values (the server does not link the SDK; a test keeps
+    /// the two lists equal).
+    static let knownDropReasons: Set<String> = [
+        "capped-bytes", "too-old", "rejected-by-server", "payload-too-large", "dropped-by-beforeSend", "invalid-name",
+        "bad-request",
+    ]
 
     init(body: [UInt8], maximumEvents: Int) throws(APIError) {
         let json: JSONValue
@@ -27,5 +46,26 @@ struct IngestEnvelope {
         }
         self.sentAt = sentAt
         self.events = events
+        dropped = try Self.dropped(fields["dropped"])
+    }
+
+    private static func dropped(_ value: JSONValue?) throws(APIError) -> [String: Int] {
+        let invalid = APIError.badRequest(
+            "dropped must be an object of at most \(maximumDropReasons) reasons, each a whole number from 0 to \(maximumDropCount)")
+        switch value {
+        case nil, .null?:
+            return [:]
+        case .object(let object)? where object.members.count <= maximumDropReasons:
+            var dropped: [String: Int] = [:]
+            for member in object.members {
+                guard case .int(let count) = member.value, (0...maximumDropCount).contains(count) else { throw invalid }
+                if knownDropReasons.contains(member.key), count > 0 {
+                    dropped[member.key] = min(dropped[member.key, default: 0] + count, maximumDropCount)
+                }
+            }
+            return dropped
+        default:
+            throw invalid
+        }
     }
 }

@@ -22,6 +22,9 @@ import GRDB
 ///   A ``RollupCache`` of what earlier transactions committed spares the writes that would
 ///   change nothing; it is emptied when a transaction fails, since it may then hold facts that
 ///   were rolled back.
+/// - Data health: counts recorded with ``record(_:)`` (see ``HealthCounts``) are written by the
+///   next transaction, with its batches or alone, without their callers waiting: ingest gets no
+///   extra transaction or disk sync per request. Counts of a failed transaction wait for the next.
 /// - Fairness and latency: batches are taken first come, first served, and a transaction takes
 ///   batches only up to a maximum number of events (at least one batch, however large), so a burst is
 ///   split over several commits and no caller waits behind an unbounded transaction.
@@ -62,6 +65,10 @@ final class GroupCommit: Sendable {
         var committing: [Request] = []
         /// Whether a drain task is running; only it clears this, when it finds nothing waiting.
         var draining = false
+        /// Data health counts waiting for a transaction.
+        var health = HealthCounts()
+        /// The data health counts of the transaction being written, put back if it fails.
+        var committingHealth = HealthCounts()
     }
 
     private let pool: DatabasePool
@@ -83,6 +90,24 @@ final class GroupCommit: Sendable {
         queue.withLock { $0.waiting.count }
     }
 
+    /// Whether data health counts wait for a transaction or are being written: a reader that
+    /// must see them waits for the next transaction (an empty ``insert(_:app:)``).
+    var holdsHealthCounts: Bool {
+        queue.withLock { !$0.health.isEmpty || !$0.committingHealth.isEmpty }
+    }
+
+    /// Adds `counts` to those the next transaction writes, starting one if none is running;
+    /// does not wait for it.
+    func record(_ counts: HealthCounts) {
+        guard !counts.isEmpty else { return }
+        let startsDrain = queue.withLock { queue in
+            queue.health.merge(counts)
+            defer { queue.draining = true }
+            return !queue.draining
+        }
+        if startsDrain { Task { await drain() } }
+    }
+
     /// Queues `events` and returns their result once the transaction holding them is on disk.
     func insert(_ events: [Event], app: AppID) async throws -> InsertResult {
         let rows = events.map(Row.init)
@@ -101,12 +126,17 @@ final class GroupCommit: Sendable {
     /// A committed group's callers are resumed by ``WALSync`` once the commit is on disk,
     /// while this loop goes on with the next group.
     private func drain() async {
+        var committed: Bool
         repeat {
             let outcomes: Result<[Result<InsertResult, any Error>], any Error>
             do {
                 outcomes = .success(try await pool.writeWithoutTransaction { db in
                     try self.cache.withLock { cache in
-                        try Self.commitWithoutSync(db) { try Self.store(self.takeGroup(), db, cache: &cache) }
+                        try Self.commitWithoutSync(db) {
+                            let outcomes = try Self.store(self.takeGroup(), db, cache: &cache)
+                            try self.takeHealthCounts().write(db)
+                            return outcomes
+                        }
                     }
                 })
                 cache.withLock { $0.trim() }
@@ -114,19 +144,26 @@ final class GroupCommit: Sendable {
                 outcomes = .failure(error)
                 cache.withLock { $0 = RollupCache() }
             }
-            var group = queue.withLock { $0.committing }
-            // Empty only if the write failed before taking its batches (it could not begin):
-            // fail the next group with that error rather than retry it forever.
-            if group.isEmpty { group = takeGroup() }
+            var group = queue.withLock { queue in
+                // Counts of a failed transaction wait for the next one.
+                if case .failure = outcomes { queue.health.merge(queue.committingHealth) }
+                queue.committingHealth = HealthCounts()
+                return queue.committing
+            }
+            // After a failure, empty only if the write failed before taking its batches (it
+            // could not begin): fail the next group with that error rather than retry it forever.
+            if group.isEmpty, case .failure = outcomes { group = takeGroup() }
             queue.withLock { $0.committing = [] }
             let resume = { @Sendable [group] (synced: Result<Void, any Error>) in
                 for (index, request) in group.enumerated() {
                     request.continuation.resume(with: synced.flatMap { outcomes }.flatMap { $0[index] })
                 }
             }
-            if case .success = outcomes { walSync.afterSync(resume) } else { resume(.success(())) }
+            committed = (try? outcomes.get()) != nil
+            if committed { walSync.afterSync(resume) } else { resume(.success(())) }
         } while queue.withLock { queue in
-            queue.draining = !queue.waiting.isEmpty
+            // After a failure, counts alone do not start another try: the next call will.
+            queue.draining = !queue.waiting.isEmpty || (!queue.health.isEmpty && committed)
             return queue.draining
         }
     }
@@ -143,6 +180,15 @@ final class GroupCommit: Sendable {
             return .commit
         }
         return result!
+    }
+
+    /// Moves every waiting data health count to the transaction being written, and returns them.
+    private func takeHealthCounts() -> HealthCounts {
+        queue.withLock { queue in
+            queue.committingHealth.merge(queue.health)
+            queue.health = HealthCounts()
+            return queue.committingHealth
+        }
     }
 
     /// Moves the next group, first come first served and within `maximumEvents` (at least one

@@ -15,14 +15,19 @@ enum PropertiesJSON {
             switch properties[key]! {
             case .string(let value): appendString(value, to: &bytes)
             case .number(let value) where value.isFinite:
-                let integral = value == value.rounded() && abs(value) < 9_007_199_254_740_992
-                bytes.append(contentsOf: (integral ? String(Int64(value)) : String(value)).utf8)
+                bytes.append(contentsOf: text(of: value).utf8)
             case .number, .null: bytes.append(contentsOf: "null".utf8)
             case .bool(let value): bytes.append(contentsOf: (value ? "true" : "false").utf8)
             }
         }
         bytes.append(UInt8(ascii: "}"))
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The JSON text of a finite number: an integer below 2^53 in magnitude without a
+    /// fraction, any other number in Swift's shortest form that reads back the same.
+    static func text(of number: Double) -> String {
+        number == number.rounded() && abs(number) < 9_007_199_254_740_992 ? String(Int64(number)) : String(number)
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

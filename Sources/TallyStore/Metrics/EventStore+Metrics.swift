@@ -47,11 +47,7 @@ extension EventStore {
     ///   - timeZone: The IANA identifier whose days these are; `nil` means the app's time zone.
     /// - Throws: The errors of ``metrics(app:date:timeZone:)``, and ``TallyStoreError/invalidRange(from:to:)``.
     public func metricsRange(app: AppID, from: String, to: String, timeZone: String? = nil) async throws -> RangeMetrics {
-        let first = try CivilDay(from), last = try CivilDay(to)
-        guard first <= last, first.distance(to: last) < Self.maximumRangeDays else {
-            throw TallyStoreError.invalidRange(from: from, to: to)
-        }
-        let days = first...last
+        let days = try Self.days(from: from, to: to)
         return try await read(app: app, timeZone: timeZone) { reader, calendar in
             let starts = try (days.lowerBound...days.upperBound.advanced(by: 1)).map(calendar.bucket(startOf:))
             var counts: [Int64: [Int]] = [:]
@@ -68,9 +64,19 @@ extension EventStore {
         }
     }
 
+    /// The days `from` through `to`, validated as ``metricsRange(app:from:to:timeZone:)`` documents.
+    static func days(from: String, to: String) throws(TallyStoreError) -> ClosedRange<CivilDay> {
+        let first = try CivilDay(from), last = try CivilDay(to)
+        guard first <= last, first.distance(to: last) < maximumRangeDays else { throw .invalidRange(from: from, to: to) }
+        return first...last
+    }
+
     /// Runs `body` in a read transaction with the app's rollups and the calendar of `timeZone`,
     /// or of the app's time zone when `timeZone` is `nil`.
-    private func read<T: Sendable>(
+    ///
+    /// - Throws: ``TallyStoreError/invalidTimeZone(_:)``, ``TallyStoreError/unknownApp(_:)``,
+    ///   what `body` throws, or a database error.
+    func read<T: Sendable>(
         app: AppID, timeZone: String?, _ body: @escaping @Sendable (RollupReader, LocalCalendar) throws -> T
     ) async throws -> T {
         let requestedCalendar = try timeZone.map { identifier throws(TallyStoreError) in try LocalCalendar(identifier: identifier) }

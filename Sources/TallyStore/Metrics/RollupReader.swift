@@ -43,6 +43,26 @@ struct RollupReader {
         while try rows.step() { body(rows.int64(at: 0), rows.int64(at: 1), rows.int64(at: 2)) }
     }
 
+    /// Calls `body` with the bucket, user key and events of each `user_bucket` row in
+    /// `buckets` where the user sent `name` (a `label` id), in bucket order.
+    func forEachUserCount(
+        of name: Int64, in buckets: Range<Int64>, _ body: (_ bucket: Int64, _ user: Int64, _ count: Int) -> Void
+    ) throws {
+        let rows = try bucketRows(
+            sql: "SELECT bucket, user_key, names FROM user_bucket WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3",
+            in: buckets)
+        while try rows.step() {
+            var count = 0
+            rows.withBlob(at: 2) { names in NameCounts.forEach(in: names) { if $0 == name { count += $1 } } }
+            if count > 0 { body(rows.int64(at: 0), rows.int64(at: 1), count) }
+        }
+    }
+
+    /// The id of the `label` with text `text`, or `nil` if no event name or version has it.
+    func labelID(_ text: String) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM label WHERE text = ?"), arguments: [text])
+    }
+
     /// `sql`, whose parameters are the app (1) and the range's bounds (2 and 3), ready to step.
     private func bucketRows(sql: String, in range: Range<Int64>) throws -> RawStatement {
         let rows = try RawStatement(db, sql: sql)

@@ -19,6 +19,16 @@ import GRDB
 /// - `user_chunk`: per user and 64-day UTC chunk, a bitmap of active UTC days (distinct users
 ///   over the whole UTC days inside a window, for WAU and MAU).
 ///
+/// Migration "v2" adds the dashboard's tables and the data health counters:
+///
+/// - `dashboard_user`: dashboard accounts, with the caller's password hash (bcrypt).
+/// - `dashboard_session`: signed-in sessions by the SHA-256 of their token, with their CSRF
+///   token and expiry; at most ``EventStore/maximumSessionsPerUser`` per user.
+/// - `section_layout`: per user and app, the dashboard's opaque layout JSON (at most
+///   ``EventStore/maximumSectionLayoutBytes``).
+/// - `ingest_health`: per app and bucket of arrival, ingest outcomes (see ``IngestOutcome``)
+///   counted by reason: at most a few rows per app and 15 minutes with traffic.
+///
 /// Rollup tables are `WITHOUT ROWID`, clustered on `(app_id, time, …)` so a metrics query reads
 /// one contiguous range. No foreign keys on the hot tables: ``EventStore/insert(_:app:)``
 /// checks the app once per batch instead of once per row.
@@ -100,6 +110,38 @@ enum Schema {
                     user_key INTEGER NOT NULL,
                     days INTEGER NOT NULL,
                     PRIMARY KEY (app_id, chunk, user_key)
+                ) WITHOUT ROWID;
+                """)
+        }
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: """
+                CREATE TABLE dashboard_user (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE,
+                    password_hash TEXT NOT NULL,
+                    created_at INTEGER NOT NULL
+                );
+                CREATE TABLE dashboard_session (
+                    token_hash BLOB PRIMARY KEY,
+                    user_id INTEGER NOT NULL REFERENCES dashboard_user(id) ON DELETE CASCADE,
+                    csrf_token TEXT NOT NULL,
+                    expires_at INTEGER NOT NULL
+                );
+                CREATE INDEX dashboard_session_by_user ON dashboard_session(user_id, expires_at);
+                CREATE INDEX dashboard_session_by_expiry ON dashboard_session(expires_at);
+                CREATE TABLE section_layout (
+                    user_id INTEGER NOT NULL REFERENCES dashboard_user(id) ON DELETE CASCADE,
+                    app_id INTEGER NOT NULL REFERENCES app(id) ON DELETE CASCADE,
+                    layout BLOB NOT NULL,
+                    PRIMARY KEY (user_id, app_id)
+                ) WITHOUT ROWID;
+                CREATE TABLE ingest_health (
+                    app_id INTEGER NOT NULL,
+                    bucket INTEGER NOT NULL,
+                    outcome INTEGER NOT NULL,
+                    reason TEXT NOT NULL,
+                    count INTEGER NOT NULL,
+                    PRIMARY KEY (app_id, bucket, outcome, reason)
                 ) WITHOUT ROWID;
                 """)
         }

@@ -14,6 +14,16 @@ extension TallyStoreError: CustomStringConvertible {
             "Invalid accepted event age of \(seconds) seconds: expected 1 second to \(Int(App.maximumAcceptedEventAge / 86_400)) days."
         case .unsupportedDayBoundary(let date, let timeZone):
             "The day \(date) in \(timeZone) does not start on a 15-minute boundary in UTC."
+        case .invalidUserName(let name):
+            "Invalid user name \"\(name)\": expected 1 to \(DashboardUser.maximumNameLength) characters, none of them control characters."
+        case .userNameTaken(let name):
+            "The user name \"\(name)\" is taken."
+        case .unknownUser(let id):
+            "No dashboard user has id \(id.rawValue)."
+        case .sectionLayoutTooLarge(let bytes):
+            "A section layout of \(bytes) bytes is too large: at most \(EventStore.maximumSectionLayoutBytes) bytes."
+        case .invalidHealthCount(let reason, let count):
+            "Invalid data health count \(count) for reason \"\(reason)\": expected 0 to \(EventStore.maximumHealthCount) and a reason of 1 to \(EventStore.maximumHealthReasonBytes) bytes."
         }
     }
 }

@@ -18,4 +18,16 @@ public enum TallyStoreError: Error, Hashable, Sendable {
     /// The day's boundaries in this time zone are not on a 15-minute UTC grid, so the rollups
     /// cannot answer exactly. Only historical local mean time offsets (before 1972) do this.
     case unsupportedDayBoundary(date: String, timeZone: String)
+    /// A dashboard user name that is empty, longer than ``DashboardUser/maximumNameLength``
+    /// characters, or holds a control character.
+    case invalidUserName(String)
+    /// A dashboard user name another account already has.
+    case userNameTaken(String)
+    /// No dashboard user has this id.
+    case unknownUser(DashboardUserID)
+    /// A section layout larger than ``EventStore/maximumSectionLayoutBytes``.
+    case sectionLayoutTooLarge(bytes: Int)
+    /// A data health count below 0 or above ``EventStore/maximumHealthCount``, or a reason code
+    /// that is empty or longer than ``EventStore/maximumHealthReasonBytes`` bytes.
+    case invalidHealthCount(reason: String, count: Int)
 }

@@ -104,17 +104,20 @@ actor Uploader {
         }
     }
 
-    /// Uploads `batch` and settles it per the server's answer, splitting it on 413.
+    /// Uploads `batch`, with the drops not yet reported, and settles it per the server's
+    /// answer, splitting it on 413.
     private func deliver(_ batch: ArraySlice<QueueRecord>) async -> Outcome {
         let response: UploadResponse
+        let drops = statistics.unreportedDrops(maximum: Self.maximumReportedDrops)
         do {
-            response = try await transport.send(request(for: batch))
+            response = try await transport.send(request(for: batch, drops: drops))
         } catch {
             statistics.recordRetried(batch.count)
             return .retry(after: nil)
         }
         switch response.status {
         case 200..<300:
+            statistics.markReported(drops)
             let rejections = (try? JSONDecoder().decode(IngestResponse.self, from: response.body))?.rejected ?? []
             settle(batch, rejected: Set(rejections.map(\.index)))
         case 400:
@@ -151,13 +154,22 @@ actor Uploader {
         }
     }
 
-    private func request(for batch: ArraySlice<QueueRecord>) -> UploadRequest {
+    /// The most drops of one reason an upload reports: the server's limit.
+    static let maximumReportedDrops = 1_000_000_000
+
+    private func request(for batch: ArraySlice<QueueRecord>, drops: [DropReason: Int]) -> UploadRequest {
         var body = Data("{\"sent_at\":\"\(now().formatted(.wire()))\",\"events\":[".utf8)
         for (offset, record) in batch.enumerated() {
             if offset > 0 { body.append(UInt8(ascii: ",")) }
             body.append(record.line)
         }
-        body.append(contentsOf: "]}".utf8)
+        body.append(UInt8(ascii: "]"))
+        if !drops.isEmpty {
+            // Reason raw values are plain ASCII: no escaping needed.
+            let members = drops.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\"\($0.key.rawValue)\":\($0.value)" }
+            body.append(contentsOf: ",\"dropped\":{\(members.joined(separator: ","))}".utf8)
+        }
+        body.append(UInt8(ascii: "}"))
         var headers = ["X-App-Key": appKey, "Content-Type": "application/json"]
         if compresses {
             body = Gzip.compress(body)

@@ -1,0 +1,30 @@
+/// A day's events of one name by the value of one property, as returned by
+/// ``EventStore/breakdown(app:event:property:date:timeZone:limit:)``.
+///
+/// Values are compared as text: a string as it is, a number as the store writes it (an
+/// integer below 2^53 in magnitude without a fraction, as `3`, any other in its shortest
+/// exact form, as `2.5` or `1e+20`), a boolean as `true` or `false`. So the string `"3"`
+/// and the number `3` are one value.
+public struct Breakdown: Hashable, Sendable, Codable {
+    /// One property value with its events and users.
+    public struct Entry: Hashable, Sendable, Codable {
+        /// The value, as text.
+        public var value: String
+        /// Events with this value.
+        public var events: Int
+        /// Distinct users who sent an event with this value.
+        public var users: Int
+    }
+
+    /// The most frequent values: sorted by events, most first, then by value; at most the
+    /// requested limit.
+    public var top: [Entry]
+    /// How many values are not in ``top``.
+    public var otherValues: Int
+    /// Events whose value is not in ``top``.
+    public var otherEvents: Int
+    /// Distinct users who sent an event whose value is not in ``top``.
+    public var otherUsers: Int
+    /// Events without the property, or with `null`.
+    public var missing: Int
+}

@@ -1,0 +1,71 @@
+import Foundation
+import TallyServerTesting
+import TallyStore
+import TallyTracker
+import Testing
+@testable import TallyServer
+
+@Suite("POST /v1/events feeds data health")
+struct DataHealthContractTests {
+    @Test func rejectionsDuplicatesAndDropsShowUpInDataHealth() async throws {
+        try await LiveServer.with { server in
+            let app = try await server.makeApp()
+            let day = utcDay(Date())
+            let events = [Batch.event(), Batch.event(["id": "not-a-uuid"]), Batch.event(), Batch.event(["name": ""])]
+            for _ in 0..<2 {
+                let body = try Self.body(events, dropped: ["capped-bytes": 3, "too-old": 2, "reason-from-a-newer-sdk": 5])
+                let response = try await server.ingest(body, key: app.ingestKey)
+                #expect(response.status == 200)
+            }
+            // A batch with nothing valid is counted too.
+            #expect(try await server.ingest(Batch.body([Batch.event(["user_id": ""])]), key: app.ingestKey).status == 200)
+
+            let health = try await server.store.dataHealth(app: app.app.id, date: day, timeZone: "UTC")
+            #expect(health.accepted == 2 && health.duplicates == 2)
+            #expect(health.rejected == ["invalid_id": 2, "invalid_name": 2, "invalid_user_id": 1])
+            #expect(health.dropped == ["capped-bytes": 6, "too-old": 4])
+        }
+    }
+
+    @Test func hostileDroppedValuesAre400AndRecordNothing() async throws {
+        try await LiveServer.with { server in
+            let app = try await server.makeApp()
+            let tooMany = Dictionary(uniqueKeysWithValues: (0...IngestEnvelope.maximumDropReasons).map { ("r\($0)", 1) })
+            let values: [String] = [
+                "[]", "\"x\"", "3", "true", #"{"capped-bytes":-1}"#, #"{"capped-bytes":1.5}"#, #"{"capped-bytes":1e30}"#,
+                #"{"capped-bytes":"3"}"#, #"{"capped-bytes":null}"#, #"{"capped-bytes":{"a":1}}"#,
+                #"{"capped-bytes":1000000001}"#, #"{"capped-bytes":99999999999999999999999}"#,
+                String(decoding: try JSONSerialization.data(withJSONObject: tooMany), as: UTF8.self),
+            ]
+            for value in values {
+                let valid = String(decoding: Batch.body([Batch.event()]), as: UTF8.self)
+                let body = Data((valid.dropLast() + #","dropped":"# + value + "}").utf8)
+                let response = try await server.ingest(body, key: app.ingestKey)
+                #expect(response.status == 400, "dropped: \(value)")
+            }
+            // Repeated reasons add up, capped at the limit.
+            let repeated = String(decoding: Batch.body([]), as: UTF8.self).dropLast()
+                + #","dropped":{"too-old":1000000000,"too-old":1000000000,"bad-request":0}}"#
+            #expect(try await server.ingest(Data(repeated.utf8), key: app.ingestKey).status == 200)
+            let health = try await server.store.dataHealth(app: app.app.id, date: utcDay(Date()), timeZone: "UTC")
+            #expect((health.accepted, health.duplicates, health.rejected) == (0, 0, [:]))
+            #expect(health.dropped == ["too-old": IngestEnvelope.maximumDropCount])
+            #expect(try await server.storedCount(app) == 0)
+        }
+    }
+
+    @Test func knownDropReasonsAreTheTrackersDropReasons() {
+        #expect(IngestEnvelope.knownDropReasons == Set(DropReason.allCases.map(\.rawValue)))
+    }
+
+    @Test func rejectionCodesAreShortAndDistinct() {
+        let codes = Rejection.Reason.Code.allCases.map(\.rawValue)
+        #expect(Set(codes).count == codes.count)
+        #expect(codes.allSatisfy { (1...EventStore.maximumHealthReasonBytes).contains($0.utf8.count) })
+    }
+
+    /// A body with `dropped` beside the events.
+    static func body(_ events: [[String: Any]], dropped: [String: Int]) throws -> Data {
+        try JSONSerialization.data(withJSONObject: ["sent_at": Date().formatted(Batch.iso), "events": events, "dropped": dropped])
+    }
+}

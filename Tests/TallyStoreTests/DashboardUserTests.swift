@@ -1,0 +1,101 @@
+import Foundation
+import GRDB
+import Testing
+@testable import TallyStore
+
+@Suite struct DashboardUserTests {
+    @Test func usersAreCreatedFoundAndListed() async throws {
+        let store = try makeStore()
+        let ana = try await store.createUser(name: "Ana", passwordHash: "$2b$12$hashA")
+        let bo = try await store.createUser(name: String(repeating: "b", count: 64), passwordHash: "$2b$12$hashB")
+        let found = try #require(try await store.user(named: "Ana"))
+        #expect(found.user == ana && found.passwordHash == "$2b$12$hashA")
+        #expect(try await store.user(named: "ana") == nil)
+        #expect(try await store.users() == [ana, bo])
+    }
+
+    @Test(arguments: ["", String(repeating: "x", count: 65), "a\nb", "tab\there", "\u{7F}"])
+    func invalidNamesThrow(name: String) async throws {
+        let store = try makeStore()
+        await #expect(throws: TallyStoreError.invalidUserName(name)) { try await store.createUser(name: name, passwordHash: "h") }
+        #expect(try await store.users().isEmpty)
+    }
+
+    @Test func takenNamesThrow() async throws {
+        let store = try makeStore()
+        try await store.createUser(name: "Ana", passwordHash: "h1")
+        await #expect(throws: TallyStoreError.userNameTaken("Ana")) { try await store.createUser(name: "Ana", passwordHash: "h2") }
+        #expect(try await store.user(named: "Ana")?.passwordHash == "h1")
+    }
+
+    @Test func sessionsExpireAndSurviveARestart() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("TallyStoreTests-\(UUID().uuidString).sqlite").path
+        let now = instant("2026-03-01T12:00:00Z")
+        let token = Data(repeating: 1, count: 32), expired = Data(repeating: 2, count: 32)
+        let created: DashboardSession
+        do {
+            let store = try EventStore(path: path)
+            let ana = try await store.createUser(name: "Ana", passwordHash: "h")
+            created = try await store.createSession(user: ana.id, tokenHash: token, expiresAt: now.addingTimeInterval(3600))
+            try await store.createSession(user: ana.id, tokenHash: expired, expiresAt: now)
+            #expect(created.user == ana && created.csrfToken.count == 43)
+        }
+        let store = try EventStore(path: path)
+        #expect(try await store.session(tokenHash: token, now: now) == created)
+        #expect(try await store.session(tokenHash: token, now: now.addingTimeInterval(3600)) == nil)
+        #expect(try await store.session(tokenHash: expired, now: now) == nil)
+        #expect(try await store.session(tokenHash: Data(repeating: 3, count: 32), now: now) == nil)
+        #expect(try await store.deleteExpiredSessions(now: now) == 1)
+        #expect(try await store.deleteExpiredSessions(now: now) == 0)
+        try await store.deleteSession(tokenHash: token)
+        #expect(try await store.session(tokenHash: token, now: now) == nil)
+        await #expect(throws: TallyStoreError.unknownUser(DashboardUserID(rawValue: 42))) {
+            try await store.createSession(user: DashboardUserID(rawValue: 42), tokenHash: token, expiresAt: now)
+        }
+    }
+
+    @Test func sessionsPerUserAreBounded() async throws {
+        let store = try makeStore()
+        let ana = try await store.createUser(name: "Ana", passwordHash: "h")
+        let bo = try await store.createUser(name: "Bo", passwordHash: "h")
+        let start = instant("2026-03-01T00:00:00Z")
+        try await store.createSession(user: bo.id, tokenHash: Data("bo".utf8), expiresAt: start)
+        let rounds = 3 * EventStore.maximumSessionsPerUser
+        for round in 0..<rounds {
+            try await store.createSession(
+                user: ana.id, tokenHash: Data("ana\(round)".utf8), expiresAt: start.addingTimeInterval(Double(round)))
+        }
+        let kept = try await store.pool.read { db in
+            try Data.fetchAll(db, sql: "SELECT token_hash FROM dashboard_session WHERE user_id = ?", arguments: [ana.id.rawValue])
+        }
+        #expect(Set(kept) == Set((rounds - EventStore.maximumSessionsPerUser..<rounds).map { Data("ana\($0)".utf8) }))
+        #expect(try await store.session(tokenHash: Data("bo".utf8), now: start.addingTimeInterval(-1)) != nil)
+    }
+
+    @Test func sectionLayoutsArePerUserAndAppAndBounded() async throws {
+        let store = try makeStore()
+        let ana = try await store.createUser(name: "Ana", passwordHash: "h").id
+        let bo = try await store.createUser(name: "Bo", passwordHash: "h").id
+        let app = try await store.createApp(name: "Demo").app.id
+        let other = try await store.createApp(name: "Other").app.id
+        #expect(try await store.sectionLayout(user: ana, app: app) == nil)
+        try await store.saveSectionLayout(Data("[1]".utf8), user: ana, app: app)
+        try await store.saveSectionLayout(Data("[2]".utf8), user: ana, app: app)
+        let largest = Data(repeating: 0x20, count: EventStore.maximumSectionLayoutBytes)
+        try await store.saveSectionLayout(largest, user: bo, app: app)
+        #expect(try await store.sectionLayout(user: ana, app: app) == Data("[2]".utf8))
+        #expect(try await store.sectionLayout(user: bo, app: app) == largest)
+        #expect(try await store.sectionLayout(user: ana, app: other) == nil)
+
+        await #expect(throws: TallyStoreError.sectionLayoutTooLarge(bytes: largest.count + 1)) {
+            try await store.saveSectionLayout(largest + [0x20], user: ana, app: app)
+        }
+        await #expect(throws: TallyStoreError.unknownUser(DashboardUserID(rawValue: 99))) {
+            try await store.saveSectionLayout(Data(), user: DashboardUserID(rawValue: 99), app: app)
+        }
+        await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 99))) {
+            try await store.saveSectionLayout(Data(), user: ana, app: AppID(rawValue: 99))
+        }
+        #expect(try await store.sectionLayout(user: ana, app: app) == Data("[2]".utf8))
+    }
+}

@@ -1,0 +1,151 @@
+import SeededRandom
+import Foundation
+import Testing
+@testable import TallyStore
+
+/// The configured metrics over raw events, compared with ``MetricsOracle`` on random data.
+/// Each seed picks its own time zone, so a failure reproduces from the seed alone.
+@Suite struct PropertyMetricsTests {
+    static let timeZones = ["Asia/Kathmandu", "America/New_York", "UTC"]
+    static let properties = ["amount", "note", "screen", "price", "a.\"b c"]
+
+    @Test(arguments: 1...6 as ClosedRange<UInt64>)
+    func propertyMetricsMatchBruteForce(seed: UInt64) async throws {
+        var random = SplitMix64(seed: seed)
+        let timeZone = Self.timeZones[Int(seed) % Self.timeZones.count]
+        let store = try makeStore()
+        let app = try await store.createApp(name: "Random", timeZone: timeZone).app.id
+
+        // Six days around the US DST change of 2026-03-08, on a 7.5-minute grid plus jitter so
+        // that many events fall on bucket (and Kathmandu's +05:45 day) edges.
+        let start = instant("2026-03-05T00:00:00Z").unixMilliseconds
+        var events: [Event] = []
+        for _ in 0..<Int.random(in: 800...1_500, using: &random) {
+            var properties: [String: PropertyValue] = [:]
+            for key in Self.properties where Int.random(in: 0..<5, using: &random) > 0 {
+                properties[key] = Self.randomValue(for: key, using: &random)
+            }
+            let grid = Int64.random(in: 0..<(6 * 24 * 8), using: &random) * 450_000
+            events.append(event(
+                id: UUID(uuid: (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }.withUnsafeBytes { $0.load(as: uuid_t.self) }),
+                name: ["bill_created", "bill_created", "screen_view", "open"].randomElement(using: &random)!,
+                at: Date(unixMilliseconds: start + grid + (Bool.random(using: &random) ? 0 : Int64.random(in: -2...2, using: &random))),
+                user: "user\(Int.random(in: 0..<30, using: &random))",
+                properties: properties))
+        }
+        events += (0..<100).map { _ in events.randomElement(using: &random)! }
+        for first in stride(from: 0, to: events.count, by: 97) {
+            try await store.insert(Array(events[first..<min(first + 97, events.count)]), app: app)
+        }
+
+        let oracle = MetricsOracle(events: events, timeZone: timeZone)
+        let days = (-1...6).map { oracle.day(oracle.day(of: Date(unixMilliseconds: start)), offset: $0) }
+        for date in days {
+            for name in ["bill_created", "screen_view", "nothing"] {
+                let context = "seed \(seed), \(timeZone), \(date), \(name)"
+                for property in Self.properties + ["absent"] {
+                    if property != "price" {  // sums of full-precision doubles depend on their order
+                        #expect(
+                            try await store.propertyAverage(app: app, event: name, property: property, date: date, timeZone: timeZone)
+                                == oracle.propertyAverage(event: name, property: property, date: date), "\(context), \(property)")
+                    }
+                    #expect(
+                        try await store.emptyPropertyShare(app: app, event: name, property: property, date: date, timeZone: timeZone)
+                            == oracle.emptyPropertyShare(event: name, property: property, date: date), "\(context), \(property)")
+                    let limit = Int.random(in: 1...8, using: &random)
+                    #expect(
+                        try await store.breakdown(app: app, event: name, property: property, date: date, timeZone: timeZone, limit: limit)
+                            == oracle.breakdown(event: name, property: property, date: date, limit: limit), "\(context), \(property)")
+                }
+                #expect(
+                    try await store.distinctUsers(app: app, event: name, date: date, timeZone: timeZone)
+                        == oracle.dailyCount(event: name, date: date).users, "\(context)")
+            }
+        }
+        for name in ["bill_created", "open", "nothing"] {
+            #expect(
+                try await store.dailyCounts(app: app, event: name, from: days.first!, to: days.last!, timeZone: timeZone)
+                    == days.map { oracle.dailyCount(event: name, date: $0) }, "seed \(seed), \(timeZone), \(name)")
+        }
+    }
+
+    /// A value for `key`: numbers whose sums are exact in any order for `amount`, full-precision
+    /// doubles for `price`, white space of every kind for `note`, and every JSON scalar type.
+    static func randomValue(for key: String, using random: inout SplitMix64) -> PropertyValue {
+        switch key {
+        case "amount":
+            [.number(Double(Int.random(in: -400...4_000, using: &random)) / 4), .number(Double(Int.random(in: 0...9, using: &random))),
+             .string("12"), .bool(true), .null].randomElement(using: &random)!
+        case "note":
+            [.string(""), .string(" "), .string("\t\n"), .string("\u{3000}\u{A0}"), .string("\u{200B}"), .string(" lunch "),
+             .string("lunch"), .number(0), .null].randomElement(using: &random)!
+        case "price":
+            [.number(Double.random(in: -1e6...1e6, using: &random)), .number(1e20), .number(-0.000_01), .number(3)]
+                .randomElement(using: &random)!
+        default:
+            [.string("Home"), .string("Budget"), .string("3"), .number(3), .number(2.5), .bool(false), .bool(true),
+             .string("ホーム"), .null].randomElement(using: &random)!
+        }
+    }
+
+    @Test func breakdownRendersValuesAsSentAndSplitsTheRest() async throws {
+        let store = try makeStore()
+        let app = try await store.createApp(name: "Demo").app.id
+        let noon = instant("2026-03-01T12:00:00Z")
+        let values: [(PropertyValue?, String)] = [
+            (.number(3), "u1"), (.string("3"), "u2"), (.number(3), "u1"), (.number(0.1), "u1"), (.bool(true), "u3"),
+            (.number(1e20), "u2"), (.number(-0.5), "u4"), (.null, "u1"), (nil, "u5"),
+        ]
+        try await store.insert(
+            values.map { value, user in event(name: "tap", at: noon, user: user, properties: value.map { ["v": $0] } ?? [:]) },
+            app: app)
+        let breakdown = try await store.breakdown(app: app, event: "tap", property: "v", date: "2026-03-01", limit: 2)
+        #expect(breakdown.top == [.init(value: "3", events: 3, users: 2), .init(value: "-0.5", events: 1, users: 1)])
+        #expect((breakdown.otherValues, breakdown.otherEvents, breakdown.otherUsers, breakdown.missing) == (3, 3, 3, 2))
+        let all = try await store.breakdown(app: app, event: "tap", property: "v", date: "2026-03-01", limit: .max)
+        #expect(all.top.map(\.value) == ["3", "-0.5", "0.1", "1e+20", "true"])
+        let clamped = try await store.breakdown(app: app, event: "tap", property: "v", date: "2026-03-01", limit: -3)
+        #expect(clamped.top.count == 1)
+    }
+
+    @Test func latestEventsAreNewestFirstAndClamped() async throws {
+        let store = try makeStore()
+        let app = try await store.createApp(name: "Demo").app.id
+        let other = try await store.createApp(name: "Other").app.id
+        let start = instant("2026-03-01T12:00:00Z")
+        let events = (0..<600).map { event(name: "e\($0)", at: start.addingTimeInterval(Double($0 % 300)), properties: ["n": .number(Double($0))]) }
+        try await store.insert(events.shuffled(), app: app)
+        try await store.insert([event(at: start.addingTimeInterval(10_000))], app: other)
+
+        let latest = try await store.latestEvents(app: app, limit: 3)
+        #expect(latest.count == 3)
+        #expect(latest.map(\.timestamp) == [299, 299, 298].map { start.addingTimeInterval($0) })
+        #expect(Set(latest.prefix(2).map(\.name)) == ["e299", "e599"])
+        let all = try await store.latestEvents(app: app, limit: 10_000)
+        #expect(all.count == EventStore.maximumLatestEvents)
+        #expect(zip(all, all.dropFirst()).allSatisfy { $0.timestamp >= $1.timestamp })
+        #expect(try await store.latestEvents(app: app, limit: 0).count == 1)
+        await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 9))) { try await store.latestEvents(app: AppID(rawValue: 9)) }
+    }
+
+    @Test func inputErrorsThrow() async throws {
+        let store = try makeStore()
+        let app = try await store.createApp(name: "Demo").app.id
+        await #expect(throws: TallyStoreError.invalidDate("2026-02-30")) {
+            try await store.breakdown(app: app, event: "e", property: "p", date: "2026-02-30")
+        }
+        await #expect(throws: TallyStoreError.invalidTimeZone("Mars/Olympus")) {
+            try await store.propertyAverage(app: app, event: "e", property: "p", date: "2026-03-01", timeZone: "Mars/Olympus")
+        }
+        await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 7))) {
+            try await store.emptyPropertyShare(app: AppID(rawValue: 7), event: "e", property: "p", date: "2026-03-01")
+        }
+        await #expect(throws: TallyStoreError.invalidRange(from: "2025-01-01", to: "2026-01-02")) {
+            try await store.dailyCounts(app: app, event: "e", from: "2025-01-01", to: "2026-01-02")
+        }
+        let year = try await store.dailyCounts(app: app, event: "e", from: "2025-01-02", to: "2026-01-02")
+        #expect(year.count == EventStore.maximumRangeDays && year.allSatisfy { $0.events == 0 && $0.users == 0 })
+        #expect(try await store.propertyAverage(app: app, event: "e", property: "p", date: "2026-03-01")
+            == NumericSummary(count: 0, average: nil, maximum: nil))
+    }
+}
