@@ -20,7 +20,10 @@ import Testing
         var events: [Event] = []
         for (user, bills) in [("ann", 3), ("bob", 1)] {
             events.append(Self.event("screen_view", user: user, at: noon, ["screen": .string("BillEditor")]))
-            for _ in 0..<bills { events.append(Self.event("bill_created", user: user, at: noon, version: "2.0")) }
+            for bill in 0..<bills {
+                let note: PropertyValue = .string(bill == 0 ? " " : "lunch")
+                events.append(Self.event("bill_created", user: user, at: noon, version: "2.0", ["note": note, "duration_s": .number(Double(10 * (bill + 1)))]))
+            }
         }
         try await store.insert(events, app: app)
     }
@@ -63,7 +66,9 @@ import Testing
         #expect(metric("screen:BillEditor", in: page.html) == "2")
         #expect(page.html.contains("Bill editor"), "screens show their readable names")
         #expect(metric("version:2.0", in: page.html) == "2")
-        #expect(metric("empty_note", in: page.html) == "—", "not measured yet")
+        #expect(metric("empty_note", in: page.html) == "50%", "a blank note counts as empty: 2 of 4")
+        #expect(metric("record_seconds", in: page.html) == "17.5 s", "(10 + 20 + 30 + 10) / 4")
+        #expect(metric("ads", in: page.html) == "0")
 
         #expect(page.show(report).isEmpty, "the same report changes nothing")
     }

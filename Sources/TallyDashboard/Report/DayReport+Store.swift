@@ -5,7 +5,8 @@ extension DayReport {
     /// Reads the report of `date` (in `timeZone`, or the app's) for the sections of `layout`.
     ///
     /// Counts and per-user figures come from the day's metrics, so one read of the rollups
-    /// serves every section that shows them.
+    /// serves every section that shows them; averages, empty shares, distinct users and
+    /// breakdowns are read from the day's raw events, one query each.
     public static func load(
         from store: EventStore, app: AppID, layout: DashboardLayout, date: String, timeZone: String? = nil
     ) async throws -> DayReport {
@@ -19,8 +20,25 @@ extension DayReport {
                 case .perUser(let event):
                     let (average, maximum) = metrics.perUser[event].map { ($0.average, $0.maximum) } ?? (0, 0)
                     values[metric.key] = MetricValue(String(format: "%.1f", average), detail: "max \(maximum)")
-                case .average, .emptyShare, .distinctUsers, .breakdown:
-                    continue  // read from raw events; not measured yet
+                case .average(let event, let property, let unit):
+                    let summary = try await store.propertyAverage(app: app, event: event, property: property, date: date, timeZone: timeZone)
+                    values[metric.key] = summary.average.map { average in
+                        MetricValue(
+                            String(format: "%.1f", average) + (unit.map { " \($0)" } ?? ""),
+                            detail: summary.maximum.map { "max " + String(format: "%g", $0) })
+                    } ?? MetricValue("—", detail: "no values")
+                case .emptyShare(let event, let property):
+                    let share = try await store.emptyPropertyShare(app: app, event: event, property: property, date: date, timeZone: timeZone)
+                    values[metric.key] = MetricValue(
+                        share.share.map { String(format: "%.0f%%", $0 * 100) } ?? "—", detail: "\(share.empty) of \(share.events)")
+                case .distinctUsers(let event):
+                    values[metric.key] = MetricValue(String(try await store.distinctUsers(app: app, event: event, date: date, timeZone: timeZone)))
+                case .breakdown(let event, let property):
+                    let breakdown = try await store.breakdown(app: app, event: event, property: property, date: date, timeZone: timeZone, limit: 3)
+                    let leader = breakdown.top.first
+                    values[metric.key] = MetricValue(
+                        leader?.value ?? "—",
+                        detail: breakdown.top.map { "\($0.value): \($0.events)" }.joined(separator: ", "))
                 }
             }
         }
