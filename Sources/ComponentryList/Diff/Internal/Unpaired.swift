@@ -25,7 +25,7 @@ struct Unpaired {
         guard !items.isEmpty else { return }
         assert(ranges[section].isEmpty || ranges[section].upperBound == paths.count, "a section's items are appended together")
         let start = ranges[section].isEmpty ? paths.count : ranges[section].lowerBound
-        for item in items { paths.append(ItemPath(section: section, item: item)) }
+        paths.append(contentsOf: items.lazy.map { ItemPath(section: section, item: $0) })
         ranges[section] = start..<paths.count
     }
 }
