@@ -81,8 +81,9 @@ extension ListSnapshot {
     /// Pairs the items of old section `from` and new section `to` in order: the common
     /// prefix and suffix, then, in between, the runs of a short edit script. Appends the
     /// items left unpaired, and the new paths of paired items whose value changed.
-    /// Returns whether the pairs are a longest run in order: false when the middles
-    /// differ too much for ``OrderedMatch`` and are all left unpaired.
+    /// Returns whether the pairs are a longest run in order: false when the items
+    /// between prefix and suffix differ too much for ``OrderedMatch`` and are all left
+    /// unpaired.
     @inlinable
     static func pair(
         _ old: [Item], _ new: [Item], from: Int, to: Int,
