@@ -84,9 +84,14 @@ struct DiffPlan {
     static func moves(_ sections: HeckelMatch, _ items: HeckelMatch, _ old: Unpaired, _ new: Unpaired, ordered: [Bool]) -> [(from: ItemPath, to: ItemPath)] {
         let sectionCount = sections.newToOld.count
         var staying = [Bool](repeating: false, count: new.count)   // by new position
+        var candidates: [Int] = []
         for section in 0..<sectionCount where sections.newToOld[section] >= 0 && !ordered[section] {
-            let keeps = new.ranges[section]
-            let candidates = old.ranges[sections.newToOld[section]].map { items.oldToNew[$0] }.filter { keeps.contains($0) }
+            let keeps = new.ranges[section], range = old.ranges[sections.newToOld[section]]
+            candidates.removeAll(keepingCapacity: true)
+            candidates.reserveCapacity(range.count)
+            for position in range where keeps.contains(items.oldToNew[position]) {
+                candidates.append(items.oldToNew[position])
+            }
             for (index, kept) in longestIncreasingSubsequence(candidates).enumerated() where kept {
                 staying[candidates[index]] = true
             }
