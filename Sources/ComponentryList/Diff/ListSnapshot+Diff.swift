@@ -8,73 +8,45 @@ extension ListSnapshot {
     /// prefix and suffix of items are trimmed, which makes appends and unchanged lists
     /// linear scans. Where the rest of a pair differs by a few insertions and deletions
     /// (a swap, a move, a short reversal), it is paired in order by comparing ids, so the
-    /// run between the edits is never hashed. The items still unmatched, of all
+    /// run between the edits is never hashed. The items still unpaired, of all
     /// sections, are matched by id with Heckel's linear algorithm, so an item may move
-    /// between sections. Moves are the fewest
-    /// possible: every item that keeps its section and lies on a longest run still in
-    /// order stays, so a swap of two items is 2 moves. A matched item whose value
-    /// changed becomes a ``ListChange/reconfigureItem(_:at:)``. Items of a deleted or
-    /// inserted section leave or arrive with it.
+    /// between sections. Moves are the fewest possible: every item that keeps its
+    /// section and lies on a longest run still in order stays, so a swap of two items
+    /// is 2 moves. A matched item whose value changed becomes a
+    /// ``ListChange/reconfigureItem(_:at:)``. Items of a deleted or inserted section
+    /// leave or arrive with it.
     ///
-    /// Cost: O(n) for the scans and matching plus O(m log m) for the m items that are
-    /// not in a trimmed prefix or suffix; each identity is hashed at most once.
+    /// Cost: O(n) for the scans plus O(m log m) for the m items not paired in order;
+    /// each of those identities is hashed once.
     @inlinable
     public func changes(to new: Self) -> [ListChange<Section, Item>] {
         let old = self
         let sectionMatch = Self.matchSections(old.sections, new.sections)
 
-        // Trim each pair of matched sections; what remains are the middles.
-        var prefix = [Int](repeating: 0, count: new.sections.count)
-        var suffix = prefix
+        // Pair each matched section's items in order where they can be; the rest are
+        // hashed into symbols and matched by Heckel's passes, across sections.
         var updated: [ItemPath] = []
-        for section in new.sections.indices where sectionMatch.newToOld[section] >= 0 {
-            let oldItems = old.sections[sectionMatch.newToOld[section]].items, newItems = new.sections[section].items
-            (prefix[section], suffix[section]) = Self.trim(oldItems, newItems, section: section, updated: &updated)
-        }
-        var oldMiddles = Middles(), newMiddles = Middles()
-        for (section, match) in sectionMatch.oldToNew.enumerated() {
-            oldMiddles.appendSection(count: old.sections[section].items.count, prefix: match < 0 ? nil : prefix[match], suffix: match < 0 ? 0 : suffix[match])
-        }
-        for (section, match) in sectionMatch.newToOld.enumerated() {
-            newMiddles.appendSection(count: new.sections[section].items.count, prefix: match < 0 ? nil : prefix[section], suffix: suffix[section])
-        }
-        // Pair each matched section's middles in order where they differ by a few edits
-        // (a swap, a move): the runs between the edits are compared, not hashed.
-        var itemMatch = HeckelMatch(unmatchedOld: oldMiddles.count, new: newMiddles.count)
-        var paired = false
+        var oldUnpaired = Unpaired(sectionCount: old.sections.count)
+        var newUnpaired = Unpaired(sectionCount: new.sections.count)
+        var ordered = [Bool](repeating: true, count: new.sections.count)
         for section in new.sections.indices where sectionMatch.newToOld[section] >= 0 {
             let from = sectionMatch.newToOld[section]
-            let oldRange = oldMiddles.indices(of: from), newRange = newMiddles.indices(of: section)
-            guard !oldRange.isEmpty, !newRange.isEmpty else { continue }
-            let oldOffset = oldMiddles.offsets[from], newOffset = newMiddles.offsets[section]
-            paired = old.sections[from].items.withUnsafeBufferPointer { oldItems in
-                new.sections[section].items.withUnsafeBufferPointer { newItems in
-                    OrderedMatch.pair(old: oldRange, new: newRange, into: &itemMatch) { oldItems[oldOffset + $0].id == newItems[newOffset + $1].id }
-                }
-            } || paired
+            ordered[section] = Self.pair(
+                old.sections[from].items, new.sections[section].items, from: from, to: section,
+                &oldUnpaired, &newUnpaired, updated: &updated
+            )
         }
-        // Hash each id still unmatched once into a symbol, and match those by Heckel's
-        // passes, across sections. Unpaired, the table has room for every old id and some
-        // new ones, without doubling.
-        var symbols = SymbolTable<Item.ID>(capacity: paired ? 0 : (oldMiddles.count + newMiddles.count) * 5 / 8)
-        let (oldRest, oldSymbols) = Self.unmatched(old, oldMiddles, itemMatch.oldToNew, paired: paired, &symbols)
-        let (newRest, newSymbols) = Self.unmatched(new, newMiddles, itemMatch.newToOld, paired: paired, &symbols)
-        if paired {
-            itemMatch.matchRest(old: oldRest, new: newRest, oldSymbols: oldSymbols, newSymbols: newSymbols, symbolCount: symbols.count)
-        } else {
-            itemMatch = HeckelMatch(old: oldSymbols, new: newSymbols, symbolCount: symbols.count)
-        }
-        for section in new.sections.indices {
-            let from = sectionMatch.newToOld[section], kept = from < 0 ? 0..<0 : oldMiddles.indices(of: from)
-            for index in newMiddles.indices(of: section) where itemMatch.newToOld[index] >= 0 {
-                let path = newMiddles.path(of: index, in: section), oldIndex = itemMatch.newToOld[index]
-                // Most matches keep their section: no search for the old one.
-                let oldPath = kept.contains(oldIndex) ? oldMiddles.path(of: oldIndex, in: from) : oldMiddles.path(of: oldIndex)
-                if old[oldPath] != new[path] { updated.append(path) }
-            }
+        // Room for every old id and some new ones, without doubling.
+        var symbols = SymbolTable<Item.ID>(capacity: (oldUnpaired.count + newUnpaired.count) * 5 / 8)
+        let oldSymbols = Self.symbols(old, oldUnpaired, &symbols)
+        let newSymbols = Self.symbols(new, newUnpaired, &symbols)
+        let itemMatch = HeckelMatch(old: oldSymbols, new: newSymbols, symbolCount: symbols.count)
+        for (position, partner) in itemMatch.newToOld.enumerated() where partner >= 0 {
+            let path = newUnpaired.paths[position]
+            if old[oldUnpaired.paths[partner]] != new[path] { updated.append(path) }
         }
 
-        let plan = DiffPlan(sections: sectionMatch, items: itemMatch, old: oldMiddles, new: newMiddles)
+        let plan = DiffPlan(sections: sectionMatch, items: itemMatch, old: oldUnpaired, new: newUnpaired, ordered: ordered)
         var changes: [ListChange<Section, Item>] = []
         changes.reserveCapacity(plan.deletedItems.count + plan.itemMoves.count + plan.insertedItems.count + updated.count)
         for path in plan.deletedItems { changes.append(.deleteItem(at: path)) }
@@ -106,54 +78,84 @@ extension ListSnapshot {
         return HeckelMatch(old: oldSymbols, new: newSymbols, symbolCount: symbols.count)
     }
 
-    /// The middle items of `snapshot` that `match` leaves unmatched (their middle indices;
-    /// none when nothing was `paired`, meaning all) and the symbols of their ids.
+    /// Pairs the items of old section `from` and new section `to` in order: the common
+    /// prefix and suffix, then, in between, the runs of a short edit script. Appends the
+    /// items left unpaired, and the new paths of paired items whose value changed.
+    /// Returns whether the pairs are a longest run in order: false when the items
+    /// between prefix and suffix differ too much for ``OrderedMatch`` and are all left
+    /// unpaired.
     @inlinable
-    static func unmatched(
-        _ snapshot: Self, _ middles: Middles, _ match: [Int], paired: Bool, _ table: inout SymbolTable<Item.ID>
-    ) -> (indices: [Int], symbols: [Int]) {
-        var indices: [Int] = [], symbols: [Int] = []
-        symbols.reserveCapacity(paired ? 0 : middles.count)
-        for section in snapshot.sections.indices {
-            let range = middles.indices(of: section)
-            guard !range.isEmpty else { continue }
-            let offset = middles.offsets[section] - range.lowerBound
+    static func pair(
+        _ old: [Item], _ new: [Item], from: Int, to: Int,
+        _ oldUnpaired: inout Unpaired, _ newUnpaired: inout Unpaired, updated: inout [ItemPath]
+    ) -> Bool {
+        old.withUnsafeBufferPointer { old in
+            new.withUnsafeBufferPointer { new in
+                let (prefix, suffix) = trim(old, new, section: to, updated: &updated)
+                let oldMiddle = prefix..<(old.count - suffix), newMiddle = prefix..<(new.count - suffix)
+                guard !oldMiddle.isEmpty, !newMiddle.isEmpty,
+                      let runs = OrderedMatch.runs(old: oldMiddle.count, new: newMiddle.count, equal: { old[prefix + $0].id == new[prefix + $1].id })
+                else {
+                    oldUnpaired.append(oldMiddle, of: from)
+                    newUnpaired.append(newMiddle, of: to)
+                    return oldMiddle.isEmpty || newMiddle.isEmpty
+                }
+                var oldNext = prefix, newNext = prefix
+                for run in runs {
+                    let oldStart = prefix + run.old, newStart = prefix + run.new
+                    oldUnpaired.append(oldNext..<oldStart, of: from)
+                    newUnpaired.append(newNext..<newStart, of: to)
+                    for offset in 0..<run.count where old[oldStart + offset] != new[newStart + offset] {
+                        updated.append(ItemPath(section: to, item: newStart + offset))
+                    }
+                    oldNext = oldStart + run.count
+                    newNext = newStart + run.count
+                }
+                oldUnpaired.append(oldNext..<oldMiddle.upperBound, of: from)
+                newUnpaired.append(newNext..<newMiddle.upperBound, of: to)
+                return true
+            }
+        }
+    }
+
+    /// The symbols of the ids of the `unpaired` items of `snapshot`, by position.
+    @inlinable
+    static func symbols(_ snapshot: Self, _ unpaired: Unpaired, _ table: inout SymbolTable<Item.ID>) -> [Int] {
+        var symbols = [Int](repeating: 0, count: unpaired.count)
+        for (section, range) in unpaired.ranges.enumerated() where !range.isEmpty {
             snapshot.sections[section].items.withUnsafeBufferPointer { items in
-                for index in range where !paired || match[index] < 0 {
-                    if paired { indices.append(index) }
-                    symbols.append(table.symbol(for: items[offset + index].id))
+                for position in range {
+                    symbols[position] = table.symbol(for: items[unpaired.paths[position].item].id)
                 }
             }
         }
-        return (indices, symbols)
+        return symbols
     }
 
     /// The lengths of the common prefix and suffix of `old` and `new` by id, recording
     /// the new paths of items whose value changed.
     @inlinable
-    static func trim(_ old: [Item], _ new: [Item], section: Int, updated: inout [ItemPath]) -> (Int, Int) {
-        old.withUnsafeBufferPointer { old in
-            new.withUnsafeBufferPointer { new in
-                let limit = Swift.min(old.count, new.count)
-                var prefix = 0
-                while prefix < limit {
-                    if old[prefix] != new[prefix] {
-                        guard old[prefix].id == new[prefix].id else { break }
-                        updated.append(ItemPath(section: section, item: prefix))
-                    }
-                    prefix += 1
-                }
-                var suffix = 0
-                while suffix < limit - prefix {
-                    let oldIndex = old.count - 1 - suffix, newIndex = new.count - 1 - suffix
-                    if old[oldIndex] != new[newIndex] {
-                        guard old[oldIndex].id == new[newIndex].id else { break }
-                        updated.append(ItemPath(section: section, item: newIndex))
-                    }
-                    suffix += 1
-                }
-                return (prefix, suffix)
+    static func trim(
+        _ old: UnsafeBufferPointer<Item>, _ new: UnsafeBufferPointer<Item>, section: Int, updated: inout [ItemPath]
+    ) -> (Int, Int) {
+        let limit = Swift.min(old.count, new.count)
+        var prefix = 0
+        while prefix < limit {
+            if old[prefix] != new[prefix] {
+                guard old[prefix].id == new[prefix].id else { break }
+                updated.append(ItemPath(section: section, item: prefix))
             }
+            prefix += 1
         }
+        var suffix = 0
+        while suffix < limit - prefix {
+            let oldIndex = old.count - 1 - suffix, newIndex = new.count - 1 - suffix
+            if old[oldIndex] != new[newIndex] {
+                guard old[oldIndex].id == new[newIndex].id else { break }
+                updated.append(ItemPath(section: section, item: newIndex))
+            }
+            suffix += 1
+        }
+        return (prefix, suffix)
     }
 }

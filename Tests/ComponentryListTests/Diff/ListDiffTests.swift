@@ -131,13 +131,27 @@ struct ListDiffTests {
     /// off a longest increasing run (a quadratic reference).
     @Test(arguments: 0..<200 as Range<UInt64>)
     func smallRandomEditsAreTheFewestMoves(seed: UInt64) {
+        checkFewestMoves(seed: seed, count: 1...200, editsOfTheFirst: 0)
+    }
+
+    /// As above, after many more edits of the first section than can be paired in order
+    /// (its items are all matched by hashing) while the second is paired in order, and
+    /// items move between the two.
+    @Test(arguments: 0..<100 as Range<UInt64>)
+    func mixedRandomEditsAreTheFewestMoves(seed: UInt64) {
+        checkFewestMoves(seed: seed, count: 100...300, editsOfTheFirst: 40)
+    }
+
+    /// Edits two sections, "a" and "b", of `count` items: `editsOfTheFirst` random edits
+    /// of "a", then one to six of either; checks the round trip and the fewest moves.
+    func checkFewestMoves(seed: UInt64, count: ClosedRange<Int>, editsOfTheFirst: Int, sourceLocation: SourceLocation = #_sourceLocation) {
         var random = SplitMix64(seed: seed)
-        let count = Int.random(in: 1...200, using: &random)
+        let count = Int.random(in: count, using: &random)
         let split = Int.random(in: 0...count, using: &random)
         var sections = [Array(0..<split), Array(split..<count)]
         var next = count
-        for _ in 0..<Int.random(in: 1...6, using: &random) {
-            let section = Int.random(in: 0..<2, using: &random)
+        let edits = Array(repeating: 0, count: editsOfTheFirst) + (0..<Int.random(in: 1...6, using: &random)).map { _ in Int.random(in: 0..<2, using: &random) }
+        for section in edits {
             let items = sections[section].count
             switch Int.random(in: 0..<5, using: &random) {
             case 0 where items > 1:
@@ -159,7 +173,7 @@ struct ListDiffTests {
             }
         }
         let old = Snapshot(["a": Array(0..<split), "b": Array(split..<count)])
-        let changes = roundTrip(old, Snapshot(["a": sections[0], "b": sections[1]]))
+        let changes = roundTrip(old, Snapshot(["a": sections[0], "b": sections[1]]), sourceLocation: sourceLocation)
         var fewest = 0
         for (index, items) in sections.enumerated() {
             let stayed = items.filter { $0 < count && (index == 0) == ($0 < split) }   // kept their section
@@ -170,7 +184,7 @@ struct ListDiffTests {
             }
             fewest += stayed.count - (longest.max() ?? 0)
         }
-        #expect(moves(changes) == fewest, "\(sections)")
+        #expect(moves(changes) == fewest, "\(sections)", sourceLocation: sourceLocation)
     }
 
     /// The number of moves is the fewest: items minus a longest increasing subsequence,

@@ -1,9 +1,10 @@
-/// The non-generic half of the diff: from the matches of sections and of the untrimmed
-/// items ("middles"), which sections and items to delete, move and insert, and every
-/// index of the ordered batch.
+/// The non-generic half of the diff: from the matches of sections and of the items not
+/// paired in order (``Unpaired``), which sections and items to delete, move and insert,
+/// and every index of the ordered batch.
 ///
-/// Middle items are numbered in list order (see ``Middles``). Items of deleted or
-/// inserted sections travel with their section and are never matched.
+/// Items paired in order (a trimmed prefix or suffix, a run of ``OrderedMatch``) stay
+/// and are never listed: every step here costs what the unpaired items cost. Items of
+/// deleted or inserted sections travel with their section and are never matched.
 @usableFromInline
 struct DiffPlan {
     /// Old paths of removed items, last first.
@@ -19,11 +20,15 @@ struct DiffPlan {
     /// New paths of inserted items, first first.
     @usableFromInline var insertedItems: [ItemPath] = []
 
+    /// The plan for `sections` matched by position, and the `old` and `new` unpaired
+    /// items matched by their positions in `items`. `ordered[s]` says that new section
+    /// `s` was paired in order (by a trim or ``OrderedMatch``), so that its pairs are a
+    /// longest run in order and its unpaired survivors must all move.
     @usableFromInline
-    init(sections: HeckelMatch, items: HeckelMatch, old: Middles, new: Middles) {
+    init(sections: HeckelMatch, items: HeckelMatch, old: Unpaired, new: Unpaired, ordered: [Bool]) {
         for section in sections.oldToNew.indices.reversed() {
-            for index in old.indices(of: section).reversed() where items.oldToNew[index] < 0 {
-                deletedItems.append(old.path(of: index, in: section))
+            for position in old.ranges[section].reversed() where items.oldToNew[position] < 0 {
+                deletedItems.append(old.paths[position])
             }
         }
         for index in sections.oldToNew.indices.reversed() where sections.oldToNew[index] < 0 {
@@ -33,10 +38,10 @@ struct DiffPlan {
         for index in sections.newToOld.indices where sections.newToOld[index] < 0 {
             insertedSections.append(index)
         }
-        itemMoves = Self.moves(sections, items, old, new)
+        itemMoves = Self.moves(sections, items, old, new, ordered: ordered)
         for section in sections.newToOld.indices {
-            for index in new.indices(of: section) where items.newToOld[index] < 0 {
-                insertedItems.append(new.path(of: index, in: section))
+            for position in new.ranges[section] where items.newToOld[position] < 0 {
+                insertedItems.append(new.paths[position])
             }
         }
     }
@@ -60,92 +65,102 @@ struct DiffPlan {
         return moves
     }
 
+    /// A moving item at one place: in `section` (new index), after `gap` staying items.
+    struct Place {
+        var section: Int
+        var gap: Int
+        /// The item's position among the new unpaired items.
+        var item: Int
+    }
+
     /// The fewest sequential item moves once sections are in final order.
     ///
-    /// Survivors (matched middle items) are listed as they are now: sections in final
-    /// order, items in old order. Those that change section must move; of the rest, a
-    /// longest run increasing in final order stays. The movers are placed in final order,
-    /// each right after its final predecessor; a Fenwick tree over precomputed slots gives
-    /// every current index in O(log n).
-    static func moves(_ sections: HeckelMatch, _ items: HeckelMatch, _ old: Middles, _ new: Middles) -> [(from: ItemPath, to: ItemPath)] {
+    /// Items that change section must move. In a section paired in order, every other
+    /// unpaired survivor moves too; in another, a longest run of them increasing in
+    /// final order stays. The movers are placed in final order, each right after its
+    /// final predecessor. Only movers get a slot: an index is the staying items before
+    /// the mover (its gap) plus the occupied slots before it in its section, which a
+    /// Fenwick tree gives in O(log movers).
+    static func moves(_ sections: HeckelMatch, _ items: HeckelMatch, _ old: Unpaired, _ new: Unpaired, ordered: [Bool]) -> [(from: ItemPath, to: ItemPath)] {
         let sectionCount = sections.newToOld.count
+        var staying = [Bool](repeating: false, count: new.count)   // by new position
+        var candidates: [Int] = []
+        for section in 0..<sectionCount where sections.newToOld[section] >= 0 && !ordered[section] {
+            let keeps = new.ranges[section], range = old.ranges[sections.newToOld[section]]
+            candidates.removeAll(keepingCapacity: true)
+            candidates.reserveCapacity(range.count)
+            for position in range where keeps.contains(items.oldToNew[position]) {
+                candidates.append(items.oldToNew[position])
+            }
+            for (index, kept) in longestIncreasingSubsequence(candidates).enumerated() where kept {
+                staying[candidates[index]] = true
+            }
+        }
 
-        // Survivors as they are now, and which of them may stay.
-        var current: [Int] = []           // new middle index of each survivor
-        var currentSection: [Int] = []
-        var candidates: [Int] = []        // survivors that keep their section
-        // Reserved: growing these arrays of every survivor doubled the time of a swap in
-        // 10k (1,150 against 560 µs).
-        current.reserveCapacity(new.count)
-        currentSection.reserveCapacity(new.count)
-        candidates.reserveCapacity(new.count)
+        // The movers where they are now (sections in final order, items in old order)
+        // and where they go. Before an unpaired item at position p of a section's range
+        // r, `item - (p - r.lowerBound)` items are paired in order, and they stay.
+        var now: [Place] = [], final: [Place] = []
+        var nowIndex = [Int](repeating: -1, count: new.count)
         for section in 0..<sectionCount where sections.newToOld[section] >= 0 {
-            let staying = new.indices(of: section)
-            for oldIndex in old.indices(of: sections.newToOld[section]) {
-                let newIndex = items.oldToNew[oldIndex]
-                guard newIndex >= 0 else { continue }
-                current.append(newIndex)
-                currentSection.append(section)
-                if staying.contains(newIndex) { candidates.append(newIndex) }
+            let range = old.ranges[sections.newToOld[section]]
+            var stayingBefore = 0
+            for position in range where items.oldToNew[position] >= 0 {
+                let partner = items.oldToNew[position]
+                if staying[partner] {
+                    stayingBefore += 1
+                } else {
+                    nowIndex[partner] = now.count
+                    now.append(Place(section: section, gap: old.paths[position].item - (position - range.lowerBound) + stayingBefore, item: partner))
+                }
             }
         }
-        var stable = [Bool](repeating: false, count: new.count)
-        var stableCount = 0
-        for (index, kept) in longestIncreasingSubsequence(candidates).enumerated() where kept {
-            stable[candidates[index]] = true
-            stableCount += 1
+        guard !now.isEmpty else { return [] }
+        for section in 0..<sectionCount where sections.newToOld[section] >= 0 {
+            let range = new.ranges[section]
+            var stayingBefore = 0
+            for position in range where items.newToOld[position] >= 0 {
+                if staying[position] {
+                    stayingBefore += 1
+                } else {
+                    final.append(Place(section: section, gap: new.paths[position].item - (position - range.lowerBound) + stayingBefore, item: position))
+                }
+            }
         }
-        guard stableCount < current.count else { return [] }
 
-        // Slots, per section: before each stable item, the destinations of the movers
-        // that end up right after the previous stable item, then the current places of
-        // the movers that sit there now.
-        var sectionStart = [Int](repeating: 0, count: sectionCount)
-        var currentSlot = [Int](repeating: -1, count: new.count)
-        var finalSlot = [Int](repeating: -1, count: new.count)
+        // Slots in list order: per section and gap, the final places (in final order),
+        // then the places now (in current order). Both lists are in that order already.
+        var sectionStart = [Int](repeating: 0, count: sectionCount + 1)
+        for place in now { sectionStart[place.section + 1] += 1 }
+        for place in final { sectionStart[place.section + 1] += 1 }
+        for section in 0..<sectionCount { sectionStart[section + 1] += sectionStart[section] }
+        var nowSlot = [Int](repeating: 0, count: now.count), finalSlot = nowSlot
         var occupied: [Bool] = []
-        occupied.reserveCapacity(2 * new.count)
-        var cursor = 0
-        for section in 0..<sectionCount {
-            sectionStart[section] = occupied.count
-            guard sections.newToOld[section] >= 0 else { continue }
-            var final = new.starts[section]
-            while true {
-                while final < new.starts[section + 1], !stable[final] {
-                    if items.newToOld[final] >= 0 {
-                        finalSlot[final] = occupied.count
-                        occupied.append(false)
-                    }
-                    final += 1
-                }
-                while cursor < current.count, currentSection[cursor] == section, !stable[current[cursor]] {
-                    currentSlot[current[cursor]] = occupied.count
-                    occupied.append(true)
-                    cursor += 1
-                }
-                guard final < new.starts[section + 1] else { break }
-                assert(current[cursor] == final, "stable items keep their order")
-                currentSlot[final] = occupied.count    // the stable item, both now and at the end
+        occupied.reserveCapacity(2 * now.count)
+        var nextNow = 0, nextFinal = 0
+        while nextNow < now.count || nextFinal < final.count {
+            if nextFinal < final.count, nextNow == now.count
+                || (final[nextFinal].section, final[nextFinal].gap) <= (now[nextNow].section, now[nextNow].gap) {
+                finalSlot[nextFinal] = occupied.count
+                occupied.append(false)
+                nextFinal += 1
+            } else {
+                nowSlot[nextNow] = occupied.count
                 occupied.append(true)
-                cursor += 1
-                final += 1
+                nextNow += 1
             }
         }
-        var sectionOf = [Int](repeating: 0, count: new.count)
-        for (index, newIndex) in current.enumerated() { sectionOf[newIndex] = currentSection[index] }
 
         var slots = FenwickTree(occupied: occupied)
         var moves: [(from: ItemPath, to: ItemPath)] = []
-        moves.reserveCapacity(current.count - stableCount)
-        for to in 0..<sectionCount {
-            for newIndex in new.indices(of: to) where items.newToOld[newIndex] >= 0 && !stable[newIndex] {
-                let from = sectionOf[newIndex]
-                let fromItem = new.offsets[from] + slots.prefixSum(currentSlot[newIndex]) - slots.prefixSum(sectionStart[from])
-                slots.add(-1, at: currentSlot[newIndex])
-                let toItem = new.offsets[to] + slots.prefixSum(finalSlot[newIndex]) - slots.prefixSum(sectionStart[to])
-                slots.add(1, at: finalSlot[newIndex])
-                moves.append((ItemPath(section: from, item: fromItem), ItemPath(section: to, item: toItem)))
-            }
+        moves.reserveCapacity(final.count)
+        for (index, target) in final.enumerated() {
+            let from = nowIndex[target.item], source = now[from]
+            let fromItem = source.gap + slots.prefixSum(nowSlot[from]) - slots.prefixSum(sectionStart[source.section])
+            slots.add(-1, at: nowSlot[from])
+            let toItem = target.gap + slots.prefixSum(finalSlot[index]) - slots.prefixSum(sectionStart[target.section])
+            slots.add(1, at: finalSlot[index])
+            moves.append((ItemPath(section: source.section, item: fromItem), ItemPath(section: target.section, item: toItem)))
         }
         return moves
     }

@@ -19,25 +19,7 @@ struct HeckelMatch {
         newToOld = oldToNew
     }
 
-    /// Nothing matched yet: `old` and `new` elements.
-    @usableFromInline
-    init(unmatchedOld old: Int, new: Int) {
-        oldToNew = Array(repeating: -1, count: old)
-        newToOld = Array(repeating: -1, count: new)
-    }
-
-    /// Completes this match with the elements still unmatched, `old` and `new` (their
-    /// positions, ascending), whose ids are `oldSymbols` and `newSymbols`: matched by
-    /// Heckel's passes.
-    @usableFromInline
-    mutating func matchRest(old: [Int], new: [Int], oldSymbols: [Int], newSymbols: [Int], symbolCount: Int) {
-        let rest = HeckelMatch(old: oldSymbols, new: newSymbols, symbolCount: symbolCount)
-        for (index, partner) in rest.oldToNew.enumerated() where partner >= 0 {
-            oldToNew[old[index]] = new[partner]
-            newToOld[new[partner]] = old[index]
-        }
-    }
-
+    /// Matches `old` and `new`, sequences of symbols in `0..<symbolCount`.
     @usableFromInline
     init(old: [Int], new: [Int], symbolCount: Int) {
         oldToNew = Array(repeating: -1, count: old.count)

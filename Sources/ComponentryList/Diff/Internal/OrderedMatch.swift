@@ -5,23 +5,31 @@
 /// Why: a swap of two items 7,500 apart left the whole run between them in the middle,
 /// and hashing it made the diff 4.3 times slower than `CollectionDifference` (1.29 ms
 /// against 0.30 ms for a swap in 10k). Here the run is one diagonal of `==` on ids; only
-/// the few items off it are hashed, by the caller. With unique ids the pairs are those
-/// hashing would find, so the moves stay the fewest.
+/// the few items off it are hashed, by the caller. The pairs are a longest common
+/// subsequence, so with unique ids they are a longest run still in order: every other
+/// surviving item must move, and the moves stay the fewest.
 @usableFromInline
 enum OrderedMatch {
+    /// Consecutive pairs: old item `old + i` with new item `new + i`, for `i < count`.
+    @usableFromInline
+    struct Run {
+        @usableFromInline var old: Int
+        @usableFromInline var new: Int
+        @usableFromInline var count: Int
+    }
+
     /// The most deletions plus insertions searched for; beyond, the caller hashes.
     static let maximumEdits = 32
 
     /// The furthest x of a diagonal no path reaches.
     private static let unreachable = Int.min / 2
 
-    /// Pairs, into `match`, the items of `old` and `new` (middle indices) that a
-    /// shortest edit script keeps, if it has at most ``maximumEdits`` steps and is found
-    /// within a few comparisons per item. `equal(i, j)` compares the ids of the `i`th
-    /// old and `j`th new item of the ranges. Returns `false`, pairing nothing, otherwise.
+    /// The runs of pairs, in order, of a shortest edit script from `n` old to `m` new
+    /// items, if it has at most ``maximumEdits`` steps and is found within a few
+    /// comparisons per item; `nil` otherwise. `equal(i, j)` compares the ids of the
+    /// `i`th old and `j`th new item.
     @usableFromInline
-    static func pair(old: Range<Int>, new: Range<Int>, into match: inout HeckelMatch, equal: (Int, Int) -> Bool) -> Bool {
-        let n = old.count, m = new.count
+    static func runs(old n: Int, new m: Int, equal: (Int, Int) -> Bool) -> [Run]? {
         let limit = min(maximumEdits, n + m)
         var budget = 4 * (n + m) + limit * limit   // comparisons: linear, whatever the input
         // furthest[d][k + d]: the furthest x reached on diagonal k = x - y with d edits
@@ -55,41 +63,30 @@ enum OrderedMatch {
                     break search
                 }
             }
-            guard budget > 0 else { return false }
+            guard budget > 0 else { return nil }
             furthest.append(row)
             previous = row
         }
-        guard edits >= 0 else { return false }
+        guard edits >= 0 else { return nil }
 
-        // Walk back from the end: every diagonal step is a kept pair.
+        // Walk back from the end: every diagonal stretch is a run of pairs.
+        var runs: [Run] = []
         var x = n, y = m
         for d in stride(from: edits, through: 0, by: -1) {
             let k = x - y
-            var startX = 0, startY = 0
+            var startX = 0, startY = 0, stepX = 0
             if d > 0 {
                 let row = furthest[d - 1]
                 let down = k == -d || (k != d && row[k + d - 2] < row[k + d])
                 let previousK = down ? k + 1 : k - 1
                 startX = row[previousK + d - 1]
                 startY = startX - previousK
-                let stepX = down ? startX : startX + 1
-                while x > stepX {
-                    x -= 1
-                    y -= 1
-                    match.oldToNew[old.lowerBound + x] = new.lowerBound + y
-                    match.newToOld[new.lowerBound + y] = old.lowerBound + x
-                }
-            } else {
-                while x > 0 {
-                    x -= 1
-                    y -= 1
-                    match.oldToNew[old.lowerBound + x] = new.lowerBound + y
-                    match.newToOld[new.lowerBound + y] = old.lowerBound + x
-                }
+                stepX = down ? startX : startX + 1
             }
+            if x > stepX { runs.append(Run(old: stepX, new: stepX - k, count: x - stepX)) }
             x = startX
             y = startY
         }
-        return true
+        return runs.reversed()
     }
 }
