@@ -34,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
     ],
     targets: [
         // The pattern library: Foundation only.
@@ -73,7 +74,12 @@ let package = Package(
         // The live dashboard: layout configuration, section components, pages.
         .target(
             name: "TallyDashboard",
-            dependencies: ["Componentry", "ComponentryList", "TallyStore", "TallyServer", .product(name: "Yams", package: "Yams")],
+            dependencies: [
+                "Componentry", "ComponentryList", "TallyStore", "TallyServer",
+                .product(name: "Yams", package: "Yams"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             resources: [.copy("Resources/default-dashboard.yaml")],
             swiftSettings: strict
         ),
@@ -88,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "tally",
             dependencies: [
-                "TallyServer", "TallyTracker", "SeededRandom",
+                "TallyServer", "TallyTracker", "TallyDashboard", "SeededRandom",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -143,7 +149,7 @@ let package = Package(
         .testTarget(
             name: "TallyServerTests",
             dependencies: [
-                "TallyServer", "TallyServerTesting", "TallyTracker", "SeededRandom", "tally",
+                "TallyServer", "TallyServerTesting", "TallyTracker", "TallyDashboard", "SeededRandom", "tally",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import TallyDashboard
 import TallyServerTesting
 import TallyStore
 import Testing
@@ -77,6 +78,22 @@ final class CommandTests {
         #expect(lines.count == sent)
         let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
         #expect(Set(first.keys).isSuperset(of: ["app", "id", "name", "timestamp", "device_timestamp", "user_id", "properties"]))
+    }
+
+    /// `tally user create` prints a generated password once; only its bcrypt hash is stored,
+    /// and it signs in.
+    @Test func userCreatePrintsAGeneratedPasswordThatSignsIn() async throws {
+        let output = try run(["user", "create", "ana", "--db", db])
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: String])
+        #expect(json["user"] == "ana")
+        let password = try #require(json["password"])
+        #expect(password.count >= DashboardAccess.minimumPasswordLength)
+        let store = try EventStore(path: db)
+        let stored = try #require(try await store.user(named: "ana"))
+        #expect(stored.passwordHash.hasPrefix("$2") && !stored.passwordHash.contains(password))
+        let signedIn = try await DashboardAccess(store: store).signIn(name: "ana", password: password, from: "test")
+        #expect(signedIn.session.user.name == "ana")
+        #expect(throws: CommandFailure.self, "a taken name is refused") { try run(["user", "create", "ana", "--db", db]) }
     }
 
     @Test func aSecondServerOnATakenPortSaysWhyAndExits() async throws {

@@ -6,8 +6,8 @@ import Foundation
 struct Tally: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tally",
-        abstract: "Self-hosted analytics for app teams: collector, storage and metrics.",
-        subcommands: [Serve.self, AppCommand.self, Export.self]
+        abstract: "Self-hosted analytics for app teams: collector, storage, metrics and dashboard users.",
+        subcommands: [Serve.self, AppCommand.self, UserCommand.self, Export.self]
     )
 }
 

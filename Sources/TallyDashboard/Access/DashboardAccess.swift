@@ -1,0 +1,117 @@
+import Crypto
+import Dispatch
+public import Foundation
+import HummingbirdBcrypt
+public import TallyStore
+
+/// Who may see the dashboard: its users, their passwords (bcrypt hashes only) and their
+/// sessions (stored in the database, so they survive a restart).
+///
+/// ```swift
+/// let access = DashboardAccess(store: store)
+/// try await access.createUser(name: "ana", password: "correct horse battery")
+/// let signedIn = try await access.signIn(name: "ana", password: "correct horse battery", from: address)
+/// // the session cookie carries signedIn.token; the store keeps only its SHA-256
+/// let session = try await access.session(token: signedIn.token)
+/// ```
+public final class DashboardAccess: Sendable {
+    /// A session's lifetime.
+    public static let sessionLifetime: TimeInterval = 30 * 86_400
+    /// The shortest password accepted.
+    public static let minimumPasswordLength = 8
+
+    private let store: EventStore
+    private let cost: UInt8
+    private let failures = FailedSignIns()
+    private let now: @Sendable () -> Date
+    /// Checked against when the name is unknown, so that a wrong name takes as long as a wrong password.
+    private let standIn: String
+
+    /// Creates access over `store`; `passwordCost` is bcrypt's cost (tests use a low one).
+    public init(store: EventStore, passwordCost: UInt8 = 12, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.store = store
+        self.cost = passwordCost
+        self.now = now
+        standIn = Bcrypt.hash(Self.generatePassword(), cost: passwordCost)
+    }
+
+    /// A new random password: 24 characters of base64url, 144 bits.
+    public static func generatePassword() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<18).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+    }
+
+    /// Creates a user whose password is `password`; the store keeps only its bcrypt hash.
+    ///
+    /// - Throws: ``TallyStore/TallyStoreError`` for a taken or invalid name, or
+    ///   `PasswordTooShort` for a password under ``minimumPasswordLength`` characters.
+    @discardableResult
+    public func createUser(name: String, password: String) async throws -> DashboardUser {
+        guard password.count >= Self.minimumPasswordLength else { throw PasswordTooShort(minimum: Self.minimumPasswordLength) }
+        let hash = await Self.offload { Bcrypt.hash(password, cost: self.cost) }
+        return try await store.createUser(name: name, passwordHash: hash)
+    }
+
+    /// Signs `name` in with `password`, from the client `address`, and returns the new
+    /// session and the token that names it (for the cookie; the store keeps its hash).
+    ///
+    /// - Throws: ``SignInError``, or a store error.
+    public func signIn(name: String, password: String, from address: String) async throws -> SignedIn {
+        let keys = ["address:" + address, "user:" + name]
+        let at = now()
+        if let wait = failures.wait(for: keys, at: at) { throw SignInError.tooManyAttempts(retryAfter: wait) }
+        let found = try await store.user(named: name)
+        let hash = found?.passwordHash ?? standIn
+        let matches = await Self.offload { Bcrypt.verify(password, hash: hash) }
+        guard let user = found?.user, matches else {
+            failures.record(keys, at: at)
+            throw SignInError.wrongNameOrPassword
+        }
+        failures.reset(keys)
+        let token = Self.generatePassword() + Self.generatePassword()
+        let session = try await store.createSession(
+            user: user.id, tokenHash: Self.hash(token), expiresAt: at.addingTimeInterval(Self.sessionLifetime))
+        return SignedIn(token: token, session: session)
+    }
+
+    /// The live session whose token is `token`, or `nil`.
+    public func session(token: String) async throws -> DashboardSession? {
+        try await store.session(tokenHash: Self.hash(token), now: now())
+    }
+
+    /// Ends the session whose token is `token`.
+    public func signOut(token: String) async throws {
+        try await store.deleteSession(tokenHash: Self.hash(token))
+    }
+
+    /// Keys with failed sign-ins held; for tests of the bound.
+    var failureKeys: Int { failures.count }
+
+    private static func hash(_ token: String) -> Data {
+        Data(SHA256.hash(data: Data(token.utf8)))
+    }
+
+    /// Runs bcrypt (a quarter of a second at cost 12) off the concurrency pool's threads.
+    private static func offload<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: work()) }
+        }
+    }
+}
+
+/// A signed-in user: the session and the token that names it.
+public struct SignedIn: Sendable {
+    /// The secret for the session cookie.
+    public let token: String
+    /// The session.
+    public let session: DashboardSession
+}
+
+/// A password under ``DashboardAccess/minimumPasswordLength`` characters.
+public struct PasswordTooShort: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The shortest password accepted.
+    public let minimum: Int
+
+    public var description: String { "a password needs at least \(minimum) characters" }
+}
