@@ -38,14 +38,14 @@ struct Serve: AsyncParsableCommand {
         let server = try TallyServer(store: store, configuration: configuration)
         let (ports, running) = AsyncStream.makeStream(of: Int.self)
 
-        try await withThrowingTaskGroup(of: Task.self) { group in
+        try await withThrowingTaskGroup(of: Part.self) { group in
             group.addTask {
                 defer { running.finish() }
                 try await server.run { running.yield($0) }
                 return .server
             }
             var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else {
+            guard let listeningPort = await iterator.next() else {
                 // The server stopped before it listened; its error says why.
                 do {
                     _ = try await group.next()
@@ -55,7 +55,7 @@ struct Serve: AsyncParsableCommand {
                 return
             }
             termination.serverIsListening()
-            let base = URL(string: "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(port)")!
+            let base = URL(string: "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(listeningPort)")!
             say("tally listening on \(base.absoluteString) (database \(database.db))")
             if demo {
                 group.addTask {
@@ -64,13 +64,13 @@ struct Serve: AsyncParsableCommand {
                 }
             }
             // Serve until the server stops (SIGTERM, SIGINT), then stop the demo if it still runs.
-            while try await group.next() != .server {}
+            while let part = try await group.next(), part != .server {}
             group.cancelAll()
         }
     }
 
     /// The concurrent parts of `serve`.
-    private enum Task {
+    private enum Part {
         case server, demo
     }
 }
