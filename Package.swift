@@ -139,7 +139,10 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "ComponentryListTests", dependencies: ["ComponentryList", "SeededRandom"], swiftSettings: strict),
-        .testTarget(name: "TallyTrackerTests", dependencies: ["TallyTracker", "TallyServerTesting", "SeededRandom"], swiftSettings: strict),
+        .testTarget(
+            name: "TallyTrackerTests", dependencies: ["TallyTracker", "TallyServerTesting", "SeededRandom", "Componentry"],
+            swiftSettings: strict
+        ),
         .executableTarget(name: "TrackerProbe", dependencies: ["TallyTracker"], path: "Tests/Fixtures/TrackerProbe", swiftSettings: strict),
         .testTarget(
             name: "TallyDashboardTests", dependencies: ["TallyDashboard", "Componentry", "ComponentryList", "TallyStore"],

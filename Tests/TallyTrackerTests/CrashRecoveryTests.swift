@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Componentry
 import TallyServerTesting
 import Testing
 @testable import TallyTracker
@@ -21,7 +21,7 @@ struct CrashRecoveryTests {
             process.arguments = [directory.path, String(count)]
             let output = Pipe()
             process.standardOutput = output
-            let printed = Mutex(Data())
+            let printed = Locked(Data())
             output.fileHandleForReading.readabilityHandler = { handle in
                 let chunk = handle.availableData
                 printed.withLock { $0.append(chunk) }

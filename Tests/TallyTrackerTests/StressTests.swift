@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Componentry
 import Testing
 @testable import TallyTracker
 
@@ -15,7 +15,7 @@ struct StressTests {
             configuration.maxQueueBytes = 64 << 20
             let tracker = try Tracker(configuration: configuration)
 
-            let tracked = Mutex<[String]>([])
+            let tracked = Locked<[String]>([])
             let group = DispatchGroup()
             for thread in 0..<threads {
                 group.enter()

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Componentry
 @testable import TallyTracker
 
 /// A scripted ``Transport``: answers requests with `script` in order, then with `otherwise`,
@@ -17,11 +17,11 @@ final class FakeTransport: Transport {
         let reply: Reply
     }
 
-    private let state: Mutex<(script: [Reply], exchanges: [Exchange])>
+    private let state: Locked<(script: [Reply], exchanges: [Exchange])>
     private let otherwise: Reply
 
     init(_ script: [Reply] = [], otherwise: Reply = .ok()) {
-        state = Mutex((script, []))
+        state = Locked((script, []))
         self.otherwise = otherwise
     }
 

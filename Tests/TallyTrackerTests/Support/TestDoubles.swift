@@ -1,11 +1,11 @@
 import Foundation
-import Synchronization
+import Componentry
 import Testing
 @testable import TallyTracker
 
 /// A clock that moves only when told.
 final class ManualClock: Sendable {
-    private let date = Mutex(Date(timeIntervalSince1970: 1_795_000_000))
+    private let date = Locked(Date(timeIntervalSince1970: 1_795_000_000))
 
     func now() -> Date { date.withLock { $0 } }
     func advance(minutes: Double) { date.withLock { $0.addTimeInterval(minutes * 60) } }
@@ -14,7 +14,7 @@ final class ManualClock: Sendable {
 /// Records requested delays. The first `immediate` calls return at once; later ones wait
 /// until the task is cancelled, as a real long backoff would, so nothing spins.
 final class RecordingSleeper: Sendable {
-    private let delays = Mutex<[Duration]>([])
+    private let delays = Locked<[Duration]>([])
     private let immediate: Int
 
     init(immediate: Int = 0) { self.immediate = immediate }
