@@ -52,9 +52,12 @@ extension EventStore {
         timeZone: String?, extra: StatementArguments = [], _ read: @escaping @Sendable (Row) -> T
     ) async throws -> T {
         try await readDay(app: app, date: date, timeZone: timeZone) { db, day, _ in
-            try read(Row.fetchOne(
+            // An aggregate without GROUP BY always answers one row.
+            guard let row = try Row.fetchOne(
                 db.cachedStatement(sql: "SELECT \(columns) \(Self.eventsWithProperty) \(condition)"),
-                arguments: Self.arguments(app, day, event, property) + extra)!)
+                arguments: Self.arguments(app, day, event, property) + extra)
+            else { throw DatabaseError(resultCode: .SQLITE_ERROR, message: "an aggregate query returned no row") }
+            return read(row)
         }
     }
 
@@ -119,9 +122,9 @@ extension EventStore {
     }
 
     /// Every Unicode `White_Space` character, for SQLite's `trim`.
-    private static let whiteSpace = String(String.UnicodeScalarView(
-        ([0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20, 0x85, 0xA0, 0x1680] + Array(0x2000...0x200A) + [0x2028, 0x2029, 0x202F, 0x205F, 0x3000])
-            .map { Unicode.Scalar(UInt32($0))! }))
+    private static let whiteSpace =
+        "\u{09}\u{0A}\u{0B}\u{0C}\u{0D}\u{20}\u{85}\u{A0}\u{1680}\u{2000}\u{2001}\u{2002}\u{2003}\u{2004}\u{2005}\u{2006}"
+        + "\u{2007}\u{2008}\u{2009}\u{200A}\u{2028}\u{2029}\u{202F}\u{205F}\u{3000}"
 
     /// Runs `body` in a read transaction with the milliseconds of the local day `date` (see
     /// ``metrics(app:date:timeZone:)``) and the calendar of the zone.

@@ -22,7 +22,9 @@ extension EventStore {
     public func createSession(user: DashboardUserID, tokenHash: Data, expiresAt: Date) async throws -> DashboardSession {
         let csrfToken = AccessKey.generate(prefix: "")
         return try await pool.write { db in
-            try Self.checkUser(db, user)
+            guard let name = try String.fetchOne(db, sql: "SELECT name FROM dashboard_user WHERE id = ?", arguments: [user.rawValue]) else {
+                throw TallyStoreError.unknownUser(user)
+            }
             try db.execute(
                 sql: "INSERT OR REPLACE INTO dashboard_session (token_hash, user_id, csrf_token, expires_at) VALUES (?, ?, ?, ?)",
                 arguments: [tokenHash, user.rawValue, csrfToken, expiresAt.unixMilliseconds])
@@ -33,7 +35,6 @@ extension EventStore {
                         ORDER BY expires_at DESC, rowid DESC LIMIT -1 OFFSET ?)
                     """,
                 arguments: [user.rawValue, Self.maximumSessionsPerUser])
-            let name = try String.fetchOne(db, sql: "SELECT name FROM dashboard_user WHERE id = ?", arguments: [user.rawValue])!
             return DashboardSession(
                 user: DashboardUser(id: user, name: name), expiresAt: Date(unixMilliseconds: expiresAt.unixMilliseconds),
                 csrfToken: csrfToken)

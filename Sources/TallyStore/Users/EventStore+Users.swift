@@ -16,7 +16,7 @@ extension EventStore {
         try DashboardUser.validate(name: name)
         let createdAt = Date().unixMilliseconds
         return try await pool.write { db in
-            guard try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM dashboard_user WHERE name = ?)", arguments: [name])! else {
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM dashboard_user WHERE name = ?)", arguments: [name]) != true else {
                 throw TallyStoreError.userNameTaken(name)
             }
             try db.execute(
@@ -45,7 +45,7 @@ extension EventStore {
 
     /// Throws ``TallyStoreError/unknownUser(_:)`` unless a dashboard account has id `user`.
     static func checkUser(_ db: Database, _ user: DashboardUserID) throws {
-        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM dashboard_user WHERE id = ?)", arguments: [user.rawValue])! else {
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM dashboard_user WHERE id = ?)", arguments: [user.rawValue]) == true else {
             throw TallyStoreError.unknownUser(user)
         }
     }

@@ -55,7 +55,10 @@ struct Serve: AsyncParsableCommand {
                 return
             }
             termination.serverIsListening()
-            let base = URL(string: "http://\(host == "0.0.0.0" ? "127.0.0.1" : host):\(listeningPort)")!
+            let shownHost = host == "0.0.0.0" ? "127.0.0.1" : host.contains(":") ? "[\(host)]" : host
+            guard let base = URL(string: "http://\(shownHost):\(listeningPort)") else {
+                throw ValidationError("--host \(host) cannot be written in a URL")
+            }
             say("tally listening on \(base.absoluteString) (database \(database.db))")
             if demo {
                 group.addTask {
