@@ -1,0 +1,1 @@
+// The page script: see dashboard.js on the browser branch.
