@@ -8,46 +8,46 @@ import Testing
 @MainActor
 @Suite(.serialized) struct BrowserEventTests {
     @Test func aSectionsEventBubblesFromTheSectionToThePage() throws {
-        let page = DashboardPage(layout: .default, date: "2026-11-20")
+        let page = DashboardPage(date: "2026-11-20")
         var path: [String] = []
         ResponderChain.tracer = { trace in path = trace.steps.map { String(describing: type(of: $0.responder)) } }
         defer { ResponderChain.tracer = nil }
-        let patches = try page.receive(BrowserEvent(section: "ads", name: "move", value: "0"))
+        let patches = try page.patches(receiving: BrowserEvent(section: "ads", name: "move", value: "0"))
         #expect(path == ["SectionComponent", "DashboardPage"])
         #expect(patches.count == 1)
         #expect(page.viewModel.order.value.identifiers.first == "ads")
     }
 
     @Test func hidingAndShowingGoThroughThePage() throws {
-        let page = DashboardPage(layout: .default, date: "2026-11-20")
-        #expect(try page.receive(BrowserEvent(section: "bills", name: "hide")).count == 1)
+        let page = DashboardPage(date: "2026-11-20")
+        #expect(try page.patches(receiving: BrowserEvent(section: "bills", name: "hide")).count == 1)
         #expect(page.viewModel.order.value.hidden == ["bills"])
         // A hidden section has no element: its "show" starts at the page.
-        #expect(try page.receive(BrowserEvent(section: "bills", name: "show")).count == 1)
+        #expect(try page.patches(receiving: BrowserEvent(section: "bills", name: "show")).count == 1)
         #expect(page.viewModel.order.value.hidden.isEmpty)
     }
 
     @Test(arguments: [
         (BrowserEvent(section: "ads", name: "explode"), BrowserEventError.unknownEvent("explode")),
-        (BrowserEvent(section: "ads", name: "move", value: "abc"), .badValue(event: "move", value: "abc")),
-        (BrowserEvent(section: "ads", name: "move", value: "99999999999999999999"), .badValue(event: "move", value: "99999999999999999999")),
-        (BrowserEvent(section: nil, name: "move", value: "1"), .badValue(event: "move", value: "1")),
-        (BrowserEvent(section: nil, name: "hide"), .badValue(event: "hide", value: nil)),
+        (BrowserEvent(section: "ads", name: "move", value: "abc"), .badValue(BrowserEvent(section: "ads", name: "move", value: "abc"))),
+        (BrowserEvent(section: "ads", name: "move", value: "99999999999999999999"), .badValue(BrowserEvent(section: "ads", name: "move", value: "99999999999999999999"))),
+        (BrowserEvent(section: nil, name: "move", value: "1"), .badValue(BrowserEvent(section: nil, name: "move", value: "1"))),
+        (BrowserEvent(section: nil, name: "hide"), .badValue(BrowserEvent(section: nil, name: "hide", value: nil))),
     ])
     func aBadEventIsRefusedAndThePageKeepsWorking(event: BrowserEvent, error: BrowserEventError) throws {
-        let page = DashboardPage(layout: .default, date: "2026-11-20")
+        let page = DashboardPage(date: "2026-11-20")
         let before = page.html
         #expect(throws: error) { try page.receive(event) }
         #expect(page.html == before)
-        #expect(try page.receive(BrowserEvent(section: "ads", name: "move", value: "0")).count == 1)
+        #expect(try page.patches(receiving: BrowserEvent(section: "ads", name: "move", value: "0")).count == 1)
     }
 
     /// A section the page does not have (a stale tab, a forged id) is ignored by the page.
     @Test func aStaleSectionChangesNothing() throws {
-        let page = DashboardPage(layout: .default, date: "2026-11-20")
+        let page = DashboardPage(date: "2026-11-20")
         let before = page.html
-        #expect(try page.receive(BrowserEvent(section: "gone", name: "hide")).isEmpty)
-        #expect(try page.receive(BrowserEvent(section: "gone", name: "move", value: "0")).isEmpty)
+        #expect(try page.patches(receiving: BrowserEvent(section: "gone", name: "hide")).isEmpty)
+        #expect(try page.patches(receiving: BrowserEvent(section: "gone", name: "move", value: "0")).isEmpty)
         #expect(page.html == before)
     }
 }

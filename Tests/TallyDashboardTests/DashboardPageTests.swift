@@ -47,13 +47,13 @@ import Testing
     }
 
     @Test func theFirstResponseHasEverySectionInLayoutOrderWithItsTitle() {
-        let page = DashboardPage(layout: .default, date: "2026-11-20")
+        let page = DashboardPage(date: "2026-11-20")
         #expect(sectionIDs(page.html) == DashboardLayout.default.sections.map(\.id))
         #expect(page.html.contains("<h2>Users &amp; versions</h2>"))
     }
 
     @Test func aReportShowsItsNumbersThroughPatches() async throws {
-        let page = DashboardPage(layout: .default, date: "2026-11-20")
+        let page = DashboardPage(date: "2026-11-20")
         let report = try await DayReport.load(from: store, app: app, layout: .default, date: "2026-11-20")
         let patches = page.show(report)
         #expect(!patches.isEmpty)
@@ -75,14 +75,14 @@ import Testing
 
     @Test func aSavedOrderIsShownAndHiddenSectionsAreLeftOut() {
         let order = ComponentOrder(["ads", "app", "bills"], hidden: ["bills"])
-        let page = DashboardPage(layout: .default, date: "2026-11-20", order: order)
+        let page = DashboardPage(date: "2026-11-20", order: order)
         #expect(sectionIDs(page.html) == ["ads", "app"])
     }
 
     /// Reordering and hiding are the section manager's work: one moved or removed element,
     /// not a new page.
     @Test func reorderingAndHidingAreMinimalPatches() {
-        let page = DashboardPage(layout: .default, date: "2026-11-20")
+        let page = DashboardPage(date: "2026-11-20")
         let moved = page.move("ads", to: 0)
         #expect(moved.count == 1)
         guard case .move? = moved.first else {
@@ -104,7 +104,7 @@ import Testing
 
     /// A browser may send a stale or forged section id; the page ignores it.
     @Test func unknownSectionsChangeNothing() {
-        let page = DashboardPage(layout: .default, date: "2026-11-20")
+        let page = DashboardPage(date: "2026-11-20")
         let before = page.html
         #expect(page.move("<script>", to: 0).isEmpty)
         #expect(page.move("ads", to: -5).count == 1, "an index out of range is clamped")
@@ -119,7 +119,7 @@ import Testing
         weak var freedPage: DashboardPage?
         weak var freedSection: SectionComponent?
         do {
-            let page = DashboardPage(layout: .default, date: "2026-11-20")
+            let page = DashboardPage(date: "2026-11-20")
             freedPage = page
             freedSection = page.sections.first
             #expect(freedSection != nil)

@@ -15,12 +15,12 @@ import Testing
     final class CountingLoader: Sendable {
         let reads = Mutex<[AppID: Int]>([:])
 
-        func load(_ app: AppID, _ date: String) async throws -> DayReport {
+        func load(_ app: AppID, _ query: PageQuery) async throws -> DayReport {
             let count = reads.withLock { reads in
                 reads[app, default: 0] += 1
                 return reads[app]!
             }
-            return try DayReport(metrics: Self.metrics(dau: count, date: date))
+            return try DayReport(metrics: Self.metrics(dau: count, date: query.date.description))
         }
 
         /// Day metrics with `dau` set, decoded as the metrics API writes them.
@@ -40,10 +40,13 @@ import Testing
         let bus = EventBus()
         let loader = CountingLoader()
         let live = LiveUpdates(bus: bus, tick: .milliseconds(50), load: loader.load)
-        let (shown, other) = (AppID(rawValue: 1), AppID(rawValue: 2))
-        let pages = (0..<tabs).map { _ in DashboardPage(layout: .default, date: "2026-11-20") }
+        let (shown, other) = (App.test.id, AppID(rawValue: 2))
+        let pages = (0..<tabs).map { _ in DashboardPage(date: "2026-11-20", app: .test) }
         var patched = 0
-        for page in pages { live.register(page, app: shown) { _ in patched += 1 } }
+        for page in pages {
+            page.outbox = { message in if !message.patches.isEmpty { patched += 1 } }
+            live.register(page)
+        }
 
         for _ in 0..<50 { bus.post(EventsIngested(app: shown, accepted: 1, names: ["open": 1])) }
         bus.post(EventsIngested(app: other, accepted: 1, names: ["open": 1]))
@@ -54,26 +57,42 @@ import Testing
         #expect(loader.reads.withLock { $0 } == [shown: 1], "one read for 50 announcements and \(tabs) tabs; none for an app nobody watches")
     }
 
+    /// A user who opens more than the bound closes their oldest pages; other users' stay.
+    @Test func pagesPerUserAreBounded() {
+        let live = LiveUpdates(bus: EventBus(), load: CountingLoader().load)
+        let (ann, bob) = (DashboardUserID(rawValue: 1), DashboardUserID(rawValue: 2))
+        var closed = 0
+        let bobs = DashboardPage(date: "2026-11-20")
+        live.register(bobs, user: bob) { Issue.record("another user's page was closed") }
+        var pages: [DashboardPage] = []
+        for _ in 0..<(LiveUpdates.pagesPerUser * 20) {
+            let page = DashboardPage(date: "2026-11-20")
+            pages.append(page)  // kept alive: only the bound may close them
+            live.register(page, user: ann) { closed += 1 }
+        }
+        #expect(closed == LiveUpdates.pagesPerUser * 19)
+        #expect(live.openPages == LiveUpdates.pagesPerUser + 1)
+    }
+
     @Test func aClosedTabIsFreedAndDropped() async throws {
         let bus = EventBus()
         let loader = CountingLoader()
         let live = LiveUpdates(bus: bus, tick: .milliseconds(20), load: loader.load)
-        let app = AppID(rawValue: 1)
-        let kept = DashboardPage(layout: .default, date: "2026-11-20")
-        live.register(kept, app: app) { _ in }
+        let kept = DashboardPage(date: "2026-11-20")
+        live.register(kept)
         weak var closed: DashboardPage?
         do {
-            let page = DashboardPage(layout: .default, date: "2026-11-20")
+            let page = DashboardPage(date: "2026-11-20")
             closed = page
-            live.register(page, app: app) { _ in }
+            live.register(page)
             #expect(live.openPages == 2)
         }
         #expect(closed == nil, "the hub must not keep a closed tab's page")
         #expect(live.openPages == 1)
 
         // Many tabs opened and closed over the server's life leave no entries behind.
-        for _ in 0..<1_000 { live.register(DashboardPage(layout: .default, date: "2026-11-20"), app: app) { _ in } }
-        live.register(kept, app: app) { _ in }
+        for _ in 0..<1_000 { live.register(DashboardPage(date: "2026-11-20")) }
+        live.register(kept)
         #expect(live.entryCount <= 3)
     }
 }

@@ -64,14 +64,15 @@ public struct DashboardServer: Sendable {
         return router
     }
 
-    /// Serves until the task is cancelled or the process receives SIGINT or SIGTERM.
+    /// The application: the routes of ``router()`` and ``webSocketRouter()`` on the
+    /// collector's address, with the collector's services.
     ///
     /// - Parameter onRunning: Called once the server listens, with the bound port.
-    public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    public func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         var logger = Logger(label: "tally.server")
         logger.logLevel = collector.configuration.logLevel
         let configuration = collector.configuration
-        let application = Application(
+        return Application(
             router: router(),
             server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter()),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tally"),
@@ -79,7 +80,13 @@ public struct DashboardServer: Sendable {
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )
-        try await application.runService()
+    }
+
+    /// Serves until the task is cancelled or the process receives SIGINT or SIGTERM.
+    ///
+    /// - Parameter onRunning: Called once the server listens, with the bound port.
+    public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        try await application(onRunning: onRunning).runService()
     }
 
     /// The live session of `request`, if its cookie names one.

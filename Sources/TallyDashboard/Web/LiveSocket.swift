@@ -8,7 +8,7 @@ import TallyStore
 /// `GET /apps/{id}/live`: the WebSocket of one open tab.
 ///
 /// The upgrade needs a session and an `Origin` of this server (a page of another site
-/// cannot open it with the user's cookie). The socket then owns one ``DashboardPage``,
+/// cannot open it with the user's cookie; see ``isSameOrigin(_:)``). The socket then owns one ``DashboardPage``,
 /// made from the query of the tab's address:
 /// - first it sends the page as the server has it (``DashboardPage/resync``): a tab that
 ///   reconnects catches up;
@@ -38,15 +38,15 @@ struct LiveSocket: Sendable {
                   let (app, query) = try? await server.page(request, context: context.requestContext)
             else { return }
             let page = await server.makePage(app: app, query: query, user: session.user.id)
+            await page.refresh()
             let (messages, queue) = AsyncStream.makeStream(of: PageMessage.self, bufferingPolicy: .bufferingOldest(Self.queueLimit))
             await MainActor.run { [live = server.live] in
                 page.outbox = { message in
                     if case .dropped = queue.yield(message) { queue.finish() }  // too slow: it resyncs on reconnect
                 }
                 live.register(page, user: session.user.id) { queue.finish() }
+                page.send(page.resync)
             }
-            await page.refresh()
-            await MainActor.run { page.send(page.resync) }
             await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     let encoder = JSONEncoder()
@@ -86,9 +86,13 @@ struct LiveSocket: Sendable {
         }
     }
 
-    /// Whether the request's `Origin` is this server, as its `Host` names it.
+    /// Whether the request comes from a page of this server: a browser sends one `Origin`,
+    /// `http://` or `https://` and the `Host` it asked for. Every web origin the request
+    /// names must be this one, and it must name one; other schemes (a non-browser client's
+    /// `ws://…`) are not a page's origin and are ignored.
     static func isSameOrigin(_ request: Request) -> Bool {
-        guard let origin = request.headers[.origin], let host = request.head.authority else { return false }
-        return origin == "http://\(host)" || origin == "https://\(host)"
+        guard let host = request.head.authority else { return false }
+        let web = request.headers[values: .origin].filter { $0.hasPrefix("http://") || $0.hasPrefix("https://") }
+        return !web.isEmpty && web.allSatisfy { $0 == "http://\(host)" || $0 == "https://\(host)" }
     }
 }

@@ -1,0 +1,153 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+@testable import TallyDashboard
+
+/// The dashboard over HTTP, as a browser uses it: sign-in, the pages and their deep links,
+/// and what a stranger or a forged form gets.
+@Suite struct DashboardServerTests {
+    @Test func signingInSetsAStrictHttpOnlyCookieAndLandsOnTheFirstApp() async throws {
+        let fixture = try await DashboardFixture()
+        try await fixture.test { client in
+            let cookie = try await client.signIn()
+            let login = try await client.execute(uri: "/login", method: .get)
+            #expect(login.cookieAttributes(Cookies.csrf).isSuperset(of: ["httponly", "samesite=strict"]))
+
+            let root = try await client.execute(uri: "/", method: .get, headers: [.cookie: cookie])
+            #expect(root.status == .found)
+            #expect(root.headers[.location] == "/apps/\(fixture.app.app.id.rawValue)")
+
+            let page = try await client.execute(uri: fixture.pagePath, method: .get, headers: [.cookie: cookie])
+            #expect(page.status == .ok)
+            #expect(page.text.contains(#"data-metric="dau">2<"#))
+            #expect(page.text.contains(#"data-section="health""#))
+            #expect(page.text.contains("<h1>Bills &lt;&amp; Co&gt;</h1>"), "the app's name is escaped")
+            #expect(page.text.contains("<svg"), "the trend is drawn on the server")
+        }
+    }
+
+    @Test func theSessionCookieIsHttpOnlyAndStrict() async throws {
+        let fixture = try await DashboardFixture()
+        try await fixture.test { client in
+            let form = try await client.execute(uri: "/login", method: .get)
+            let csrf = try #require(form.cookie(Cookies.csrf))
+            let answer = try await client.execute(
+                uri: "/login", method: .post,
+                headers: [.contentType: "application/x-www-form-urlencoded", .cookie: "\(Cookies.csrf)=\(csrf)"],
+                body: ByteBuffer(string: "user=ana&password=correct+horse+battery&csrf=\(csrf)"))
+            #expect(answer.status == .found)
+            #expect(answer.cookieAttributes(Cookies.session).isSuperset(of: ["httponly", "samesite=strict", "path=/"]))
+        }
+    }
+
+    @Test func aWrongPasswordShowsTheFormAgainWithAnError() async throws {
+        let fixture = try await DashboardFixture()
+        try await fixture.test { client in
+            let form = try await client.execute(uri: "/login", method: .get)
+            let csrf = try #require(form.cookie(Cookies.csrf))
+            let answer = try await client.execute(
+                uri: "/login", method: .post,
+                headers: [.contentType: "application/x-www-form-urlencoded", .cookie: "\(Cookies.csrf)=\(csrf)"],
+                body: ByteBuffer(string: "user=ana&password=wrong-password&csrf=\(csrf)"))
+            #expect(answer.status == .unauthorized)
+            #expect(answer.text.contains(#"class="error""#))
+            #expect(answer.cookie(Cookies.session) == nil)
+        }
+    }
+
+    /// A form posted from another site carries the user's cookies at most, never the token
+    /// of the form the server gave.
+    @Test(arguments: ["", "x", String(repeating: "a", count: 32)])
+    func aFormWithoutItsCSRFTokenIsRefused(token: String) async throws {
+        let fixture = try await DashboardFixture()
+        try await fixture.test { client in
+            let form = try await client.execute(uri: "/login", method: .get)
+            let csrf = try #require(form.cookie(Cookies.csrf))
+            let answer = try await client.execute(
+                uri: "/login", method: .post,
+                headers: [.contentType: "application/x-www-form-urlencoded", .cookie: "\(Cookies.csrf)=\(csrf)"],
+                body: ByteBuffer(string: "user=ana&password=correct+horse+battery&csrf=\(token)"))
+            #expect(answer.status == .forbidden)
+            #expect(answer.cookie(Cookies.session) == nil)
+        }
+    }
+
+    @Test func everyDashboardRouteNeedsASession() async throws {
+        let fixture = try await DashboardFixture()
+        try await fixture.test { client in
+            for path in ["/", fixture.pagePath, "/apps/1?date=2026-11-20&sheet=date"] {
+                let answer = try await client.execute(uri: path, method: .get, headers: [.cookie: "\(Cookies.session)=forged"])
+                #expect(answer.status == .found, "\(path)")
+                #expect(answer.headers[.location] == "/login", "\(path)")
+            }
+            let csv = try await client.execute(uri: "/apps/1/metrics/dau.csv", method: .get)
+            #expect(csv.status == .unauthorized)
+            let logout = try await client.execute(uri: "/logout", method: .post)
+            #expect(logout.status == .forbidden)
+        }
+    }
+
+    @Test(arguments: [
+        ("date=2026-13-01", "date"), ("date=2026-02-30", "date"), ("date=99999999999999999999-01-01", "date"),
+        ("date=2026-11-20&from=2026-11-21", "from"), ("date=2026-11-20&from=2020-01-01", "from"),
+        ("date=2026-11-20&tz=Mars/Olympus", "tz"), ("date=2026-11-20&sheet=%3Cscript%3E", "sheet"),
+        ("date=2026-11-20&sheet=metric", "metric"),
+    ])
+    func aQueryThePageCannotShowIsA400NamingTheParameter(query: String, parameter: String) async throws {
+        let fixture = try await DashboardFixture()
+        try await fixture.test { client in
+            let cookie = try await client.signIn()
+            let answer = try await client.execute(uri: "/apps/\(fixture.app.app.id.rawValue)?\(query)", method: .get, headers: [.cookie: cookie])
+            #expect(answer.status == .badRequest)
+            #expect(answer.text.contains(parameter))
+        }
+    }
+
+    @Test(arguments: ["/apps/999", "/apps/abc", "/apps/-1", "/apps/99999999999999999999999"])
+    func anUnknownAppIsA404(path: String) async throws {
+        let fixture = try await DashboardFixture()
+        try await fixture.test { client in
+            let cookie = try await client.signIn()
+            #expect(try await client.execute(uri: path, method: .get, headers: [.cookie: cookie]).status == .notFound)
+        }
+    }
+
+    /// A sheet's address is part of the page's, so a reload or a shared link opens it again.
+    @Test func deepLinksOpenTheirSheet() async throws {
+        let fixture = try await DashboardFixture()
+        try await fixture.test { client in
+            let cookie = try await client.signIn()
+            let dates = try await client.execute(uri: fixture.pagePath + "&sheet=date", method: .get, headers: [.cookie: cookie])
+            #expect(dates.text.contains(#"data-sheet="date""#))
+            #expect(dates.text.contains(#"data-value="yesterday""#))
+            let sections = try await client.execute(uri: fixture.pagePath + "&sheet=sections", method: .get, headers: [.cookie: cookie])
+            #expect(sections.text.contains(#"<ol id="section-manager">"#))
+            let metric = try await client.execute(uri: fixture.pagePath + "&sheet=metric&metric=bills", method: .get, headers: [.cookie: cookie])
+            #expect(metric.text.contains(#"data-sheet="metric""#))
+            #expect(metric.text.contains("Daily bill_created events"))
+            let csvPath = try #require(metric.text.firstMatch(of: /download href="([^"]+)"/)?.1)
+            let csv = try await client.execute(uri: String(csvPath).replacingOccurrences(of: "&amp;", with: "&"), method: .get, headers: [.cookie: cookie])
+            #expect(csv.status == .ok)
+            #expect(csv.headers[.contentType] == "text/csv; charset=utf-8")
+            #expect(csv.text.hasPrefix("date,value\n"))
+            #expect(csv.text.contains("\n2026-11-20,2\n"))
+        }
+    }
+
+    @Test func signingOutEndsTheSession() async throws {
+        let fixture = try await DashboardFixture()
+        try await fixture.test { client in
+            let cookie = try await client.signIn()
+            let csrf = try #require(cookie.firstMatch(of: /tally_csrf=([^;]+)/)?.1)
+            let out = try await client.execute(
+                uri: "/logout", method: .post, headers: [.contentType: "application/x-www-form-urlencoded", .cookie: cookie],
+                body: ByteBuffer(string: "csrf=\(csrf)"))
+            #expect(out.status == .found)
+            let page = try await client.execute(uri: fixture.pagePath, method: .get, headers: [.cookie: cookie])
+            #expect(page.headers[.location] == "/login", "the old cookie names no session any more")
+        }
+    }
+}

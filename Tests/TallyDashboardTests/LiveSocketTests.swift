@@ -1,0 +1,177 @@
+import Componentry
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSClient
+import HummingbirdWSTesting
+import NIOCore
+import Testing
+@testable import TallyDashboard
+
+/// The page's WebSocket, driven as the page script drives it: the resync, browser events,
+/// hostile messages, live updates, and who may open it.
+@Suite(.timeLimit(.minutes(1))) struct LiveSocketTests {
+    /// A server message, as the script reads it.
+    struct Received: Decodable {
+        struct Patch: Decodable {
+            var op: String
+            var id: String?
+            var html: String?
+        }
+
+        var patches: [Patch]
+        var url: String?
+        var refreshing: Bool?
+        var error: String?
+    }
+
+    /// The messages of one socket, read one at a time (the suite's time limit ends a test
+    /// that waits for one in vain).
+    struct Reader {
+        var iterator: WebSocketInboundMessageStream.AsyncIterator
+
+        mutating func next() async throws -> Received {
+            guard case .text(let text)? = try await iterator.next() else { throw ReaderError.noMessage }
+            return try JSONDecoder().decode(Received.self, from: Data(text.utf8))
+        }
+
+        /// Reads messages until one satisfies `condition`, at most 20.
+        mutating func first(where condition: (Received) -> Bool) async throws -> Received {
+            for _ in 0..<20 {
+                let message = try await next()
+                if condition(message) { return message }
+            }
+            throw ReaderError.noMessage
+        }
+    }
+
+    enum ReaderError: Error { case noMessage }
+
+    func headers(_ cookie: String, port: Int?, origin: String? = nil) -> HTTPFields {
+        [.cookie: cookie, .origin: origin ?? "http://localhost:\(port ?? 0)"]
+    }
+
+    @Test func theSocketResyncsThenTakesEventsAndSurvivesHostileMessages() async throws {
+        let fixture = try await DashboardFixture()
+        try await fixture.test { client in
+            let cookie = try await client.signIn()
+            let path = "/apps/\(fixture.app.app.id.rawValue)/live?date=\(DashboardFixture.day)"
+            try await client.ws(path, configuration: .init(additionalHeaders: headers(cookie, port: client.port))) { inbound, outbound, _ in
+                var reader = Reader(iterator: inbound.messages(maxSize: 1 << 22).makeAsyncIterator())
+                let resync = try await reader.next()
+                #expect(resync.patches.map(\.id) == ["sections", "sheet-slot", "date-button"])
+                #expect(resync.patches.first?.html?.contains(#"data-metric="dau">2<"#) == true)
+                #expect(resync.url == "/apps/\(fixture.app.app.id.rawValue)?date=\(DashboardFixture.day)")
+
+                try await outbound.write(.text(#"{"event": "move", "section": "ads", "value": "0"}"#))
+                #expect(try await reader.next().patches.map(\.op) == ["move"])
+
+                let hostile: [WebSocketOutboundWriter.OutboundFrame] = [
+                    .text("not json"), .text(#"{"event": "explode"}"#), .text(#"{"event": "move", "section": "ads", "value": "1e99"}"#),
+                    .text(#"{"event": 5}"#), .text(String(repeating: "[", count: 10_000)), .text(#"{"event": "sheet", "value": "metric:"}"#),
+                    .text(#"{"event": "custom", "value": "from=2026-11-20&to=1999-01-01"}"#), .binary(ByteBuffer(bytes: [0xff, 0xfe])),
+                    .text(#"{"event": "hide", "section": "<img src=x onerror=alert(1)>"}"#),
+                ]
+                for frame in hostile {
+                    try await outbound.write(frame)
+                    let answer = try await reader.next()
+                    #expect(answer.error != nil || answer.patches.isEmpty, "\(frame)")
+                }
+                // The page keeps working.
+                try await outbound.write(.text(#"{"event": "sheet", "value": "date"}"#))
+                let sheet = try await reader.next()
+                #expect(sheet.patches.contains { $0.id == "sheet-slot" && $0.html?.contains(#"data-sheet="date""#) == true })
+                #expect(sheet.url?.hasSuffix("&sheet=date") == true)
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+        }
+    }
+
+    /// A date chosen in the sheet is read from the store and shown without a page load.
+    @Test func aPresetRangeShowsItsNumbers() async throws {
+        let fixture = try await DashboardFixture()
+        try await fixture.test { client in
+            let cookie = try await client.signIn()
+            let path = "/apps/\(fixture.app.app.id.rawValue)/live?date=2026-11-21"
+            try await client.ws(path, configuration: .init(additionalHeaders: headers(cookie, port: client.port))) { inbound, outbound, _ in
+                var reader = Reader(iterator: inbound.messages(maxSize: 1 << 22).makeAsyncIterator())
+                let resync = try await reader.next()
+                #expect(resync.patches.first?.html?.contains(#"data-metric="dau">0<"#) == true)
+                try await outbound.write(.text(#"{"event": "custom", "value": "from=2026-11-20&to=2026-11-20"}"#))
+                let moved = try await reader.next()
+                #expect(moved.url == "/apps/\(fixture.app.app.id.rawValue)?date=2026-11-20")
+                let numbers = try await reader.first { $0.patches.contains { $0.html?.contains(#"data-metric="dau">2<"#) == true } }
+                #expect(numbers.error == nil)
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+        }
+    }
+
+    /// An event ingested over HTTP reaches the open page, with no page load and no polling.
+    @Test func anIngestedEventReachesAnOpenPage() async throws {
+        let fixture = try await DashboardFixture()
+        try await fixture.test { client in
+            let cookie = try await client.signIn()
+            let path = "/apps/\(fixture.app.app.id.rawValue)/live?date=\(DashboardFixture.day)"
+            try await client.ws(path, configuration: .init(additionalHeaders: headers(cookie, port: client.port))) { inbound, _, _ in
+                var reader = Reader(iterator: inbound.messages(maxSize: 1 << 22).makeAsyncIterator())
+                _ = try await reader.next()
+                // sent_at is now: the server corrects timestamps only for a device clock that is off.
+                let now = Date().formatted(.iso8601)
+                let body = #"{"sent_at": "\#(now)", "events": [{"id": "\#(UUID())", "name": "bill_created", "timestamp": "2026-11-20T13:00:00Z", "user_id": "cy"}]}"#
+                let ingest = try await client.execute(
+                    uri: "/v1/events", method: .post, headers: [.contentType: "application/json", HTTPField.Name("X-App-Key")!: fixture.app.ingestKey],
+                    body: ByteBuffer(string: body))
+                #expect(ingest.status == .ok)
+                let update = try await reader.first { $0.patches.contains { $0.html?.contains(#"data-metric="dau">3<"#) == true } }
+                #expect(update.patches.contains { $0.html?.contains(#"data-metric="events">3<"#) == true })
+            }
+        }
+    }
+
+    @Test func aStrangerOrAnotherSiteCannotOpenTheSocket() async throws {
+        let fixture = try await DashboardFixture()
+        try await fixture.test { client in
+            let cookie = try await client.signIn()
+            let path = "/apps/\(fixture.app.app.id.rawValue)/live"
+            let refusals: [HTTPFields] = [
+                headers(cookie, port: client.port, origin: "http://evil.example"),
+                [.origin: "http://localhost:\(client.port ?? 0)"],
+                [.cookie: cookie],
+                headers("\(Cookies.session)=forged", port: client.port),
+            ]
+            for fields in refusals {
+                await #expect(throws: (any Error).self, "\(fields)") {
+                    try await client.ws(path, configuration: .init(additionalHeaders: fields)) { _, _, _ in }
+                }
+            }
+        }
+    }
+
+    /// The order a user chooses is saved for them: the next page shows it.
+    @Test func aReorderIsKeptForTheUser() async throws {
+        let fixture = try await DashboardFixture()
+        try await fixture.test { client in
+            let cookie = try await client.signIn()
+            let path = "/apps/\(fixture.app.app.id.rawValue)/live?date=\(DashboardFixture.day)"
+            try await client.ws(path, configuration: .init(additionalHeaders: headers(cookie, port: client.port))) { inbound, outbound, _ in
+                var reader = Reader(iterator: inbound.messages(maxSize: 1 << 22).makeAsyncIterator())
+                _ = try await reader.next()
+                try await outbound.write(.text(#"{"event": "move", "section": "health", "value": "0"}"#))
+                _ = try await reader.next()
+                try await outbound.write(.text(#"{"event": "hide", "section": "ads", "value": "on"}"#))
+                _ = try await reader.next()
+                try await outbound.close(.normalClosure, reason: nil)
+            }
+            var ids: [Substring] = []
+            for _ in 0..<100 where ids.first != "health" {
+                let page = try await client.execute(uri: fixture.pagePath, method: .get, headers: [.cookie: cookie])
+                ids = page.text.matches(of: /data-section="([^"]+)"/).map(\.1)
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(ids.first == "health")
+            #expect(!ids.contains("ads"))
+        }
+    }
+}

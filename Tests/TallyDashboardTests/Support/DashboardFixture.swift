@@ -1,0 +1,83 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import TallyServer
+import TallyStore
+import Testing
+@testable import TallyDashboard
+
+/// A dashboard over a new store: one app with events on 2026-11-20, one user `ana`, and
+/// the server that serves them, with a short live tick.
+struct DashboardFixture {
+    static let password = "correct horse battery"
+    static let day = "2026-11-20"
+
+    let store: EventStore
+    let app: NewApp
+    let server: DashboardServer
+
+    init() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tally-web-\(UUID()).sqlite").path
+        store = try EventStore(path: path)
+        app = try await store.createApp(name: "Bills <& Co>", timeZone: "UTC", acceptedEventAge: 3_650 * 86_400)
+        let noon = try Date("2026-11-20T12:00:00Z", strategy: .iso8601)
+        try await store.insert(
+            ["ann", "bob"].map { user in
+                Event(
+                    id: UUID(), name: "bill_created", timestamp: noon, deviceTimestamp: noon, userID: user, sessionID: nil,
+                    appVersion: "2.0", platform: "ios", properties: ["note": .string("lunch")])
+            },
+            app: app.app.id)
+        let access = DashboardAccess(store: store, passwordCost: 4)
+        try await access.createUser(name: "ana", password: Self.password)
+        let collector = try TallyServer(store: store)
+        server = await DashboardServer(collector: collector, access: access, tick: .milliseconds(20))
+    }
+
+    /// Runs `test` against the server listening on an ephemeral port.
+    func test<Value: Sendable>(_ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+        try await server.application().test(.live) { client in try await test(client) }
+    }
+
+    /// The page path of the fixture's app on the fixture's day.
+    var pagePath: String { "/apps/\(app.app.id.rawValue)?date=\(Self.day)" }
+}
+
+extension TestClientProtocol {
+    /// Signs `user` in through the form, as a browser does, and returns the `Cookie` header
+    /// that carries the session (and the CSRF cookie).
+    func signIn(_ user: String = "ana", password: String = DashboardFixture.password) async throws -> String {
+        let form = try await execute(uri: "/login", method: .get)
+        let csrfCookie = try #require(form.cookie(Cookies.csrf))
+        let token = try #require(String(buffer: form.body).firstMatch(of: /name="csrf" value="([^"]+)"/)?.1)
+        let body = "user=\(user)&password=\(password.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")&csrf=\(token)"
+        let answer = try await execute(
+            uri: "/login", method: .post,
+            headers: [.contentType: "application/x-www-form-urlencoded", .cookie: "\(Cookies.csrf)=\(csrfCookie)"],
+            body: ByteBuffer(string: body))
+        #expect(answer.status == .found)
+        let session = try #require(answer.cookie(Cookies.session))
+        return "\(Cookies.csrf)=\(csrfCookie); \(Cookies.session)=\(session)"
+    }
+}
+
+extension TestResponse {
+    /// The value of the cookie `name` this response sets.
+    func cookie(_ name: String) -> String? {
+        headers[values: .setCookie].lazy.compactMap { line -> String? in
+            guard line.hasPrefix(name + "=") else { return nil }
+            return String(line.dropFirst(name.count + 1).prefix { $0 != ";" })
+        }.first
+    }
+
+    /// The attributes of the cookie `name` this response sets, lowercased: `httponly`, `samesite=strict`…
+    func cookieAttributes(_ name: String) -> Set<String> {
+        guard let line = headers[values: .setCookie].first(where: { $0.hasPrefix(name + "=") }) else { return [] }
+        return Set(line.split(separator: ";").dropFirst().map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+    }
+
+    /// The body as text.
+    var text: String { String(buffer: body) }
+}
