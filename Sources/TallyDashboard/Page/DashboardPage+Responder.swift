@@ -82,6 +82,7 @@ extension DashboardPage: ResponderEventHandling {
         viewModel.query.value = new
         var patches: [DOMPatch] = [.replace(id: "date-button", html: DashboardViews.dateButton(for: self))]
         if new.sheet != old.sheet {
+            syncDetail()
             sheetHTML = new.sheet.flatMap { try? SheetTarget.render($0, of: self, mediator: mediator) } ?? ""
             patches.append(.replace(id: "sheet-slot", html: sheetSlot))
         } else {

@@ -29,6 +29,8 @@ public final class DashboardPage: ComponentContext {
     let store: EventStore?
     /// Opens sheets by URL (see ``SheetTarget``).
     let mediator: Mediator
+    /// Keeps the copies of each headline number in step, across tabs and sheets.
+    let channel: SyncChannel
     /// Receives every message for the browser, in order: patches, address, busy state, errors.
     public var outbox: (@MainActor (PageMessage) -> Void)?
     /// Called when the user changes the order or the hidden sections, to save them.
@@ -42,17 +44,21 @@ public final class DashboardPage: ComponentContext {
     var sheetHTML = ""
     /// The refresh running, if any.
     private var refreshing: Task<Void, Never>?
+    /// An update for synced numbers is coming (see ``scheduleUpdate()``).
+    private var isUpdateScheduled = false
 
     /// Creates the page of `app` showing `query` with the sections of `layout` in the user's
     /// saved `order` (the layout's own when `nil`; sections the layout no longer has are
-    /// skipped). It reads reports from `store` and opens sheets through `mediator`.
+    /// skipped). It reads reports from `store`, opens sheets through `mediator`, and keeps
+    /// its numbers in step with the other pages of `channel`.
     public init(
         app: App, layout: DashboardLayout, query: PageQuery, order: ComponentOrder? = nil, store: EventStore? = nil,
-        mediator: Mediator = .dashboard
+        mediator: Mediator = .dashboard, channel: SyncChannel = SyncChannel()
     ) {
         self.app = app
         self.store = store
         self.mediator = mediator
+        self.channel = channel
         viewModel = DashboardViewModel(layout: layout, query: query, order: order)
         manager = ComponentManager(factory: Self.factory(for: layout))
         shown = RenderedList()
@@ -84,7 +90,59 @@ public final class DashboardPage: ComponentContext {
     /// Shows `report`; returns the patches that bring the browser up to date.
     public func show(_ report: DayReport) -> [DOMPatch] {
         viewModel.report.value = report
+        syncHeadlines(report)
         return update()
+    }
+
+    /// Gives each headline of `report` to the page's copy of it — emitting a new value to
+    /// every other copy of the same number — and makes the copies a new day needs.
+    private func syncHeadlines(_ report: DayReport) {
+        let query = viewModel.query.value
+        var kept: [String: HeadlineMetric] = [:]
+        for section in sections {
+            for tile in SectionComponent.tiles(of: section.section.content, in: report) where tile.hasDetail {
+                let id = MetricIdentity(app: app.id, date: query.date.description, timeZone: query.timeZone, key: tile.id)
+                let value = MetricValue(tile.value, detail: tile.detail)
+                if let copy = viewModel.headlines[tile.id], copy.id == id {
+                    if copy.value != value { copy.emit(.metricValue, value) }
+                    kept[tile.id] = copy
+                } else {
+                    let copy = HeadlineMetric(id: id, value: value, channel: channel)
+                    copy.$value.observe().onMainActor().owner(self).didChange { page, new, _ in
+                        if !new.origin.isLocal { page.scheduleUpdate() }
+                    }
+                    copy.emit(.metricValue, value)  // copies elsewhere may be older
+                    kept[tile.id] = copy
+                }
+            }
+        }
+        viewModel.headlines = kept
+        syncDetail()
+    }
+
+    /// Gives the open metric sheet its copy of the number it details, or drops it.
+    func syncDetail() {
+        guard case .metric(let key) = viewModel.query.value.sheet, let headline = viewModel.headlines[key] else {
+            viewModel.detail = nil
+            return
+        }
+        guard viewModel.detail?.id != headline.id else { return }
+        let detail = DetailMetric(id: headline.id, value: headline.value, channel: channel)
+        detail.$value.observe().onMainActor().owner(self).didChange { page, new, _ in
+            if !new.origin.isLocal { page.scheduleUpdate() }
+        }
+        viewModel.detail = detail
+    }
+
+    /// Redraws once, soon, after numbers synced from other pages.
+    private func scheduleUpdate() {
+        guard !isUpdateScheduled else { return }
+        isUpdateScheduled = true
+        Task { [weak self] in
+            guard let self else { return }
+            isUpdateScheduled = false
+            send(PageMessage(patches: update() + refreshSheet()))
+        }
     }
 
     /// Moves the section `id` to `index` among all sections; returns the patches. An unknown

@@ -23,6 +23,11 @@ public final class DashboardViewModel {
     public let search = Observable("", timing: .debounce(searchDelay))
     /// Whether a refresh is reading the store: the reload button is off meanwhile.
     public let isRefreshing = Observable(false)
+    /// The page's copies of its headline numbers, by key: what the tiles show, kept in step
+    /// with every other copy of the same number by the dashboard's sync channel.
+    public internal(set) var headlines: [String: HeadlineMetric] = [:]
+    /// The open metric sheet's copy of its number.
+    public internal(set) var detail: DetailMetric?
 
     /// Creates the state of a page showing `query`, its sections in `order` (the layout's
     /// own order when `nil`).

@@ -69,10 +69,12 @@ public final class SectionComponent: Component, ListComponent, Responder {
         ComponentLayout(lineSpacing: 8, interitemSpacing: 8, distribution: .columns(2), itemRatio: .height(72), headerHeight: 32)
     }
 
+    /// A tile's cell; a headline's number is the page's synced copy of it.
     public func cell(for tile: Tile) -> Cell {
-        let sheet = context?.viewModel.query.value.with { $0.sheet = .metric(tile.id) }
+        let viewModel = context?.viewModel
+        let sheet = viewModel?.query.value.with { $0.sheet = .metric(tile.id) }
         return Cell("metric", [
-            "key": tile.id, "label": tile.label, "value": tile.value, "detail": tile.detail ?? "",
+            "key": tile.id, "label": tile.label, "value": viewModel?.headlines[tile.id]?.value.text ?? tile.value, "detail": tile.detail ?? "",
             "href": tile.hasDetail ? (sheet.map { "?" + $0.queryString } ?? "") : "",
         ])
     }

@@ -1,4 +1,5 @@
 import Foundation
+public import Componentry
 public import Hummingbird
 import HummingbirdWebSocket
 import Logging
@@ -31,6 +32,8 @@ public struct DashboardServer: Sendable {
     public let access: DashboardAccess
     /// Keeps the open pages current.
     public let live: LiveUpdates
+    /// Keeps every copy of a headline number in step, across tabs and sheets.
+    public let channel = SyncChannel()
 
     var store: EventStore { collector.store }
 

@@ -71,8 +71,8 @@ extension DashboardServer {
     /// when the user changes it.
     func makePage(app: App, query: PageQuery, user: DashboardUserID) async -> DashboardPage {
         let saved = try? await store.sectionLayout(user: user, app: app.id).flatMap { try JSONDecoder().decode(ComponentOrder.self, from: $0) }
-        return await MainActor.run { [store, layout] in
-            let page = DashboardPage(app: app, layout: layout, query: query, order: saved, store: store)
+        return await MainActor.run { [store, layout, channel] in
+            let page = DashboardPage(app: app, layout: layout, query: query, order: saved, store: store, channel: channel)
             page.orderDidChange = { order in
                 guard let data = try? JSONEncoder().encode(order) else { return }
                 Task { try? await store.saveSectionLayout(data, user: user, app: app.id) }
