@@ -49,6 +49,7 @@
   }
 
   function applyOne(op) {
+    if (!op || typeof op !== "object") return;
     if (op.op === "insert") {
       const parent = byId(op.parent), node = parse(op.html);
       if (parent && node) put(parent, node, op.index);
