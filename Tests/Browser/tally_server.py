@@ -8,6 +8,7 @@ line; on any failure the output is printed, so a broken start explains itself.
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -124,10 +125,10 @@ def new_driver(width, height):
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
-    options.binary_location = os.environ.get("CHROMIUM_BIN", "/usr/bin/chromium")
+    options.binary_location = os.environ.get("CHROMIUM_BIN") or shutil.which("chromium") or "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={width},{height}"):
         options.add_argument(argument)
-    driver = webdriver.Chrome(options=options, service=Service(os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")))
+    driver = webdriver.Chrome(options=options, service=Service(os.environ.get("CHROMEDRIVER") or shutil.which("chromedriver") or "/usr/bin/chromedriver"))
     driver.set_window_size(width, height)
     return driver
 
