@@ -243,9 +243,13 @@
     if (!isOpen() && retry !== null) connect();
   });
 
+  // Only a dashboard (its body names the app) has a live feed to connect to.
+  const start = () => {
+    if (document.body.dataset.app) connect();
+  };
   if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", connect);
+    document.addEventListener("DOMContentLoaded", start);
   } else {
-    connect();
+    start();
   }
 })();
