@@ -35,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
     ],
     targets: [
         // The pattern library: Foundation only.
@@ -71,16 +73,25 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // The live dashboard: layout configuration, section components, pages.
+        // The live dashboard: layout configuration, section components, pages, and the web
+        // application that serves them beside the collector's API.
         .target(
             name: "TallyDashboard",
             dependencies: [
                 "Componentry", "ComponentryList", "TallyStore", "TallyServer",
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            resources: [.copy("Resources/default-dashboard.yaml")],
+            resources: [
+                .copy("Resources/default-dashboard.yaml"), .copy("Resources/templates"),
+                .copy("Resources/dashboard.js"), .copy("Resources/dashboard.css"),
+            ],
             swiftSettings: strict
         ),
 
@@ -145,7 +156,13 @@ let package = Package(
         ),
         .executableTarget(name: "TrackerProbe", dependencies: ["TallyTracker"], path: "Tests/Fixtures/TrackerProbe", swiftSettings: strict),
         .testTarget(
-            name: "TallyDashboardTests", dependencies: ["TallyDashboard", "Componentry", "ComponentryList", "TallyStore"],
+            name: "TallyDashboardTests",
+            dependencies: [
+                "TallyDashboard", "Componentry", "ComponentryList", "TallyStore", "TallyServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore", "SeededRandom"], swiftSettings: strict),

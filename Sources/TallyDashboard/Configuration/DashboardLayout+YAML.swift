@@ -2,6 +2,17 @@ import Foundation
 import Yams
 
 extension DashboardLayout {
+    /// Reads the layout file at `path`: YAML, or JSON (which YAML reads too).
+    ///
+    /// - Throws: ``DashboardLayoutError`` naming the line and the field, or that the file
+    ///   cannot be read.
+    public init(contentsOfFile path: String) throws(DashboardLayoutError) {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw DashboardLayoutError(line: nil, field: "", message: "cannot read the file \(path)")
+        }
+        try self.init(yaml: text)
+    }
+
     /// Reads a layout from YAML (or JSON, which YAML includes).
     ///
     /// ```yaml

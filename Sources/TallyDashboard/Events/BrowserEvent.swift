@@ -1,9 +1,15 @@
 /// What a browser sends: an event on an element of the page, named as the page's script
-/// names it, with the section the element belongs to.
-public struct BrowserEvent: Hashable, Sendable {
+/// names it, with the section the element belongs to and its value.
+///
+/// The events: `move` (value: the new index), `hide` (value `on`, or `off` to show) and
+/// `show` of a section; `sheet` (value `date`, `sections` or `metric:KEY`) and
+/// `close-sheet`; `range` (a preset: `today`, `yesterday`, `7d`, `30d`, `90d`, `month`),
+/// `custom` (value `from=YYYY-MM-DD&to=YYYY-MM-DD`) and `compare` (`on`, `off`); `search`
+/// (the text); `reload`.
+public struct BrowserEvent: Hashable, Sendable, Decodable {
     /// The `data-section` of the element's section, or `nil` for an element of the page itself.
     public var section: String?
-    /// The event: `move` (with the new index as value), `hide` or `show`.
+    /// The event's name.
     public var name: String
     /// The event's value, as text.
     public var value: String?
@@ -14,14 +20,29 @@ public struct BrowserEvent: Hashable, Sendable {
         self.name = name
         self.value = value
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case section, name = "event", value
+    }
 }
 
 /// Why the page refused a ``BrowserEvent``; the page itself is unchanged.
-public enum BrowserEventError: Error, Hashable, Sendable {
+public enum BrowserEventError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The page knows no event of this name.
     case unknownEvent(String)
     /// The event's value or section is missing or not what the event takes.
-    case badValue(event: String, value: String?)
+    case badValue(BrowserEvent)
+    /// A reload was asked for while one runs.
+    case busy
     /// No responder took the event (a section the page does not have, say).
     case unhandled(String)
+
+    public var description: String {
+        switch self {
+        case .unknownEvent(let name): "unknown event \"\(name.prefix(40))\""
+        case .badValue(let event): "\"\(event.name)\" cannot take the value \"\((event.value ?? "none").prefix(40))\""
+        case .busy: "a refresh is already running"
+        case .unhandled(let name): "nothing on the page takes \"\(name.prefix(40))\""
+        }
+    }
 }

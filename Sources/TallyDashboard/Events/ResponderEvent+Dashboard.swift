@@ -9,7 +9,7 @@ public struct SectionMove: Hashable, Sendable {
 }
 
 extension ResponderEvent<SectionMove> {
-    /// A section is dragged to a new place (the section manager).
+    /// A section is moved to a new place (the section manager).
     public static var moveSection: Self { Self("moveSection") }
 }
 
@@ -18,4 +18,26 @@ extension ResponderEvent<String> {
     public static var hideSection: Self { Self("hideSection") }
     /// A hidden section, by id, is shown again (the section manager).
     public static var showSection: Self { Self("showSection") }
+    /// The search box's text changed.
+    public static var search: Self { Self("search") }
+}
+
+extension ResponderEvent<PageQuery.Sheet?> {
+    /// A sheet is opened, or with `nil` the open one closed.
+    public static var showSheet: Self { Self("showSheet") }
+}
+
+extension ResponderEvent<ClosedRange<Day>> {
+    /// The date picker chose a range of days.
+    public static var chooseRange: Self { Self("chooseRange") }
+}
+
+extension ResponderEvent<Bool> {
+    /// The date picker's "compare with the previous period" changed.
+    public static var compare: Self { Self("compare") }
+}
+
+extension ResponderEvent<Void> {
+    /// The reload button.
+    public static var reload: Self { Self("reload") }
 }

@@ -1,19 +1,22 @@
 public import Componentry
-public import ComponentryList
 import TallyServer
 public import TallyStore
 
 /// Keeps every open dashboard up to date as events arrive, with no polling.
 ///
-/// A page registers with the app it shows and a way to send its patches (its WebSocket).
-/// When the server's bus announces ``TallyServer/EventsIngested`` for an app, the app is
-/// marked; once per ``tick`` each marked app's report is read once per day its pages show —
-/// whatever the number of open tabs — and each of those pages gets the patches that bring
-/// it up to date. Pages are held weakly: a closed tab's page is freed, and its entry dropped.
+/// A page registers when its tab connects. When the server's bus announces
+/// ``TallyServer/EventsIngested`` for an app, the app is marked; once per ``tick`` each
+/// marked app's report is read once per range its pages show — whatever the number of open
+/// tabs — and posted as ``ReportArrived`` on the bus of each of those pages. Pages are held
+/// weakly: a closed tab's page is freed, and its entry dropped. A user has at most
+/// ``pagesPerUser`` pages open; opening one more closes their oldest.
 @MainActor
 public final class LiveUpdates {
-    /// Reads the report of an app's day, as ``DayReport/load(from:app:layout:date:timeZone:)`` does.
-    public typealias Loader = @Sendable (_ app: AppID, _ date: String) async throws -> DayReport
+    /// Reads the report a page of `query` shows, as ``DayReport/load(from:app:layout:query:)`` does.
+    public typealias Loader = @Sendable (_ app: AppID, _ query: PageQuery) async throws -> DayReport
+
+    /// The most pages one user keeps open.
+    public static let pagesPerUser = 8
 
     /// How long marks gather before the reports are read.
     public let tick: Duration
@@ -21,27 +24,42 @@ public final class LiveUpdates {
     private var pages: [AppID: [Entry]] = [:]
     private var marked: Set<AppID> = []
     private var isTickScheduled = false
-    private var subscription: Subscription?
+    /// Reports read since the server started; for tests and benchmarks of the shared work.
+    public private(set) var reportsRead = 0
 
     private struct Entry {
         weak var page: DashboardPage?
-        let send: @MainActor ([DOMPatch]) -> Void
+        let user: DashboardUserID?
+        let close: @MainActor () -> Void
     }
 
     /// Starts listening to `bus` for ingested events.
     public init(bus: EventBus, tick: Duration = .milliseconds(250), load: @escaping Loader) {
         self.tick = tick
         self.load = load
-        subscription = bus.on(EventsIngested.self).owner(self).onMainActor().handle { live, ingested in
+        bus.on(EventsIngested.self).owner(self).onMainActor().handle { live, ingested in
             live.mark(ingested.app)
         }
     }
 
-    /// Keeps `page`, which shows `app`, up to date until it is freed, calling `send` with
-    /// its patches after each change.
-    public func register(_ page: DashboardPage, app: AppID, send: @escaping @MainActor ([DOMPatch]) -> Void) {
+    /// Keeps `page` up to date until it is freed. `close` ends its connection: it is
+    /// called if `user` opens more than ``pagesPerUser`` pages while this one is the oldest.
+    public func register(_ page: DashboardPage, user: DashboardUserID? = nil, close: @escaping @MainActor () -> Void = {}) {
         dropClosedPages()
-        pages[app, default: []].append(Entry(page: page, send: send))
+        if let user {
+            let open = pages.values.flatMap { $0 }.filter { $0.user == user }
+            for oldest in open.prefix(max(open.count - Self.pagesPerUser + 1, 0)) {
+                oldest.close()
+                if let page = oldest.page { unregister(page) }
+            }
+        }
+        pages[page.app.id, default: []].append(Entry(page: page, user: user, close: close))
+    }
+
+    /// Stops updating `page`.
+    public func unregister(_ page: DashboardPage) {
+        pages[page.app.id]?.removeAll { $0.page === page || $0.page == nil }
+        if pages[page.app.id]?.isEmpty == true { pages[page.app.id] = nil }
     }
 
     /// The registered pages still open.
@@ -63,19 +81,18 @@ public final class LiveUpdates {
         }
     }
 
-    /// Reads each marked app's report once per day shown and updates its pages.
+    /// Reads each marked app's report once per range shown and posts it to its pages.
     private func refresh() async {
         let apps = marked
         marked.removeAll()
         isTickScheduled = false
         dropClosedPages()
         for app in apps {
-            let days = Dictionary(grouping: pages[app] ?? []) { $0.page?.viewModel.date.value ?? "" }
-            for (date, entries) in days {
-                guard let report = try? await load(app, date) else { continue }  // the next ingest retries
-                for entry in entries {
-                    if let page = entry.page { entry.send(page.show(report)) }
-                }
+            let byQuery = Dictionary(grouping: (pages[app] ?? []).compactMap(\.page)) { $0.viewModel.query.value.with { $0.sheet = nil } }
+            for (query, group) in byQuery {
+                reportsRead += 1
+                guard let report = try? await load(app, query) else { continue }  // the next ingest retries
+                for page in group { page.eventBus.post(ReportArrived(query: query, report: report)) }
             }
         }
     }

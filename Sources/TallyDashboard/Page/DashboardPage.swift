@@ -1,5 +1,7 @@
 public import Componentry
 public import ComponentryList
+import Foundation
+public import TallyStore
 
 /// One open dashboard: the server-side twin of the original app's view controller, one per
 /// browser tab.
@@ -9,34 +11,55 @@ public import ComponentryList
 /// ``Componentry/ComponentManager`` holds them in the user's order and passes the page's
 /// lifecycle on, and the sections talk over the page's ``eventBus``. What the browser shows
 /// is the list of visible sections rendered by ComponentryList: ``html`` the first time,
-/// then each change as the DOM patches of the list's diff.
+/// then each change as the DOM patches of the list's diff, sent through ``outbox``.
 ///
 /// ```swift
-/// let page = DashboardPage(layout: .default, date: "2026-11-23")
-/// send(page.html)                              // the first response
-/// send(page.show(try await DayReport.load(…))) // patches: the numbers appear
-/// send(page.move("ads", to: 0))                // patches: one section moves
+/// let page = DashboardPage(app: app, layout: .default, query: query, store: store)
+/// page.outbox = { message in socket.send(message) }
+/// await page.refresh()                                             // the numbers appear
+/// try await page.receive(BrowserEvent(section: "ads", name: "move", value: "0"))  // one section moves
 /// ```
 @MainActor
 public final class DashboardPage: ComponentContext {
     public let viewModel: DashboardViewModel
     public let eventBus = EventBus()
+    /// The app shown.
+    public let app: App
+    /// Where reports are read; `nil` for a page that only renders what it is shown.
+    let store: EventStore?
+    /// Opens sheets by URL (see ``SheetTarget``).
+    let mediator: Mediator
+    /// Receives every message for the browser, in order: patches, address, busy state, errors.
+    public var outbox: (@MainActor (PageMessage) -> Void)?
+    /// Called when the user changes the order or the hidden sections, to save them.
+    public var orderDidChange: (@MainActor (ComponentOrder) -> Void)?
+
     private let manager: ComponentManager<DashboardViewModel>
     private let renderer = HTMLRenderer(rootID: "sections", componentAttribute: "data-section", cellContent: SectionCell.html)
     /// What the browser shows: the last list rendered.
     private var shown: RenderedList
-    /// The patches of the browser event being handled (see ``receive(_:)``).
-    var pendingPatches: [DOMPatch] = []
+    /// The open sheet's HTML, as the browser has it.
+    var sheetHTML = ""
+    /// The refresh running, if any.
+    private var refreshing: Task<Void, Never>?
 
-    /// Creates the page of `layout` showing `date`, its sections in the user's saved `order`
-    /// (the layout's own when `nil`; sections the layout no longer has are skipped).
-    public init(layout: DashboardLayout, date: String, order: ComponentOrder? = nil) {
-        viewModel = DashboardViewModel(layout: layout, date: date, order: order)
+    /// Creates the page of `app` showing `query` with the sections of `layout` in the user's
+    /// saved `order` (the layout's own when `nil`; sections the layout no longer has are
+    /// skipped). It reads reports from `store` and opens sheets through `mediator`.
+    public init(
+        app: App, layout: DashboardLayout, query: PageQuery, order: ComponentOrder? = nil, store: EventStore? = nil,
+        mediator: Mediator = .dashboard
+    ) {
+        self.app = app
+        self.store = store
+        self.mediator = mediator
+        viewModel = DashboardViewModel(layout: layout, query: query, order: order)
         manager = ComponentManager(factory: Self.factory(for: layout))
         shown = RenderedList()
         manager.load(viewModel.order.value, context: self)
         manager.pageDidLoad()
         shown = render()
+        observeState()
     }
 
     /// A factory that makes each section of `layout` under the section's id.
@@ -52,7 +75,10 @@ public final class DashboardPage: ComponentContext {
     /// The visible sections as HTML, as the browser has them.
     public var html: String { renderer.render(shown) }
 
-    /// The sections shown, in order.
+    /// The page's address: `/apps/1?date=2026-11-23`.
+    public var url: String { "/apps/\(app.id.rawValue)?\(viewModel.query.value.queryString)" }
+
+    /// The sections in the page's order, hidden ones included.
     public var sections: [SectionComponent] { manager.components.compactMap { $0 as? SectionComponent } }
 
     /// Shows `report`; returns the patches that bring the browser up to date.
@@ -67,7 +93,7 @@ public final class DashboardPage: ComponentContext {
         guard viewModel.order.value.contains(id) else { return [] }
         manager.move(id, to: max(0, min(index, viewModel.order.value.identifiers.count - 1)))
         viewModel.order.value = manager.order
-        return update()
+        return update() + refreshSheet()
     }
 
     /// Hides or shows the section `id`; returns the patches. An unknown id changes nothing.
@@ -75,23 +101,112 @@ public final class DashboardPage: ComponentContext {
         guard viewModel.order.value.contains(id) else { return [] }
         manager.setHidden(isHidden, for: id)
         viewModel.order.value = manager.order
-        return update()
+        return update() + refreshSheet()
     }
 
     public func component<C: Component>(_ type: C.Type) -> C? { manager.component(type) }
 
-    public func reload() { manager.reload() }
+    /// Reads the report of the page's query again: see ``refresh()``.
+    public func reload() {
+        refreshing = Task { await refresh() }
+    }
+
+    /// Reads the report of the page's query from the store and shows it; the reload button
+    /// is off meanwhile. A failed read shows its error and keeps the numbers shown.
+    public func refresh() async {
+        guard let store else { return }
+        viewModel.isRefreshing.value = true
+        defer { viewModel.isRefreshing.value = false }
+        let query = viewModel.query.value
+        do {
+            let report = try await DayReport.load(from: store, app: app.id, layout: viewModel.layout, query: query)
+            // A newer query (the user chose another range meanwhile) has its own refresh.
+            guard viewModel.query.value == query else { return }
+            apply(report)
+        } catch {
+            send(PageMessage(error: "The numbers could not be read: \(error)"))
+        }
+    }
+
+    /// Waits for the refresh running, if any; for tests and for the first response.
+    public func settle() async {
+        await refreshing?.value
+    }
+
+    /// Everything the browser needs to show this page as the server has it: the sections,
+    /// the sheet, the date button. Sent first on each connection (the browser's copy may be
+    /// older than the page), which makes reconnecting a resync.
+    public var resync: PageMessage {
+        PageMessage(
+            patches: [
+                .replace(id: "sections", html: html), .replace(id: "sheet-slot", html: sheetSlot),
+                .replace(id: "date-button", html: DashboardViews.dateButton(for: self)),
+            ],
+            url: url, refreshing: viewModel.isRefreshing.value)
+    }
+
+    /// The `#sheet-slot` element, with the open sheet inside.
+    var sheetSlot: String { "<div id=\"sheet-slot\">\(sheetHTML)</div>" }
+
+    /// Shows `report` and sends the browser the patches.
+    func apply(_ report: DayReport) {
+        send(PageMessage(patches: show(report) + refreshSheet()))
+    }
+
+    /// Sends `message` to the browser, if one is connected.
+    func send(_ message: PageMessage) {
+        outbox?(message)
+    }
 
     /// Renders the visible sections and returns the patches from what the browser shows.
-    private func update() -> [DOMPatch] {
+    func update() -> [DOMPatch] {
         let list = render()
         let patches = renderer.patch(from: shown, applying: shown.changes(to: list))
         shown = list
         return patches
     }
 
-    private func render() -> RenderedList {
-        // The manager holds one component per identifier, so ids never repeat.
-        ((try? ListDataSource(sections)) ?? ListDataSource()).render()
+    /// The open sheet again (the section manager lists the order, say), if one is open.
+    func refreshSheet() -> [DOMPatch] {
+        guard let sheet = viewModel.query.value.sheet, let html = try? SheetTarget.render(sheet, of: self, mediator: mediator),
+              html != sheetHTML
+        else { return [] }
+        sheetHTML = html
+        return [.replace(id: "sheet-slot", html: sheetSlot)]
     }
+
+    private func render() -> RenderedList {
+        let search = viewModel.search.value
+        let visible = sections.filter { !viewModel.order.value.hidden.contains($0.id) && $0.matches(search) }
+        // The manager holds one component per identifier, so ids never repeat.
+        return ((try? ListDataSource(visible)) ?? ListDataSource()).render()
+    }
+
+    /// Wires the page's reactions: reports arriving on the bus, the debounced search, the
+    /// busy flag and the saved order.
+    private func observeState() {
+        // Live updates arrive here: LiveUpdates posts each app's fresh report on the bus of
+        // every page that shows it.
+        eventBus.on(ReportArrived.self).owner(self).onMainActor().handle { page, arrived in
+            guard arrived.query == page.viewModel.query.value.with({ $0.sheet = nil }) else { return }  // read for a range since left
+            page.apply(arrived.report)
+        }
+        viewModel.search.observe().onMainActor().owner(self).didChange { page, _, _ in
+            page.send(PageMessage(patches: page.update()))
+        }
+        viewModel.isRefreshing.observe().onMainActor().owner(self).didChange { page, busy, _ in
+            page.send(PageMessage(refreshing: busy))
+        }
+        viewModel.order.observe().onMainActor().owner(self).didChange { page, order, _ in
+            page.orderDidChange?(order)
+        }
+    }
+}
+
+/// A report read for a page's query, posted on the page's bus.
+public struct ReportArrived: BusEvent {
+    /// The query the report answers.
+    public var query: PageQuery
+    /// The report.
+    public var report: DayReport
 }

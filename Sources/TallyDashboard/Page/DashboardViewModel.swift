@@ -7,20 +7,28 @@ public import Componentry
 /// what the browser asks and what the store answers.
 @MainActor
 public final class DashboardViewModel {
+    /// How long the search box waits after the last keystroke before the sections filter.
+    public static let searchDelay = Duration.milliseconds(200)
+
     /// The layout the page was built from.
     public let layout: DashboardLayout
-    /// The local day shown, `YYYY-MM-DD`.
-    public let date: Observable<String>
+    /// What the page shows: the date range, the comparison, the open sheet.
+    public let query: Observable<PageQuery>
     /// The sections' order and the hidden ones: the user's choice, saved per user.
     public let order: Observable<ComponentOrder>
-    /// The data of the shown day, once loaded.
+    /// The data of the shown range, once loaded.
     public let report = Observable<DayReport?>(nil)
+    /// The search box's text, lowercased, committed ``searchDelay`` after the last change:
+    /// only sections that match it show.
+    public let search = Observable("", timing: .debounce(searchDelay))
+    /// Whether a refresh is reading the store: the reload button is off meanwhile.
+    public let isRefreshing = Observable(false)
 
-    /// Creates the state of a page showing `date`, its sections in `order` (the layout's own
-    /// order when `nil`).
-    public init(layout: DashboardLayout, date: String, order: ComponentOrder? = nil) {
+    /// Creates the state of a page showing `query`, its sections in `order` (the layout's
+    /// own order when `nil`).
+    public init(layout: DashboardLayout, query: PageQuery, order: ComponentOrder? = nil) {
         self.layout = layout
-        self.date = Observable(date)
+        self.query = Observable(query)
         self.order = Observable(order ?? ComponentOrder(layout.sections.map(\.id)))
     }
 }

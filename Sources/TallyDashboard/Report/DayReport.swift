@@ -7,10 +7,32 @@ public struct DayReport: Hashable, Sendable {
     public var metrics: DayMetrics
     /// The layout's configured metrics, by key; a key missing here shows as not measured.
     public var values: [String: MetricValue]
+    /// The breakdowns of the layout's breakdown metrics, by key: the top values of the day.
+    public var breakdowns: [String: Breakdown]
+    /// Daily users and events over the charts' window: the page's range, and at least the
+    /// 30 days that end on the day.
+    public var trend: RangeMetrics?
+    /// The same window one period earlier, when the page compares.
+    public var previousTrend: RangeMetrics?
+    /// The metrics of the previous period's last day, when the page compares.
+    public var previous: DayMetrics?
+    /// Accepted, duplicate, rejected and dropped events of the day.
+    public var health: DataHealth?
+    /// The app's latest events, newest first: the live feed.
+    public var latest: [Event]
 
     /// Creates a report.
-    public init(metrics: DayMetrics, values: [String: MetricValue] = [:]) {
+    public init(
+        metrics: DayMetrics, values: [String: MetricValue] = [:], breakdowns: [String: Breakdown] = [:], trend: RangeMetrics? = nil, previousTrend: RangeMetrics? = nil,
+        previous: DayMetrics? = nil, health: DataHealth? = nil, latest: [Event] = []
+    ) {
         self.metrics = metrics
         self.values = values
+        self.breakdowns = breakdowns
+        self.trend = trend
+        self.previousTrend = previousTrend
+        self.previous = previous
+        self.health = health
+        self.latest = latest
     }
 }

@@ -1,7 +1,8 @@
 import ComponentryList
 
-/// The HTML inside the dashboard's cells: the section title, and each number with its
-/// `data-metric` key, so scripts and tests find a number by key and read it as text.
+/// The HTML inside the dashboard's cells: the section title, each number with its
+/// `data-metric` key (so scripts and tests find a number by key and read it as text), a
+/// section's chart and its flag.
 enum SectionCell {
     /// The inner HTML of `cell`, or `nil` for a cell kind the dashboard does not draw itself.
     @Sendable static func html(_ cell: Cell) -> String? {
@@ -14,7 +15,15 @@ enum SectionCell {
             if let detail = cell["detail"], !detail.isEmpty {
                 html += "<span class=\"detail\">\(HTMLText.escape(detail))</span>"
             }
-            return html
+            guard let href = cell["href"], !href.isEmpty else { return html }
+            let key = HTMLText.escape(cell["key"] ?? "")
+            return "<a class=\"metric\" href=\"\(HTMLText.escape(href))\" data-event=\"sheet\" data-value=\"metric:\(key)\">\(html)</a>"
+        case "chart":
+            // Made by TrendChart, which escapes its only text.
+            return "<figure class=\"chart\">\(cell["svg"] ?? "")</figure>"
+        case "flag":
+            return "<p class=\"flag unreliable\" role=\"alert\"><strong>\(HTMLText.escape(cell["text"] ?? ""))</strong> "
+                + "<span>\(HTMLText.escape(cell["detail"] ?? ""))</span></p>"
         default:
             return nil
         }

@@ -1,5 +1,7 @@
 public import Componentry
 public import ComponentryList
+import Foundation
+import TallyStore
 
 /// One section of the dashboard: a ``Componentry/Component`` of the page (created by the
 /// factory from the layout, driven by the manager) and a ``ComponentryList/ListComponent``
@@ -42,6 +44,24 @@ public final class SectionComponent: Component, ListComponent, Responder {
 
     public var header: Cell? { Cell("title", ["title": section.title]) }
 
+    /// The App section's trend chart, or Data health's "unreliable" flag.
+    public var footer: Cell? {
+        guard let viewModel = context?.viewModel, let report = viewModel.report.value else { return nil }
+        switch section.content {
+        case .app:
+            guard let trend = report.trend else { return nil }
+            let chart = TrendChart(
+                values: trend.dau, previous: report.previousTrend?.dau ?? [],
+                title: "Daily active users, \(trend.from) to \(trend.to)")
+            return Cell("chart", ["svg": chart.svg])
+        case .dataHealth(let share):
+            guard let health = report.health, health.isUnreliable(share: share) else { return nil }
+            return Cell("flag", ["text": "Data unreliable", "detail": "rejections and drops over \(Int((share * 100).rounded()))% of events"])
+        default:
+            return nil
+        }
+    }
+
     /// A section keeps its heading while it has nothing to show.
     public var hidesWhenEmpty: Bool { false }
 
@@ -50,7 +70,17 @@ public final class SectionComponent: Component, ListComponent, Responder {
     }
 
     public func cell(for tile: Tile) -> Cell {
-        Cell("metric", ["key": tile.id, "label": tile.label, "value": tile.value, "detail": tile.detail ?? ""])
+        let sheet = context?.viewModel.query.value.with { $0.sheet = .metric(tile.id) }
+        return Cell("metric", [
+            "key": tile.id, "label": tile.label, "value": tile.value, "detail": tile.detail ?? "",
+            "href": tile.hasDetail ? (sheet.map { "?" + $0.queryString } ?? "") : "",
+        ])
+    }
+
+    /// Whether `text` (lowercased) appears in the section's title or the labels of its
+    /// tiles: what the search box matches.
+    func matches(_ text: String) -> Bool {
+        text.isEmpty || section.title.lowercased().contains(text) || items.contains { $0.label.lowercased().contains(text) }
     }
 
     /// The tiles `content` shows of `report`.
@@ -63,26 +93,64 @@ public final class SectionComponent: Component, ListComponent, Responder {
                 return Tile(id: metric.key, label: metric.label, value: value?.text ?? "—", detail: value?.detail)
             }
         case .app:
+            let previous = report.previous
+            func tile(_ key: String, _ label: String, _ value: Int, _ old: Int?) -> Tile {
+                Tile(id: key, label: label, value: String(value), detail: old.map { "was \($0)" })
+            }
             return [
-                Tile(id: "dau", label: "Daily active users", value: String(metrics.dau)),
-                Tile(id: "wau", label: "Weekly active users", value: String(metrics.wau)),
-                Tile(id: "mau", label: "Monthly active users", value: String(metrics.mau)),
-                Tile(id: "new_users", label: "New users", value: String(metrics.newUsers)),
-                Tile(id: "events", label: "Events", value: String(metrics.events.values.reduce(0, +))),
+                tile("dau", "Daily active users", metrics.dau, previous?.dau),
+                tile("wau", "Weekly active users", metrics.wau, previous?.wau),
+                tile("mau", "Monthly active users", metrics.mau, previous?.mau),
+                tile("new_users", "New users", metrics.newUsers, previous?.newUsers),
+                tile("events", "Events", metrics.events.values.reduce(0, +), previous?.events.values.reduce(0, +)),
             ]
         case .versions:
-            return ranked(metrics.versions).map { Tile(id: "version:\($0.key)", label: $0.key.isEmpty ? "unknown" : $0.key, value: String($0.value)) }
+            return ranked(metrics.versions).map {
+                Tile(id: "version:\($0.key)", label: $0.key.isEmpty ? "unknown" : $0.key, value: String($0.value), hasDetail: false)
+            }
         case .screens(let names):
-            return ranked(metrics.screens).map { Tile(id: "screen:\($0.key)", label: names[$0.key] ?? $0.key, value: String($0.value)) }
+            return ranked(metrics.screens).map {
+                Tile(id: "screen:\($0.key)", label: names[$0.key] ?? $0.key, value: String($0.value), hasDetail: false)
+            }
         case .topEvents:
-            return ranked(metrics.events).prefix(10).map { Tile(id: "event:\($0.key)", label: $0.key, value: String($0.value)) }
-        case .liveFeed, .dataHealth:
-            return []  // fed by the live feed and the health counters, not by the day's rollups
+            return ranked(metrics.events).prefix(10).map {
+                Tile(id: "event:\($0.key)", label: $0.key, value: String($0.value), hasDetail: false)
+            }
+        case .liveFeed:
+            return report.latest.map { event in
+                Tile(
+                    id: "feed:\(event.id.uuidString)", label: event.name, value: Self.clock(event.timestamp),
+                    detail: event.userID, hasDetail: false)
+            }
+        case .dataHealth:
+            guard let health = report.health else { return [] }
+            return [
+                Tile(id: "health:accepted", label: "Accepted", value: String(health.accepted), hasDetail: false),
+                Tile(id: "health:duplicates", label: "Duplicates", value: String(health.duplicates), hasDetail: false),
+                Tile(
+                    id: "health:rejected", label: "Rejected", value: String(health.rejected.values.reduce(0, +)),
+                    detail: summary(health.rejected), hasDetail: false),
+                Tile(
+                    id: "health:dropped", label: "Dropped by SDKs", value: String(health.dropped.values.reduce(0, +)),
+                    detail: summary(health.dropped), hasDetail: false),
+            ]
         }
     }
 
     /// `counts` from the largest, ties by name.
     private static func ranked(_ counts: [String: Int]) -> [(key: String, value: Int)] {
         counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+    }
+
+    /// `reason: count` pairs, largest first; `nil` when there are none.
+    private static func summary(_ counts: [String: Int]) -> String? {
+        counts.isEmpty ? nil : ranked(counts).map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+    }
+
+    /// The time of day of `date`, UTC, as `HH:mm:ss`.
+    private static func clock(_ date: Date) -> String {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down)) % 86_400
+        let positive = seconds < 0 ? seconds + 86_400 : seconds
+        return String(format: "%02d:%02d:%02d", positive / 3600, positive / 60 % 60, positive % 60)
     }
 }

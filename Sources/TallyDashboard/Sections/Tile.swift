@@ -8,4 +8,15 @@ public struct Tile: Identifiable, Hashable, Sendable {
     public var value: String
     /// A second line, if any.
     public var detail: String?
+    /// Whether the tile opens the metric sheet (a daily chart, breakdown and CSV).
+    public var hasDetail: Bool
+
+    /// Creates a tile.
+    public init(id: String, label: String, value: String, detail: String? = nil, hasDetail: Bool = true) {
+        self.id = id
+        self.label = label
+        self.value = value
+        self.detail = detail
+        self.hasDetail = hasDetail
+    }
 }

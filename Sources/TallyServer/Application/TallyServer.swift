@@ -48,18 +48,24 @@ public struct TallyServer: Sendable {
     /// The router with every route of the API, for embedding in a larger application; run
     /// ``services`` beside it.
     public func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        addRoutes(to: router)
+        return router
+    }
+
+    /// Adds every route of the API to `router`, whose other routes (a dashboard, say) it
+    /// leaves alone; run ``services`` beside it.
+    public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         let apps = AppDirectory(store: store)
         let ingest = IngestController(
             store: store, apps: apps, limiter: configuration.rateLimit.map(RateLimiter.init), configuration: configuration,
             announcer: announcer
         )
         let metrics = MetricsController(store: store, apps: apps)
-        let router = Router()
         router.post("/v1/events") { request, context in try await ingest.ingest(request, context: context) }
         router.get("/v1/metrics") { request, _ in try await metrics.day(request) }
         router.get("/v1/metrics/range") { request, _ in try await metrics.range(request) }
         router.get("/healthz") { _, _ in try Response.json(["status": "ok"]) }
-        return router
     }
 
     /// Serves until the task is cancelled or the process receives SIGINT or SIGTERM.

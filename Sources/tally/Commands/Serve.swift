@@ -1,16 +1,19 @@
 import ArgumentParser
 import Foundation
 import NIOCore
+import TallyDashboard
 import TallyServer
 import TallyStore
 
 /// `tally serve`: runs the collector until interrupted.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run the collector and metrics API.",
+        abstract: "Run the collector, its metrics API and the live dashboard.",
         discussion: """
+            The dashboard is at the server's root; sign in with a user of `tally user create`. \
             With --demo, also creates a demo app and sends it 60 days of events from a \
-            bookkeeping app through the real SDK and HTTP path, then prints its keys.
+            bookkeeping app through the real SDK and HTTP path, creates the dashboard user \
+            `demo`, then prints the app's keys, the dashboard's address and the login.
             """
     )
 
@@ -28,6 +31,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "How many users the demo simulates.")
     var demoUsers = DemoData.defaultUsers
 
+    @Option(help: "A dashboard layout file (YAML or JSON) instead of the default sections.")
+    var dashboardConfig: String?
+
     func run() async throws {
         let termination = TerminationWatch()
         defer { termination.cancel() }
@@ -35,7 +41,9 @@ struct Serve: AsyncParsableCommand {
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port
-        let server = try TallyServer(store: store, configuration: configuration)
+        let layout = try dashboardConfig.map(DashboardLayout.init(contentsOfFile:)) ?? .default
+        let collector = try TallyServer(store: store, configuration: configuration)
+        let server = await DashboardServer(collector: collector, layout: layout)
         let (ports, running) = AsyncStream.makeStream(of: Int.self)
 
         try await withThrowingTaskGroup(of: Part.self) { group in
@@ -63,6 +71,8 @@ struct Serve: AsyncParsableCommand {
             if demo {
                 group.addTask {
                     say(try await DemoData.fill(store: store, server: base, users: demoUsers))
+                    let login = try await DemoData.createUser(access: server.access)
+                    say("dashboard: \(base.absoluteString)/ (user \(DemoData.userName), \(login))")
                     return .demo
                 }
             }

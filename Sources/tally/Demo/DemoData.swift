@@ -2,6 +2,7 @@ import Componentry
 import Foundation
 import SeededRandom
 import TallyStore
+import TallyDashboard
 import TallyTracker
 
 /// The `--demo` data: 60 days of a bookkeeping app's users, sent through the real SDK
@@ -15,6 +16,22 @@ enum DemoData {
     static let days = 60
     static let defaultUsers = 240
     static let timeZone = "Asia/Shanghai"
+
+    /// The dashboard user the demo creates.
+    static let userName = "demo"
+
+    /// Creates the dashboard user ``userName`` with a new password, and returns how to sign
+    /// in: the password, or, when the database has the user already (a second `--demo` on
+    /// the same file), that its password is the one printed then.
+    static func createUser(access: DashboardAccess) async throws -> String {
+        let password = DashboardAccess.generatePassword()
+        do {
+            try await access.createUser(name: userName, password: password)
+            return "password \(password)"
+        } catch TallyStoreError.userNameTaken {
+            return "password unchanged since it was created"
+        }
+    }
 
     /// Creates the demo app, sends its events, and returns the report to print.
     static func fill(store: EventStore, server: URL, users: Int) async throws -> String {

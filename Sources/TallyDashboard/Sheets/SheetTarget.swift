@@ -1,0 +1,51 @@
+public import Componentry
+import Foundation
+
+/// The page's sheets, reached through the ``Componentry/Mediator`` by URL — the date
+/// picker at `tally://sheet/date`, the section manager at `tally://sheet/sections`, a
+/// metric's detail at `tally://sheet/metric?key=dau` — so the page opens a sheet by its
+/// address, as a deep link does, and knows none of their types.
+///
+/// Each action takes the page (parameter `page`) and returns the sheet's HTML.
+public final class SheetTarget: MediatorTarget {
+    public static let name = "sheet"
+
+    public init(mediator: Mediator) {}
+
+    public static func registerActions(in table: inout MediatorActionTable<SheetTarget>) {
+        table.mainActorAction("date", allowsURLCalls: true) { _, parameters in
+            DateSheet(page: try parameters.value("page")).html
+        }
+        table.mainActorAction("sections", allowsURLCalls: true) { _, parameters in
+            SectionManagerSheet(page: try parameters.value("page")).html
+        }
+        table.mainActorAction("metric", allowsURLCalls: true) { _, parameters in
+            try MetricSheet(page: parameters.value("page"), key: parameters.value("key")).html
+        }
+    }
+
+    /// The HTML of `sheet` for `page`, through `mediator`.
+    @MainActor
+    static func render(_ sheet: PageQuery.Sheet, of page: DashboardPage, mediator: Mediator) throws(MediatorError) -> String {
+        try mediator.call(sheet.url, ["page": page])
+    }
+
+    /// The sheet around `body`: its title and the close link.
+    @MainActor
+    static func frame(_ kind: String, title: String, body: String, page: DashboardPage) -> String {
+        DashboardViews.render("sheet", [
+            "kind": kind, "title": title, "body": body,
+            "closeQuery": page.viewModel.query.value.with { $0.sheet = nil }.queryString,
+        ])
+    }
+}
+
+extension Mediator {
+    /// The dashboard's mediator, with the sheets registered.
+    public static let dashboard: Mediator = {
+        let mediator = Mediator()
+        // The only registration of this name on a new mediator: it cannot be refused.
+        try? mediator.register(SheetTarget.self, caching: .cached)
+        return mediator
+    }()
+}

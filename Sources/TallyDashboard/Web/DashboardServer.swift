@@ -1,0 +1,90 @@
+import Foundation
+public import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import ServiceLifecycle
+public import TallyServer
+import TallyStore
+
+/// The collector's API and the live dashboard, served together: what `tally serve` runs.
+///
+/// ```swift
+/// let collector = try TallyServer(store: store)
+/// let server = await DashboardServer(collector: collector, layout: .default)
+/// try await server.run()
+/// ```
+///
+/// Routes, beside the API's (see ``TallyServer/TallyServer``); every one but the sign-in
+/// page and the assets needs a session:
+/// - `GET /login`, `POST /login` (form fields `user`, `password`, `csrf`), `POST /logout`;
+/// - `GET /`: the first app's dashboard;
+/// - `GET /apps/{id}?date=…[&from=…][&compare=1][&tz=…][&sheet=…]` (see ``PageQuery``);
+/// - `GET /apps/{id}/live`: the page's WebSocket (see ``LiveSocket``);
+/// - `GET /apps/{id}/metrics/{key}.csv`: a metric's daily numbers;
+/// - `GET /assets/dashboard.js`, `GET /assets/dashboard.css`.
+public struct DashboardServer: Sendable {
+    /// The collector whose API and bus the dashboard shares.
+    public let collector: TallyServer
+    /// The sections every page shows.
+    public let layout: DashboardLayout
+    /// Users and sessions.
+    public let access: DashboardAccess
+    /// Keeps the open pages current.
+    public let live: LiveUpdates
+
+    var store: EventStore { collector.store }
+
+    /// Creates the application over `collector`, showing `layout`, with the users of
+    /// `access` (by default over the collector's store).
+    @MainActor
+    public init(collector: TallyServer, layout: DashboardLayout = .default, access: DashboardAccess? = nil, tick: Duration = .milliseconds(250)) {
+        self.collector = collector
+        self.layout = layout
+        self.access = access ?? DashboardAccess(store: collector.store)
+        let store = collector.store
+        live = LiveUpdates(bus: collector.bus, tick: tick) { app, query in
+            try await DayReport.load(from: store, app: app, layout: layout, query: query)
+        }
+    }
+
+    /// The router with the API's routes and the dashboard's.
+    public func router() -> Router<DashboardRequestContext> {
+        let router = Router(context: DashboardRequestContext.self)
+        collector.addRoutes(to: router)
+        SignInRoutes(access: access).add(to: router)
+        PageRoutes(server: self).add(to: router)
+        Assets.add(to: router)
+        return router
+    }
+
+    /// The router of WebSocket upgrades: the pages' live sockets.
+    public func webSocketRouter() -> Router<DashboardRequestContext> {
+        let router = Router(context: DashboardRequestContext.self)
+        LiveSocket(server: self).add(to: router)
+        return router
+    }
+
+    /// Serves until the task is cancelled or the process receives SIGINT or SIGTERM.
+    ///
+    /// - Parameter onRunning: Called once the server listens, with the bound port.
+    public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        var logger = Logger(label: "tally.server")
+        logger.logLevel = collector.configuration.logLevel
+        let configuration = collector.configuration
+        let application = Application(
+            router: router(),
+            server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter()),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tally"),
+            services: collector.services,
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+        try await application.runService()
+    }
+
+    /// The live session of `request`, if its cookie names one.
+    func session(of request: Request) async throws -> DashboardSession? {
+        guard let token = request.cookies[Cookies.session]?.value, !token.isEmpty, token.count <= 128 else { return nil }
+        return try await access.session(token: token)
+    }
+}

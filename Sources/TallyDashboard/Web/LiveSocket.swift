@@ -1,0 +1,94 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import TallyStore
+
+/// `GET /apps/{id}/live`: the WebSocket of one open tab.
+///
+/// The upgrade needs a session and an `Origin` of this server (a page of another site
+/// cannot open it with the user's cookie). The socket then owns one ``DashboardPage``,
+/// made from the query of the tab's address:
+/// - first it sends the page as the server has it (``DashboardPage/resync``): a tab that
+///   reconnects catches up;
+/// - each text message is a ``BrowserEvent`` as JSON; one the page refuses, or that does
+///   not parse, gets a ``PageMessage`` with its error, and the page keeps working;
+/// - every message of the page goes out in order. A tab that does not read them (more
+///   than ``queueLimit`` waiting) is closed; when it reconnects it resyncs.
+///
+/// When the socket closes the page is released and freed.
+struct LiveSocket: Sendable {
+    /// The largest message a browser may send, in bytes.
+    static let maximumMessage = 16 * 1024
+    /// The most messages waiting for a slow tab.
+    static let queueLimit = 256
+
+    let server: DashboardServer
+
+    func add(to router: Router<DashboardRequestContext>) {
+        router.ws("/apps/:id/live") { request, context in
+            guard try await server.session(of: request) != nil else { throw HTTPError(.unauthorized, message: "Sign in first.") }
+            guard Self.isSameOrigin(request) else { throw HTTPError(.forbidden, message: "This socket is for the dashboard's own pages.") }
+            _ = try await server.page(request, context: context)
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            let request = context.request
+            guard let session = try await server.session(of: request),
+                  let (app, query) = try? await server.page(request, context: context.requestContext)
+            else { return }
+            let page = await server.makePage(app: app, query: query, user: session.user.id)
+            let (messages, queue) = AsyncStream.makeStream(of: PageMessage.self, bufferingPolicy: .bufferingOldest(Self.queueLimit))
+            await MainActor.run { [live = server.live] in
+                page.outbox = { message in
+                    if case .dropped = queue.yield(message) { queue.finish() }  // too slow: it resyncs on reconnect
+                }
+                live.register(page, user: session.user.id) { queue.finish() }
+            }
+            await page.refresh()
+            await MainActor.run { page.send(page.resync) }
+            await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    let encoder = JSONEncoder()
+                    for await message in messages {
+                        try await outbound.write(.text(String(decoding: try encoder.encode(message), as: UTF8.self)))
+                    }
+                    try await outbound.close(.normalClosure, reason: nil)
+                }
+                do {
+                    for try await message in inbound.messages(maxSize: Self.maximumMessage) {
+                        await Self.receive(message, on: page)
+                    }
+                } catch {
+                    context.logger.debug("dashboard socket ended", metadata: ["error": "\(error)"])
+                }
+                queue.finish()
+                group.cancelAll()
+            }
+            await MainActor.run { [live = server.live] in live.unregister(page) }
+        }
+    }
+
+    /// Hands `message` to `page`, or tells the tab why it cannot.
+    @MainActor
+    static func receive(_ message: WebSocketMessage, on page: DashboardPage) {
+        guard case .text(let text) = message else {
+            page.send(PageMessage(error: "messages are JSON text"))
+            return
+        }
+        do {
+            let event = try JSONDecoder().decode(BrowserEvent.self, from: Data(text.utf8))
+            try page.receive(event)
+        } catch let error as BrowserEventError {
+            page.send(PageMessage(error: error.description))
+        } catch {
+            page.send(PageMessage(error: "a message is {\"event\": NAME, \"section\": ID or null, \"value\": TEXT or null}"))
+        }
+    }
+
+    /// Whether the request's `Origin` is this server, as its `Host` names it.
+    static func isSameOrigin(_ request: Request) -> Bool {
+        guard let origin = request.headers[.origin], let host = request.head.authority else { return false }
+        return origin == "http://\(host)" || origin == "https://\(host)"
+    }
+}

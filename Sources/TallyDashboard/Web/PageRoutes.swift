@@ -1,0 +1,83 @@
+import Componentry
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import TallyStore
+
+/// `GET /`, `GET /apps/{id}` and `GET /apps/{id}/metrics/{key}.csv`.
+struct PageRoutes: Sendable {
+    let server: DashboardServer
+
+    func add(to router: Router<DashboardRequestContext>) {
+        router.get("/") { request, _ in
+            guard try await server.session(of: request) != nil else { return Response.redirect(to: "/login", type: .found) }
+            guard let app = try await server.store.apps().first else {
+                return .html(DashboardViews.render("no-apps", [:]))
+            }
+            return Response.redirect(to: "/apps/\(app.id.rawValue)", type: .found)
+        }
+        router.get("/apps/:id") { request, context in
+            guard let session = try await server.session(of: request) else { return Response.redirect(to: "/login", type: .found) }
+            let (app, query) = try await server.page(request, context: context)
+            let page = await server.makePage(app: app, query: query, user: session.user.id)
+            await page.refresh()
+            let (csrf, isNew) = Cookies.csrfToken(of: request)
+            var response = Response.html(await DashboardViews.page(page, csrf: csrf))
+            if isNew { response.setCookie(Cookies.csrf(csrf)) }
+            return response
+        }
+        router.get("/apps/:id/metrics/:file") { request, context in
+            guard try await server.session(of: request) != nil else { throw HTTPError(.unauthorized, message: "Sign in first.") }
+            let (app, query) = try await server.page(request, context: context)
+            guard let file = context.parameters.get("file"), file.hasSuffix(".csv") else { throw HTTPError(.notFound) }
+            let key = String(file.dropLast(4))
+            let report = try await DayReport.load(from: server.store, app: app.id, layout: server.layout, query: query)
+            guard let series = MetricSeries(key: key, layout: server.layout, report: report, query: query) else {
+                throw HTTPError(.notFound, message: "No daily series for the metric \(key.prefix(64)).")
+            }
+            return Response(
+                status: .ok,
+                headers: [
+                    .contentType: "text/csv; charset=utf-8",
+                    .contentDisposition: "attachment; filename=\"\(key.filter { $0.isLetter || $0.isNumber || $0 == "_" })-\(query.from)-\(query.date).csv\"",
+                ],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: series.csv)))
+        }
+    }
+}
+
+extension DashboardServer {
+    /// The app and the query a page request names.
+    ///
+    /// - Throws: a 404 for an unknown app, a 400 naming the bad parameter.
+    func page(_ request: Request, context: DashboardRequestContext) async throws -> (App, PageQuery) {
+        guard let id = context.parameters.get("id", as: Int64.self), let app = try await store.app(id: AppID(rawValue: id)) else {
+            throw HTTPError(.notFound, message: "No such app.")
+        }
+        var parameters: [String: String] = [:]
+        for (name, value) in request.uri.queryParameters where parameters[String(name)] == nil {
+            parameters[String(name)] = String(value)
+        }
+        let today = Day(Date(), in: TimeZone(identifier: parameters["tz"] ?? app.timeZone) ?? .gmt)
+        do {
+            return (app, try PageQuery(parameters, today: today))
+        } catch {
+            throw HTTPError(.badRequest, message: error.description)
+        }
+    }
+
+    /// A page of `app` for `user`, in the user's saved section order, saving the order
+    /// when the user changes it.
+    func makePage(app: App, query: PageQuery, user: DashboardUserID) async -> DashboardPage {
+        let saved = try? await store.sectionLayout(user: user, app: app.id).flatMap { try JSONDecoder().decode(ComponentOrder.self, from: $0) }
+        return await MainActor.run { [store, layout] in
+            let page = DashboardPage(app: app, layout: layout, query: query, order: saved, store: store)
+            page.orderDidChange = { order in
+                guard let data = try? JSONEncoder().encode(order) else { return }
+                Task { try? await store.saveSectionLayout(data, user: user, app: app.id) }
+            }
+            return page
+        }
+    }
+}
