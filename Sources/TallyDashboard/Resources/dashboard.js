@@ -1,1 +1,255 @@
-// The page script: see dashboard.js on the browser branch.
+// Tally dashboard: makes the server-rendered page live. The page works without this
+// script (links and forms); with it, browser events go to the server over a WebSocket and
+// the server answers with DOM patches. No framework, no build step.
+"use strict";
+(() => {
+  const FOCUSABLE = 'a[href],button:not([disabled]),input:not([disabled]),select:not([disabled]),textarea:not([disabled]),[tabindex]:not([tabindex="-1"])';
+  const byId = (id) => document.getElementById(id);
+  let socket = null;
+  let delay = 500; // the next reconnect's base delay, ms: 0.5 s doubling to 10 s
+  let retry = null;
+  let opener = null; // the control that opened the sheet, to focus again when it closes
+  let statusTimer = null;
+
+  // ---- DOM patches (the logic of HTMLRenderer.patchScript, skipping ops on missing nodes)
+
+  const parse = (html) => {
+    const template = document.createElement("template");
+    template.innerHTML = html;
+    return template.content.firstElementChild;
+  };
+  const put = (parent, node, index) => parent.insertBefore(node, parent.children[index] || null);
+
+  // The element in `root` that stands for `el` after a re-render: same id, or same kind of
+  // control (tag, data-event, data-for, name, type), preferring the same value, then text.
+  function twin(el, root) {
+    if (el.id) return root.id === el.id ? root : root.querySelector("#" + CSS.escape(el.id));
+    let selector = el.tagName;
+    for (const name of ["data-event", "data-for", "name", "type"]) {
+      if (el.hasAttribute(name)) selector += `[${name}="${CSS.escape(el.getAttribute(name))}"]`;
+    }
+    const all = [...root.querySelectorAll(selector)];
+    return all.find((n) => n.dataset.value === el.dataset.value) ||
+      all.find((n) => n.textContent === el.textContent) || all[0] || null;
+  }
+
+  // Replaces `old` with `node`, keeping the sideways scroll of item rows and the focus.
+  function replace(old, node) {
+    const scrolls = [old, ...old.querySelectorAll(".list-items")]
+      .filter((row) => row.id && row.scrollLeft)
+      .map((row) => [row.id, row.scrollLeft]);
+    const active = document.activeElement;
+    const hadFocus = active && active !== document.body && old.contains(active);
+    old.replaceWith(node);
+    for (const [id, left] of scrolls) {
+      const row = byId(id);
+      if (row) row.scrollLeft = left;
+    }
+    if (hadFocus) twin(active, node)?.focus({ preventScroll: true });
+  }
+
+  function applyOne(op) {
+    if (!op || typeof op !== "object") return;
+    if (op.op === "insert") {
+      const parent = byId(op.parent), node = parse(op.html);
+      if (parent && node) put(parent, node, op.index);
+    } else if (op.op === "remove") {
+      byId(op.id)?.remove();
+    } else if (op.op === "move") {
+      const node = byId(op.id), parent = byId(op.parent);
+      if (!node || !parent || node.contains(parent)) return;
+      const active = document.activeElement;
+      node.remove();
+      node.id = op.newId;
+      put(parent, node, op.index);
+      if (active && node.contains(active)) active.focus({ preventScroll: true });
+    } else if (op.op === "replace") {
+      const old = byId(op.id), node = parse(op.html);
+      if (old && node) replace(old, node);
+    }
+  }
+
+  // Applies patches in order; an op that cannot apply (its element is gone) is skipped.
+  function applyPatches(ops) {
+    if (!Array.isArray(ops)) return;
+    for (const op of ops) {
+      try {
+        applyOne(op);
+      } catch (error) {
+        console.warn("tally: patch skipped", op, error);
+      }
+    }
+  }
+  window.tallyApplyPatches = applyPatches;
+
+  // ---- Sheets: focus the first control when one opens, the opener again when it closes
+
+  function afterPatches(sheetBefore) {
+    const sheet = byId("sheet");
+    if (sheet && sheet !== sheetBefore && !sheet.contains(document.activeElement)) {
+      sheet.querySelector(FOCUSABLE)?.focus();
+    } else if (!sheet && sheetBefore) {
+      const back = opener && (opener.isConnected ? opener : twin(opener, document.body));
+      if (back) back.focus({ preventScroll: true });
+      opener = null;
+    }
+  }
+
+  // ---- Messages from the server
+
+  function showStatus(text) {
+    const status = byId("status");
+    if (!status) return;
+    status.textContent = text;
+    clearTimeout(statusTimer);
+    if (text) statusTimer = setTimeout(() => { status.textContent = ""; }, 8000);
+  }
+
+  function receive(data) {
+    let message;
+    try {
+      message = JSON.parse(data);
+    } catch {
+      return;
+    }
+    if (!message || typeof message !== "object") return;
+    const sheetBefore = byId("sheet");
+    applyPatches(message.patches);
+    afterPatches(sheetBefore);
+    if (typeof message.url === "string") {
+      try {
+        history.replaceState(null, "", message.url);
+      } catch (error) {
+        console.warn("tally: bad url", message.url, error);
+      }
+    }
+    if ("refreshing" in message) {
+      const reload = byId("reload");
+      if (reload) reload.disabled = !!message.refreshing;
+    }
+    if (typeof message.error === "string") showStatus(message.error);
+  }
+
+  // ---- The connection: reconnects with backoff and jitter; the server resyncs on open
+
+  const isOpen = () => socket !== null && socket.readyState === WebSocket.OPEN;
+
+  function setLive(state) {
+    document.body.dataset.live = state;
+  }
+
+  function connect() {
+    clearTimeout(retry);
+    retry = null;
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const path = location.pathname.replace(/\/$/, "");
+    setLive("connecting");
+    let ws;
+    try {
+      ws = new WebSocket(scheme + "//" + location.host + path + "/live" + location.search);
+    } catch (error) {
+      console.warn("tally: cannot connect", error);
+      return scheduleReconnect();
+    }
+    socket = ws;
+    ws.onopen = () => {
+      delay = 500;
+      setLive("open");
+    };
+    ws.onmessage = (event) => {
+      if (socket === ws) receive(event.data);
+    };
+    ws.onclose = () => {
+      if (socket !== ws) return;
+      socket = null;
+      scheduleReconnect();
+    };
+  }
+
+  function scheduleReconnect() {
+    setLive("closed");
+    if (retry !== null) return;
+    const wait = delay * (0.5 + Math.random()); // jitter: 50–150 % of the base delay
+    delay = Math.min(delay * 2, 10000);
+    retry = setTimeout(connect, wait);
+  }
+
+  // Sends one browser event; returns false (and sends nothing) when the socket is not open.
+  function send(event, el, value) {
+    if (!isOpen()) return false;
+    const section = el?.dataset.for ?? el?.closest("[data-section]")?.dataset.section ?? null;
+    socket.send(JSON.stringify({ event, section, value }));
+    return true;
+  }
+
+  // ---- Browser events (delegated on the document)
+
+  const isField = (el) => ["INPUT", "SELECT", "TEXTAREA", "FORM"].includes(el.tagName);
+
+  document.addEventListener("click", (event) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const el = event.target.closest("[data-event]");
+    if (!el || isField(el)) return;
+    if (send(el.dataset.event, el, el.dataset.value ?? null)) {
+      event.preventDefault();
+      if (el.dataset.event === "sheet") opener = el;
+    }
+  });
+
+  document.addEventListener("change", (event) => {
+    const el = event.target;
+    if (el.matches?.("input[type=checkbox][data-event]")) send(el.dataset.event, el, el.checked ? "on" : "off");
+  });
+
+  document.addEventListener("input", (event) => {
+    const el = event.target;
+    if (el.matches?.("input[data-event]:not([type=checkbox])")) send(el.dataset.event, el, el.value);
+  });
+
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!form.matches?.("form[data-event]")) return;
+    const value = new URLSearchParams(new FormData(form)).toString();
+    if (send(form.dataset.event, form, value)) event.preventDefault();
+  });
+
+  document.addEventListener("keydown", (event) => {
+    const sheet = byId("sheet");
+    if (!sheet) return;
+    if (event.key === "Escape") {
+      event.preventDefault();
+      const close = sheet.querySelector("a.close");
+      if (!send("close-sheet", close, null) && close) location.href = close.href;
+    } else if (event.key === "Tab" && sheet.contains(document.activeElement)) {
+      // Keep the focus inside the open sheet (it is aria-modal).
+      const controls = [...sheet.querySelectorAll(FOCUSABLE)];
+      const first = controls[0], last = controls[controls.length - 1];
+      if (event.shiftKey && document.activeElement === first) {
+        event.preventDefault();
+        last.focus();
+      } else if (!event.shiftKey && document.activeElement === last) {
+        event.preventDefault();
+        first.focus();
+      }
+    }
+  });
+
+  // Back from the back/forward cache: the old socket is gone, connect again.
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted && socket === null) connect();
+  });
+  // Network back: skip the rest of the backoff.
+  window.addEventListener("online", () => {
+    if (!isOpen() && retry !== null) connect();
+  });
+
+  // Only a dashboard (its body names the app) has a live feed to connect to.
+  const start = () => {
+    if (document.body.dataset.app) connect();
+  };
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();

@@ -1,0 +1,174 @@
+"""The dashboard in headless Chromium, against a real `tally serve --demo` (see tally_server.py).
+
+Run: TALLY_BIN=.build/debug/tally python3 -m unittest discover -s Tests/Browser -p 'test_*.py' -v
+"""
+
+import re
+import time
+import unittest
+import urllib.parse
+import uuid
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from tally_server import DEMO_TIME_ZONE, TallyServer, new_driver, sign_in
+
+DEFAULT_SECTIONS = [
+    "app", "versions", "bills", "entry_quality", "ads", "record_time",
+    "sessions", "ratings", "screens", "top_events", "live", "health",
+]
+server = None
+
+
+def setUpModule():
+    global server
+    server = TallyServer().start()
+
+
+def tearDownModule():
+    if server:
+        server.stop()
+
+
+def number(text):
+    """The integer a headline shows ("1,234" → 1234)."""
+    digits = re.sub(r"[,\s\u00a0\u202f]", "", text)
+    if not digits.isdigit():
+        raise AssertionError(f"not a whole number: {text!r}")
+    return int(digits)
+
+
+class DashboardTests(unittest.TestCase):
+    width, height = 1280, 900
+
+    def setUp(self):
+        self.driver = new_driver(self.width, self.height)
+        self.addCleanup(self.driver.quit)
+
+    def wait(self, condition, timeout=10, message=""):
+        return WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(lambda _: condition(), message)
+
+    def js(self, script, *args):
+        return self.driver.execute_script(script, *args)
+
+    def sign_in(self):
+        self.assertTrue(sign_in(self.driver, server), "the dashboard did not show after signing in")
+
+    def wait_live(self):
+        self.wait(lambda: self.js("return document.body.dataset.live") == "open", message="the WebSocket did not open")
+
+    def section_order(self):
+        return self.js("return [...document.querySelectorAll('[data-section]')].map(e => e.dataset.section)")
+
+    def text(self, selector):
+        """The element's text, read in one step (patches replace elements at any time)."""
+        return self.js("const e = document.querySelector(arguments[0]); return e ? e.textContent.trim() : null", selector)
+
+    def metric(self, key):
+        return self.text(f"[data-metric={key}]")
+
+    def open_sheet(self, button):
+        self.driver.find_element(By.ID, button).click()
+        self.wait(lambda: self.driver.find_elements(By.CSS_SELECTOR, "#sheet-slot .sheet"), message="no sheet")
+        self.sheet_rect()  # clicks inside land where they aim once it stops sliding in
+
+    def sheet_rect(self):
+        """The sheet's box once it stops moving (it slides in)."""
+        script = "const r = document.querySelector('#sheet-slot .sheet').getBoundingClientRect();" \
+                 "return [r.left, r.top, r.width, r.height, innerWidth, innerHeight]"
+        previous = None
+        for _ in range(40):
+            rect = self.js(script)
+            if rect == previous:
+                return rect
+            previous = rect
+            time.sleep(0.1)
+        self.fail(f"the sheet kept moving: {rect}")
+
+    def test_sign_in_with_wrong_then_right_password(self):
+        self.assertFalse(sign_in(self.driver, server, password="wrong-" + server.password))
+        error = self.driver.find_element(By.CSS_SELECTOR, ".error")
+        self.assertTrue(error.text.strip())
+        self.assertTrue(sign_in(self.driver, server))
+        self.assertTrue(self.driver.find_elements(By.CSS_SELECTOR, "[data-section]"))
+
+    def test_default_sections_and_a_headline(self):
+        self.sign_in()
+        self.assertCountEqual(self.section_order(), DEFAULT_SECTIONS)
+        self.assertGreater(number(self.metric("dau")), 0)
+
+    def test_date_sheet_changes_values_without_page_load(self):
+        self.sign_in()
+        self.wait_live()
+        self.js("window.__marker = 1")
+        label = self.text("#date-button")
+        dau = self.metric("dau")
+        self.open_sheet("date-button")
+        self.driver.find_element(By.CSS_SELECTOR, "#sheet [data-event=range][data-value=yesterday]").click()
+        self.wait(lambda: self.metric("dau") != dau or self.text("#date-button") != label,
+                  message="neither the headline nor the date label changed")
+        self.assertEqual(self.js("return window.__marker"), 1, "the page was loaded again")
+        yesterday = {(datetime.now(ZoneInfo(DEMO_TIME_ZONE)) - timedelta(days=days)).date().isoformat() for days in (1, 2)}
+        self.wait(lambda: urllib.parse.parse_qs(urllib.parse.urlparse(self.driver.current_url).query).get("date", [None])[0] in yesterday,
+                  message=f"the URL has no date of yesterday: {self.driver.current_url}")
+
+    def test_reorder_is_kept_after_reload(self):
+        self.sign_in()
+        self.wait_live()
+        before = self.section_order()
+        self.assertGreater(before.index("ads"), 0, f"ads is already first: {before}")
+        self.open_sheet("sections-button")
+        self.driver.find_element(
+            By.XPATH, "//ol[@id='section-manager']//button[@data-event='move'][@data-for='ads'][normalize-space()='Up']"
+        ).click()
+        self.wait(lambda: self.section_order().index("ads") < before.index("ads"),
+                  message=f"ads did not move up: {self.section_order()}")
+        moved = self.section_order()
+        self.driver.refresh()
+        self.wait(lambda: self.driver.find_elements(By.CSS_SELECTOR, "[data-section]"))
+        self.assertEqual(self.section_order(), moved)
+
+    def test_ingested_event_shows_within_a_second(self):
+        self.sign_in()
+        self.wait_live()
+        self.js("window.__marker = 1")
+        before = number(self.metric("events"))
+        self.assertEqual(server.ingest("bill_created", "browser-" + uuid.uuid4().hex), 200)
+        sent = time.monotonic()
+        seen = None
+        while time.monotonic() - sent < 1.0:
+            if number(self.metric("events")) == before + 1:
+                seen = time.monotonic() - sent
+                break
+            time.sleep(0.05)
+        self.assertIsNotNone(seen, f"events still {self.metric('events')} (was {before}) after 1 s")
+        print(f"\n  ingest to dashboard: {seen * 1000:.0f} ms", flush=True)
+        self.assertEqual(self.js("return window.__marker"), 1, "the page was loaded again")
+
+
+class PhoneTests(DashboardTests):
+    """The same flows at phone size (each inherited test runs again at 390x844), plus the layout."""
+    width, height = 390, 844
+
+    def test_no_horizontal_scroll_and_sheet_placement(self):
+        self.sign_in()
+        self.wait_live()
+        self.assertLessEqual(*self.js("return [document.documentElement.scrollWidth, innerWidth]"))
+        self.open_sheet("date-button")
+        left, top, width, height, inner_width, inner_height = self.sheet_rect()
+        self.assertGreaterEqual(top, inner_height / 2 - 1, "the sheet is not in the bottom half")
+        self.assertLessEqual(top + height, inner_height + 1)
+        self.assertLessEqual(height, 0.55 * inner_height)
+        self.assertLessEqual(self.js("return document.documentElement.scrollWidth"), inner_width)
+
+        self.driver.set_window_size(1280, 800)
+        left, top, width, height, inner_width, inner_height = self.sheet_rect()
+        self.assertGreater(left, inner_width / 2, "the sheet is not a side panel")
+        self.assertLessEqual(abs(height - inner_height), 1, "the side panel is not full height")
+
+
+if __name__ == "__main__":
+    unittest.main()
