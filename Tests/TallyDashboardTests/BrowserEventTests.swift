@@ -51,3 +51,69 @@ import Testing
         #expect(page.html == before)
     }
 }
+
+/// The page's own controls: search, reload, dates and sheets, each through the chain.
+@MainActor
+@Suite struct PageControlTests {
+    func sectionIDs(_ html: String) -> [String] {
+        html.matches(of: /data-section="([^"]+)"/).map { String($0.1) }
+    }
+
+    /// Waits until `condition` holds, for at most 5 seconds.
+    func eventually(_ condition: @MainActor () -> Bool) async throws {
+        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+    }
+
+    @Test func searchFiltersSectionsOnceTypingPauses() async throws {
+        let page = DashboardPage(date: "2026-11-20")
+        var messages = 0
+        page.outbox = { message in if !message.patches.isEmpty { messages += 1 } }
+        for prefix in ["a", "ad", "ads"] { try page.receive(BrowserEvent(section: nil, name: "search", value: prefix.uppercased())) }
+        #expect(sectionIDs(page.html).count == DashboardLayout.default.sections.count, "nothing filters while typing")
+        try await eventually { sectionIDs(page.html) == ["ads"] }
+        #expect(sectionIDs(page.html) == ["ads"])
+        #expect(messages == 1, "three keystrokes, one update")
+        try page.receive(BrowserEvent(section: nil, name: "search", value: "  "))
+        try await eventually { sectionIDs(page.html).count > 1 }
+        #expect(sectionIDs(page.html).count == DashboardLayout.default.sections.count)
+    }
+
+    @Test func reloadIsRefusedWhileARefreshRuns() throws {
+        let page = DashboardPage(date: "2026-11-20")
+        page.viewModel.isRefreshing.value = true
+        #expect(throws: BrowserEventError.busy) { try page.receive(BrowserEvent(section: nil, name: "reload")) }
+        page.viewModel.isRefreshing.value = false
+        try page.receive(BrowserEvent(section: nil, name: "reload"))
+    }
+
+    @Test(arguments: PageQuery.Preset.allCases)
+    func aPresetSetsTheRangeAndTheAddress(preset: PageQuery.Preset) throws {
+        let page = DashboardPage(date: "2026-11-20")
+        var urls: [String] = []
+        page.outbox = { message in if let url = message.url { urls.append(url) } }
+        try page.receive(BrowserEvent(section: nil, name: "range", value: preset.rawValue))
+        let range = preset.range(today: page.today)
+        #expect(page.viewModel.query.value.from == range.lowerBound)
+        #expect(page.viewModel.query.value.date == range.upperBound)
+        if page.viewModel.query.value != PageQuery(date: Day("2026-11-20")!) {
+            #expect(urls.last == page.url)
+            #expect(urls.last?.contains("date=\(range.upperBound)") == true)
+        }
+    }
+
+    @Test func sheetsOpenAndCloseThroughTheMediatorByURL() throws {
+        let page = DashboardPage(date: "2026-11-20")
+        let recording = Mediator.dashboard.recordCalls()
+        defer { recording.dispose() }
+        var slots: [String] = []
+        page.outbox = { message in
+            for case .replace("sheet-slot", let html) in message.patches { slots.append(html) }
+        }
+        try page.receive(BrowserEvent(section: nil, name: "sheet", value: "sections"))
+        #expect(slots.last?.contains(#"<ol id="section-manager">"#) == true)
+        #expect(recording.calls.contains { $0.target == "sheet" && $0.action == "sections" })
+        try page.receive(BrowserEvent(section: nil, name: "close-sheet"))
+        #expect(slots.last == #"<div id="sheet-slot"></div>"#)
+        #expect(page.url == "/apps/1?date=2026-11-20")
+    }
+}

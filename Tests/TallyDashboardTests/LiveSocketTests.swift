@@ -70,7 +70,7 @@ import Testing
                 let hostile: [WebSocketOutboundWriter.OutboundFrame] = [
                     .text("not json"), .text(#"{"event": "explode"}"#), .text(#"{"event": "move", "section": "ads", "value": "1e99"}"#),
                     .text(#"{"event": 5}"#), .text(String(repeating: "[", count: 10_000)), .text(#"{"event": "sheet", "value": "metric:"}"#),
-                    .text(#"{"event": "custom", "value": "from=2026-11-20&to=1999-01-01"}"#), .binary(ByteBuffer(bytes: [0xff, 0xfe])),
+                    .text(#"{"event": "custom", "value": "from=2026-11-20&date=1999-01-01"}"#), .binary(ByteBuffer(bytes: [0xff, 0xfe])),
                     .text(#"{"event": "hide", "section": "<img src=x onerror=alert(1)>"}"#),
                 ]
                 for frame in hostile {
@@ -98,7 +98,7 @@ import Testing
                 var reader = Reader(iterator: inbound.messages(maxSize: 1 << 22).makeAsyncIterator())
                 let resync = try await reader.next()
                 #expect(resync.patches.first?.html?.contains(#"data-metric="dau">0<"#) == true)
-                try await outbound.write(.text(#"{"event": "custom", "value": "from=2026-11-20&to=2026-11-20"}"#))
+                try await outbound.write(.text(#"{"event": "custom", "value": "from=2026-11-20&date=2026-11-20"}"#))
                 let moved = try await reader.next()
                 #expect(moved.url == "/apps/\(fixture.app.app.id.rawValue)?date=2026-11-20")
                 let numbers = try await reader.first { $0.patches.contains { $0.html?.contains(#"data-metric="dau">2<"#) == true } }

@@ -4,7 +4,7 @@
 /// The events: `move` (value: the new index), `hide` (value `on`, or `off` to show) and
 /// `show` of a section; `sheet` (value `date`, `sections` or `metric:KEY`) and
 /// `close-sheet`; `range` (a preset: `today`, `yesterday`, `7d`, `30d`, `90d`, `month`),
-/// `custom` (value `from=YYYY-MM-DD&to=YYYY-MM-DD`) and `compare` (`on`, `off`); `search`
+/// `custom` (value `from=YYYY-MM-DD&date=YYYY-MM-DD`, the date sheet's form) and `compare` (`on`, `off`); `search`
 /// (the text); `reload`.
 public struct BrowserEvent: Hashable, Sendable, Decodable {
     /// The `data-section` of the element's section, or `nil` for an element of the page itself.

@@ -52,7 +52,7 @@ extension DashboardPage: ResponderEventHandling {
         case "custom":
             let form = URLComponents(string: "?" + (event.value ?? ""))?.queryItems ?? []
             func day(_ name: String) -> Day? { form.first { $0.name == name }?.value.flatMap(Day.init) }
-            guard let from = day("from"), let to = day("to"), from <= to, from.distance(to: to) < PageQuery.maximumDays else {
+            guard let from = day("from"), let to = day("date"), from <= to, from.distance(to: to) < PageQuery.maximumDays else {
                 throw .badValue(event)
             }
             taker = origin.raise(.chooseRange, from...to)
