@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
     ],
     targets: [
         .executableTarget(
@@ -84,6 +85,39 @@ let package = Package(
             path: "Benchmarks/Pipeline",
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "DashboardBenchmarks",
+            dependencies: [
+                "DashboardWorkload",
+                .product(name: "TallyDashboard", package: "Tally"),
+                .product(name: "TallyStore", package: "Tally"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Dashboard",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .target(
+            name: "DashboardWorkload",
+            dependencies: [
+                .product(name: "SeededRandom", package: "Tally"),
+                .product(name: "TallyStore", package: "Tally"),
+            ],
+            path: "Support/DashboardWorkload",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "DashboardLive",
+            dependencies: [
+                "DashboardWorkload",
+                .product(name: "TallyDashboard", package: "Tally"),
+                .product(name: "TallyServer", package: "Tally"),
+                .product(name: "TallyStore", package: "Tally"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            ],
+            path: "Tools/DashboardLive",
+            swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .target(
             name: "BenchmarkSupport",

@@ -175,3 +175,51 @@ import Testing
         }
     }
 }
+
+/// Many tabs opening, sending and closing at once while events arrive: every page is freed
+/// when its socket closes, and nothing is left registered.
+@Suite(.timeLimit(.minutes(2))) struct LiveSocketStressTests {
+    @Test func tabsOpenAndCloseConcurrentlyUnderIngest() async throws {
+        let fixture = try await DashboardFixture()
+        try await fixture.test { client in
+            let cookie = try await client.signIn()
+            let headers: HTTPFields = [.cookie: cookie, .origin: "http://localhost:\(client.port ?? 0)"]
+            let path = "/apps/\(fixture.app.app.id.rawValue)/live?date=\(DashboardFixture.day)"
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for round in 0..<20 {
+                        let now = Date().formatted(.iso8601)
+                        let body = #"{"sent_at": "\#(now)", "events": [{"id": "\#(UUID())", "name": "bill_created", "timestamp": "2026-11-20T13:00:00Z", "user_id": "u\#(round)"}]}"#
+                        _ = try await client.execute(
+                            uri: "/v1/events", method: .post, headers: [.contentType: "application/json", HTTPField.Name("X-App-Key")!: fixture.app.ingestKey],
+                            body: ByteBuffer(string: body))
+                        try await Task.sleep(for: .milliseconds(10))
+                    }
+                }
+                for tab in 0..<24 {
+                    group.addTask {
+                        try await client.ws(path, configuration: .init(additionalHeaders: headers)) { inbound, outbound, _ in
+                            var messages = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()
+                            _ = try await messages.next()
+                            for index in 0..<5 {
+                                try await outbound.write(.text(#"{"event": "move", "section": "ads", "value": "\#((tab + index) % 12)"}"#))
+                                _ = try await messages.next()
+                            }
+                            try await outbound.close(.normalClosure, reason: nil)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let live = fixture.server.live
+            for _ in 0..<500 where await live.openPages > 0 { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(await live.openPages == 0)
+            #expect(await live.entryCount == 0)
+            // A page's headline copies live as long as the page: an empty pool means every
+            // page was deallocated, not only unregistered.
+            let channel = fixture.server.channel
+            for _ in 0..<500 where channel.snapshot().objectCount > 0 { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(channel.snapshot().objectCount == 0, "every closed tab's page is freed")
+        }
+    }
+}

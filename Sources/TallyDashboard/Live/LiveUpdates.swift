@@ -34,7 +34,7 @@ public final class LiveUpdates {
     }
 
     /// Starts listening to `bus` for ingested events.
-    public init(bus: EventBus, tick: Duration = .milliseconds(250), load: @escaping Loader) {
+    public init(bus: EventBus, tick: Duration = .milliseconds(100), load: @escaping Loader) {
         self.tick = tick
         self.load = load
         bus.on(EventsIngested.self).owner(self).onMainActor().handle { live, ingested in

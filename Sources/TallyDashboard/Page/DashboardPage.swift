@@ -81,6 +81,10 @@ public final class DashboardPage: ComponentContext {
     /// The visible sections as HTML, as the browser has them.
     public var html: String { renderer.render(shown) }
 
+    /// The whole page as HTML: the first response, readable with scripts off. Its sign-out
+    /// form carries `csrf`.
+    public func document(csrf: String) -> String { DashboardViews.page(self, csrf: csrf) }
+
     /// The page's address: `/apps/1?date=2026-11-23`.
     public var url: String { "/apps/\(app.id.rawValue)?\(viewModel.query.value.queryString)" }
 

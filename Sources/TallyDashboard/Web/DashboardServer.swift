@@ -40,7 +40,7 @@ public struct DashboardServer: Sendable {
     /// Creates the application over `collector`, showing `layout`, with the users of
     /// `access` (by default over the collector's store).
     @MainActor
-    public init(collector: TallyServer, layout: DashboardLayout = .default, access: DashboardAccess? = nil, tick: Duration = .milliseconds(250)) {
+    public init(collector: TallyServer, layout: DashboardLayout = .default, access: DashboardAccess? = nil, tick: Duration = .milliseconds(100)) {
         self.collector = collector
         self.layout = layout
         self.access = access ?? DashboardAccess(store: collector.store)
