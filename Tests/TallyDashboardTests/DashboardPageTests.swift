@@ -114,6 +114,19 @@ import Testing
         #expect(sectionIDs(page.html) == sectionIDs(before).filter { $0 != "ads" } + ["ads"])
     }
 
+    /// Data health flags the day when rejections and SDK drops pass the layout's share (5%).
+    @Test(arguments: [(rejected: 3, dropped: 2, flagged: false), (rejected: 3, dropped: 3, flagged: true), (rejected: 0, dropped: 0, flagged: false)])
+    func dataHealthFlagsAnUnreliableDay(rejected: Int, dropped: Int, flagged: Bool) throws {
+        let page = DashboardPage(date: "2026-11-20")
+        let json = #"{"date":"2026-11-20","tz":"UTC","accepted":95,"duplicates":0,"rejected":{"invalid_name":\#(rejected)},"dropped":{"capped-bytes":\#(dropped)}}"#
+        var report = DayReport(metrics: try LiveUpdatesTests.CountingLoader.metrics(dau: 1, date: "2026-11-20"))
+        report.health = try JSONDecoder().decode(DataHealth.self, from: Data(json.utf8))
+        _ = page.show(report)
+        #expect(page.html.contains("Data unreliable") == flagged)
+        #expect(metric("health:rejected", in: page.html) == String(rejected))
+        #expect(metric("health:dropped", in: page.html) == String(dropped))
+    }
+
     /// A closed tab frees its page and every section with it.
     @Test func aClosedPageIsFreedWithItsSections() {
         weak var freedPage: DashboardPage?

@@ -124,6 +124,43 @@ final class CommandTests {
         #expect(server.standardError.contains(path))
     }
 
+    /// A layout file with a mistake stops `serve` before it listens, naming the line and field.
+    @Test func aBadDashboardConfigIsRefusedWithItsLineAndField() async throws {
+        let file = folder.appendingPathComponent("dashboard.yaml")
+        try """
+            sections:
+              - id: bills
+                title: Bills
+                metrics:
+                  - {key: bills, label: Bills, cuont: bill_created}
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let server = try CommandProcess(["serve", "--port", "0", "--db", db, "--dashboard-config", file.path])
+        let status = try await server.exitStatus(within: 30)
+        #expect(status != nil && status != 0)
+        #expect(server.standardError.contains("line 5"))
+        #expect(server.standardError.contains("sections[0].metrics[0]"))
+        #expect(!server.standardOutput.contains("listening"))
+    }
+
+    /// A good layout file is what the dashboard shows.
+    @Test func aDashboardConfigIsServed() async throws {
+        let file = folder.appendingPathComponent("dashboard.json")
+        try #"{"sections": [{"id": "orders", "title": "Orders", "metrics": [{"key": "orders", "label": "Orders", "count": "order_placed"}]}]}"#
+            .write(to: file, atomically: true, encoding: .utf8)
+        let store = try EventStore(path: db)
+        _ = try await store.createApp(name: "Shop")
+        try await DashboardAccess(store: store, passwordCost: 4).createUser(name: "ana", password: "correct horse battery")
+        let server = try CommandProcess(["serve", "--port", "0", "--db", db, "--dashboard-config", file.path])
+        let port = try await server.listeningPort()
+        defer { server.send(SIGTERM) }
+        let token = try await DashboardAccess(store: store).signIn(name: "ana", password: "correct horse battery", from: "test").token
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/apps/1")!)
+        request.setValue("tally_session=\(token)", forHTTPHeaderField: "Cookie")
+        let (body, _) = try await URLSession.shared.data(for: request)
+        let html = String(decoding: body, as: UTF8.self)
+        #expect(html.matches(of: /data-section="([^"]+)"/).map { String($0.1) } == ["orders"])
+    }
+
     /// The built `tally` command.
     func executable() throws -> URL {
         try #require(BuiltProduct.url(named: "tally"), "the tally command is not built")
