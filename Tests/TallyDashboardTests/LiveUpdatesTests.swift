@@ -74,6 +74,23 @@ import Testing
         #expect(live.openPages == LiveUpdates.pagesPerUser + 1)
     }
 
+    /// Only apps with open pages are heard, through a subscription filtered on the app.
+    @Test func onlyWatchedAppsAreHeard() throws {
+        let live = LiveUpdates(bus: EventBus(), load: CountingLoader().load)
+        var other = App.test
+        other.id = AppID(rawValue: 2)
+        do {
+            let page = DashboardPage(date: "2026-11-20")
+            live.register(page)
+            #expect(live.heardApps == [App.test.id])
+        }
+        let kept = DashboardPage(date: "2026-11-20", app: other)
+        live.register(kept)
+        #expect(live.heardApps == [other.id], "the closed tab's app is no longer heard")
+        live.unregister(kept)
+        #expect(live.heardApps.isEmpty)
+    }
+
     @Test func aClosedTabIsFreedAndDropped() async throws {
         let bus = EventBus()
         let loader = CountingLoader()

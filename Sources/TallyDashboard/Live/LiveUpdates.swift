@@ -4,8 +4,9 @@ public import TallyStore
 
 /// Keeps every open dashboard up to date as events arrive, with no polling.
 ///
-/// A page registers when its tab connects. When the server's bus announces
-/// ``TallyServer/EventsIngested`` for an app, the app is marked; once per ``tick`` each
+/// A page registers when its tab connects. While an app has open pages, its
+/// ``TallyServer/EventsIngested`` notices are heard (a subscription filtered on the app's
+/// sub-type, so other apps' ingest costs nothing here); each marks the app, and once per ``tick`` each
 /// marked app's report is read once per range its pages show — whatever the number of open
 /// tabs — and posted as ``ReportArrived`` on the bus of each of those pages. Pages are held
 /// weakly: a closed tab's page is freed, and its entry dropped. A user has at most
@@ -24,6 +25,9 @@ public final class LiveUpdates {
     private var pages: [AppID: [Entry]] = [:]
     private var marked: Set<AppID> = []
     private var isTickScheduled = false
+    private let bus: EventBus
+    /// One subscription per app with open pages.
+    private var subscriptions: [AppID: Subscription] = [:]
     /// Reports read since the server started; for tests and benchmarks of the shared work.
     public private(set) var reportsRead = 0
 
@@ -37,9 +41,7 @@ public final class LiveUpdates {
     public init(bus: EventBus, tick: Duration = .milliseconds(100), load: @escaping Loader) {
         self.tick = tick
         self.load = load
-        bus.on(EventsIngested.self).owner(self).onMainActor().handle { live, ingested in
-            live.mark(ingested.app)
-        }
+        self.bus = bus
     }
 
     /// Keeps `page` up to date until it is freed. `close` ends its connection: it is
@@ -54,12 +56,24 @@ public final class LiveUpdates {
             }
         }
         pages[page.app.id, default: []].append(Entry(page: page, user: user, close: close))
+        listen(to: page.app.id)
     }
+
+    /// Hears `app`'s ingest notices, once per app.
+    private func listen(to app: AppID) {
+        guard subscriptions[app] == nil else { return }
+        subscriptions[app] = bus.on(EventsIngested.self).subType(EventsIngested.subType(of: app)).owner(self).onMainActor()
+            .handle { live, ingested in live.mark(ingested.app) }
+    }
+
+    /// The apps whose notices are heard; for tests of the bound.
+    var heardApps: Set<AppID> { Set(subscriptions.keys) }
 
     /// Stops updating `page`.
     public func unregister(_ page: DashboardPage) {
         pages[page.app.id]?.removeAll { $0.page === page || $0.page == nil }
         if pages[page.app.id]?.isEmpty == true { pages[page.app.id] = nil }
+        dropUnwatchedApps()
     }
 
     /// The registered pages still open.
@@ -101,6 +115,15 @@ public final class LiveUpdates {
         for (app, entries) in pages {
             let open = entries.filter { $0.page != nil }
             pages[app] = open.isEmpty ? nil : open
+        }
+        dropUnwatchedApps()
+    }
+
+    /// Stops hearing apps that have no open page.
+    private func dropUnwatchedApps() {
+        for (app, subscription) in subscriptions where pages[app] == nil {
+            subscription.dispose()
+            subscriptions[app] = nil
         }
     }
 }

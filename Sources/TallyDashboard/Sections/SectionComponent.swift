@@ -62,11 +62,19 @@ public final class SectionComponent: Component, ListComponent, Responder {
         }
     }
 
+    /// The live feed is one row that scrolls sideways, newest first (L7); other sections are grids.
+    public var arrangement: Arrangement {
+        if case .liveFeed = section.content { return .horizontal }
+        return .vertical
+    }
+
     /// A section keeps its heading while it has nothing to show.
     public var hidesWhenEmpty: Bool { false }
 
     public var layout: ComponentLayout {
-        ComponentLayout(lineSpacing: 8, interitemSpacing: 8, distribution: .columns(2), itemRatio: .height(72), headerHeight: 32)
+        // The feed's row shows two and a part of the next, so it reads as scrollable.
+        let distribution: ComponentLayout.Distribution = arrangement == .horizontal ? .fraction(0.42) : .columns(2)
+        return ComponentLayout(lineSpacing: 8, interitemSpacing: 8, distribution: distribution, itemRatio: .height(72), headerHeight: 32)
     }
 
     /// A tile's cell; a headline's number is the page's synced copy of it.
