@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         .executableTarget(
@@ -115,6 +116,7 @@ let package = Package(
                 .product(name: "TallyServer", package: "Tally"),
                 .product(name: "TallyStore", package: "Tally"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Tools/DashboardLive",
             swiftSettings: [.swiftLanguageMode(.v6)]

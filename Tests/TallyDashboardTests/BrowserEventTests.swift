@@ -42,12 +42,12 @@ import Testing
         #expect(try page.patches(receiving: BrowserEvent(section: "ads", name: "move", value: "0")).count == 1)
     }
 
-    /// A section the page does not have (a stale tab, a forged id) is ignored by the page.
-    @Test func aStaleSectionChangesNothing() throws {
+    /// A section the page does not have (a forged id) is refused by name; the page is unchanged.
+    @Test func anUnknownSectionIsRefused() throws {
         let page = DashboardPage(date: "2026-11-20")
         let before = page.html
-        #expect(try page.patches(receiving: BrowserEvent(section: "gone", name: "hide")).isEmpty)
-        #expect(try page.patches(receiving: BrowserEvent(section: "gone", name: "move", value: "0")).isEmpty)
+        #expect(throws: BrowserEventError.unknownSection("gone")) { try page.receive(BrowserEvent(section: "gone", name: "hide")) }
+        #expect(throws: BrowserEventError.unknownSection("<b>")) { try page.receive(BrowserEvent(section: "<b>", name: "move", value: "0")) }
         #expect(page.html == before)
     }
 }

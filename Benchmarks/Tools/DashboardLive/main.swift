@@ -13,9 +13,10 @@
 import Componentry
 import DashboardWorkload
 import Foundation
+import HTTPTypes
+import Synchronization
 import HummingbirdWSClient
 import Logging
-import Synchronization
 import TallyDashboard
 import TallyServer
 import TallyStore
@@ -40,13 +41,13 @@ struct DashboardLive {
         guard let port = await iterator.next() else { fatalError("the server did not start") }
         let session = try await access.signIn(name: "bench", password: "benchmark-password", from: "127.0.0.1")
 
-        print("ingest-to-patch, 1,000 events/s over HTTP for 10 s, demo app (\(created.app.name))")
-        print("tabs | ack p50 | ack p95 | patch p50 | patch p95 | patch max | reports read per tick")
+        say("ingest-to-patch, 1,000 events/s over HTTP for 10 s, demo app (\(created.app.name))")
+        say("tabs | ack p50 | ack p95 | patch p50 | patch p95 | patch max | reports read per tick")
         for tabs in [1, 10, 100] {
             let before = await server.live.reportsRead
             let result = try await measure(tabs: tabs, port: port, token: session.token, app: created)
             let reads = await server.live.reportsRead - before
-            print(String(
+            say(String(
                 format: "%4d | %4.0f ms | %4.0f ms | %6.0f ms | %6.0f ms | %6.0f ms | %.2f (%d reads, %d ticks)", tabs,
                 result.ack.percentile(50), result.ack.percentile(95), result.patch.percentile(50), result.patch.percentile(95),
                 result.patch.max() ?? 0, Double(reads) / Double(max(result.ticks, 1)), reads, result.ticks))
@@ -63,7 +64,7 @@ struct DashboardLive {
 
     /// One run: `tabs` sockets, then 10 s of ingest, then the latencies.
     static func measure(tabs: Int, port: Int, token: String, app: NewApp) async throws -> Result {
-        let seen = Mutex<[[(time: Double, count: Int)]]>(Array(repeating: [], count: tabs))
+        let seen = Seen(tabs: tabs)
         let duration = 10.0
         var clients: [Task<Void, any Error>] = []
         for tab in 0..<tabs {
@@ -78,9 +79,7 @@ struct DashboardLive {
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         group.addTask {
                             for try await message in inbound.messages(maxSize: 1 << 22) {
-                                guard case .text(let text) = message,
-                                      let match = text.firstMatch(of: /data-metric=\\"events\\">(\d+)</), let count = Int(match.1)
-                                else { continue }
+                                guard case .text(let text) = message, let count = eventCount(in: text) else { continue }
                                 let now = Date().timeIntervalSince1970
                                 seen.withLock { $0[tab].append((now, count)) }
                             }
@@ -93,7 +92,12 @@ struct DashboardLive {
             })
         }
         // Every tab has its page.
-        while seen.withLock({ $0.contains { $0.isEmpty } }) { try await Task.sleep(for: .milliseconds(20)) }
+        for _ in 0..<1_500 where seen.withLock({ $0.contains { $0.isEmpty } }) { try await Task.sleep(for: .milliseconds(20)) }
+        guard !seen.withLock({ $0.contains { $0.isEmpty } }) else {
+            for client in clients { client.cancel() }
+            for client in clients { if case .failure(let error) = await client.result { fatalError("a tab did not open: \(error)") } }
+            fatalError("a tab did not get its page")
+        }
         let base = seen.withLock { $0[0].last?.count ?? 0 }
 
         var acks: [(time: Double, count: Int, took: Double)] = []
@@ -144,7 +148,8 @@ struct DashboardLive {
     static func memory(store: EventStore, app: App) async throws {
         let query = PageQuery(date: Day(DemoApp.today)!)
         var report = try await DayReport.load(from: store, app: app.id, layout: .default, query: query)
-        let live = LiveUpdates(bus: EventBus()) { _, _ in report }
+        let first = report
+        let live = LiveUpdates(bus: EventBus()) { _, _ in first }
         let before = residentBytes()
         var pages: [DashboardPage] = []
         for _ in 0..<1_000 {
@@ -154,10 +159,10 @@ struct DashboardLive {
             pages.append(page)
         }
         let perPage = Double(residentBytes() - before) / 1_000 / 1_024
-        print(String(format: "\nmemory per open page (1,000 pages, report shown): %.0f KiB", perPage))
+        say(String(format: "\nmemory per open page (1,000 pages, report shown): %.0f KiB", perPage))
         pages.removeLast(900)
 
-        print("100 pages through an hour of live updates (14,400 reports), resident memory:")
+        say("100 pages through an hour of live updates (14,400 reports), resident memory:")
         var samples: [String] = []
         for tick in 0..<14_400 {
             report.metrics.dau = tick % 500
@@ -165,7 +170,7 @@ struct DashboardLive {
             for page in pages { _ = page.show(report) }
             if tick % 2_880 == 0 || tick == 14_399 { samples.append(String(format: "%.1f MiB", Double(residentBytes()) / 1_048_576)) }
         }
-        print(samples.joined(separator: " → "))
+        say(samples.joined(separator: " → "))
     }
 
     static func residentBytes() -> Int {
@@ -173,6 +178,30 @@ struct DashboardLive {
         let fields = text.split(separator: " ")
         return fields.count > 1 ? (Int(fields[1]) ?? 0) * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
     }
+}
+
+/// The event counts each tab saw, with when.
+final class Seen: Sendable {
+    private let messages: Mutex<[[(time: Double, count: Int)]]>
+
+    init(tabs: Int) { messages = Mutex(Array(repeating: [], count: tabs)) }
+
+    func withLock<Result>(_ body: (inout [[(time: Double, count: Int)]]) -> Result) -> Result {
+        messages.withLock { body(&$0) }
+    }
+}
+
+/// The events count a message shows, if it shows it: the number after
+/// `data-metric=\"events\">` (JSON-escaped quotes). A plain search: Swift's `Regex` here
+/// cost the client more than the server's whole tick.
+func eventCount(in text: String) -> Int? {
+    guard let marker = text.range(of: #"data-metric=\"events\">"#) else { return nil }
+    return Int(text[marker.upperBound...].prefix { $0.isNumber })
+}
+
+/// Prints `line` at once, whatever stdout is.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
 
 extension [Double] {

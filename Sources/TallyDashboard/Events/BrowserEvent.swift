@@ -32,6 +32,8 @@ public enum BrowserEventError: Error, Hashable, Sendable, CustomStringConvertibl
     case unknownEvent(String)
     /// The event's value or section is missing or not what the event takes.
     case badValue(BrowserEvent)
+    /// The event names a section the page's layout does not have (a forged id).
+    case unknownSection(String)
     /// A reload was asked for while one runs.
     case busy
     /// No responder took the event (a section the page does not have, say).
@@ -41,6 +43,7 @@ public enum BrowserEventError: Error, Hashable, Sendable, CustomStringConvertibl
         switch self {
         case .unknownEvent(let name): "unknown event \"\(name.prefix(40))\""
         case .badValue(let event): "\"\(event.name)\" cannot take the value \"\((event.value ?? "none").prefix(40))\""
+        case .unknownSection(let id): "the page has no section \"\(id.prefix(40))\""
         case .busy: "a refresh is already running"
         case .unhandled(let name): "nothing on the page takes \"\(name.prefix(40))\""
         }

@@ -29,6 +29,7 @@ extension DashboardPage: ResponderEventHandling {
     ///   reload while one runs, or an event nobody took; the page is unchanged then.
     public func receive(_ event: BrowserEvent) throws(BrowserEventError) {
         let origin: any Responder = event.section.flatMap { id in sections.first { $0.id == id } } ?? self
+        if let section = event.section, viewModel.layout.section(section) == nil { throw .unknownSection(section) }
         let taker: (any Responder)?
         switch event.name {
         case "move":

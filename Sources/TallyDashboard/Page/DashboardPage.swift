@@ -46,6 +46,8 @@ public final class DashboardPage: ComponentContext {
     private var refreshing: Task<Void, Never>?
     /// An update for synced numbers is coming (see ``scheduleUpdate()``).
     private var isUpdateScheduled = false
+    /// Numbers synced from other pages are not rendered yet.
+    private var needsUpdate = false
 
     /// Creates the page of `app` showing `query` with the sections of `layout` in the user's
     /// saved `order` (the layout's own when `nil`; sections the layout no longer has are
@@ -138,13 +140,16 @@ public final class DashboardPage: ComponentContext {
         viewModel.detail = detail
     }
 
-    /// Redraws once, soon, after numbers synced from other pages.
+    /// Redraws once, soon, after numbers synced from other pages — unless the page renders
+    /// before then anyway (its own report for the same tick usually comes right after).
     private func scheduleUpdate() {
+        needsUpdate = true
         guard !isUpdateScheduled else { return }
         isUpdateScheduled = true
         Task { [weak self] in
             guard let self else { return }
             isUpdateScheduled = false
+            guard needsUpdate else { return }
             send(PageMessage(patches: update() + refreshSheet()))
         }
     }
@@ -215,13 +220,15 @@ public final class DashboardPage: ComponentContext {
         send(PageMessage(patches: show(report) + refreshSheet()))
     }
 
-    /// Sends `message` to the browser, if one is connected.
+    /// Sends `message` to the browser, if one is connected and it says something.
     func send(_ message: PageMessage) {
+        guard !message.patches.isEmpty || message.url != nil || message.refreshing != nil || message.error != nil else { return }
         outbox?(message)
     }
 
     /// Renders the visible sections and returns the patches from what the browser shows.
     func update() -> [DOMPatch] {
+        needsUpdate = false
         let list = render()
         let patches = renderer.patch(from: shown, applying: shown.changes(to: list))
         shown = list

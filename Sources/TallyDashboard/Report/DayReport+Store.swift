@@ -9,17 +9,23 @@ extension DayReport {
     /// the day's data health, the latest events and, when it compares, the previous period.
     public static func load(from store: EventStore, app: AppID, layout: DashboardLayout, query: PageQuery) async throws -> DayReport {
         let zone = query.timeZone
-        var report = try await load(from: store, app: app, layout: layout, date: query.date.description, timeZone: zone)
         let start = min(query.from, query.date.adding(-29))
-        report.trend = try await store.metricsRange(app: app, from: start.description, to: query.date.description, timeZone: zone)
+        let shift = -query.days
+        // Independent reads, run side by side.
+        async let day = load(from: store, app: app, layout: layout, date: query.date.description, timeZone: zone)
+        async let trend = store.metricsRange(app: app, from: start.description, to: query.date.description, timeZone: zone)
+        async let health = store.dataHealth(app: app, date: query.date.description, timeZone: zone)
+        async let latest = store.latestEvents(app: app, limit: feedLength)
+        var report = try await day
         if query.compare {
-            let shift = -query.days
-            report.previousTrend = try await store.metricsRange(
+            async let previousTrend = store.metricsRange(
                 app: app, from: start.adding(shift).description, to: query.date.adding(shift).description, timeZone: zone)
             report.previous = try await store.metrics(app: app, date: query.date.adding(shift).description, timeZone: zone)
+            report.previousTrend = try await previousTrend
         }
-        report.health = try await store.dataHealth(app: app, date: query.date.description, timeZone: zone)
-        report.latest = try await store.latestEvents(app: app, limit: feedLength)
+        report.trend = try await trend
+        report.health = try await health
+        report.latest = try await latest
         return report
     }
 
@@ -27,13 +33,29 @@ extension DayReport {
     ///
     /// Counts and per-user figures come from the day's metrics, so one read of the rollups
     /// serves every section that shows them; averages, empty shares, distinct users and
-    /// breakdowns are read from the day's raw events, one query each.
+    /// breakdowns are read from the day's raw events, one query each, side by side.
     public static func load(
         from store: EventStore, app: AppID, layout: DashboardLayout, date: String, timeZone: String? = nil
     ) async throws -> DayReport {
-        let metrics = try await store.metrics(app: app, date: date, timeZone: timeZone)
+        async let dayMetrics = store.metrics(app: app, date: date, timeZone: timeZone)
+        // The raw-event measures are independent reads: the store's pool runs them side by side.
+        let measured = try await withThrowingTaskGroup(of: (String, MetricValue, Breakdown?)?.self) { group in
+            for case .metrics(let list) in layout.sections.map(\.content) {
+                for metric in list {
+                    group.addTask { try await measure(metric, store: store, app: app, date: date, timeZone: timeZone) }
+                }
+            }
+            var measured: [(String, MetricValue, Breakdown?)] = []
+            for try await result in group { if let result { measured.append(result) } }
+            return measured
+        }
+        let metrics = try await dayMetrics
         var values: [String: MetricValue] = [:]
         var breakdowns: [String: Breakdown] = [:]
+        for (key, value, breakdown) in measured {
+            values[key] = value
+            breakdowns[key] = breakdown
+        }
         for case .metrics(let list) in layout.sections.map(\.content) {
             for metric in list {
                 switch metric.measure {
@@ -42,29 +64,41 @@ extension DayReport {
                 case .perUser(let event):
                     let (average, maximum) = metrics.perUser[event].map { ($0.average, $0.maximum) } ?? (0, 0)
                     values[metric.key] = MetricValue(String(format: "%.1f", average), detail: "max \(maximum)")
-                case .average(let event, let property, let unit):
-                    let summary = try await store.propertyAverage(app: app, event: event, property: property, date: date, timeZone: timeZone)
-                    values[metric.key] = summary.average.map { average in
-                        MetricValue(
-                            String(format: "%.1f", average) + (unit.map { " \($0)" } ?? ""),
-                            detail: summary.maximum.map { "max " + String(format: "%g", $0) })
-                    } ?? MetricValue("—", detail: "no values")
-                case .emptyShare(let event, let property):
-                    let share = try await store.emptyPropertyShare(app: app, event: event, property: property, date: date, timeZone: timeZone)
-                    values[metric.key] = MetricValue(
-                        share.share.map { String(format: "%.0f%%", $0 * 100) } ?? "—", detail: "\(share.empty) of \(share.events)")
-                case .distinctUsers(let event):
-                    values[metric.key] = MetricValue(String(try await store.distinctUsers(app: app, event: event, date: date, timeZone: timeZone)))
-                case .breakdown(let event, let property):
-                    let breakdown = try await store.breakdown(
-                        app: app, event: event, property: property, date: date, timeZone: timeZone, limit: MetricSheet.breakdownLength)
-                    breakdowns[metric.key] = breakdown
-                    values[metric.key] = MetricValue(
-                        breakdown.top.first?.value ?? "—",
-                        detail: breakdown.top.prefix(3).map { "\($0.value): \($0.events)" }.joined(separator: ", "))
+                default:
+                    break
                 }
             }
         }
         return DayReport(metrics: metrics, values: values, breakdowns: breakdowns)
+    }
+
+    /// The value of `metric` when it is read from the day's raw events; `nil` for the
+    /// measures the day's metrics answer (counts, per-user figures).
+    private static func measure(
+        _ metric: DashboardLayout.Metric, store: EventStore, app: AppID, date: String, timeZone: String?
+    ) async throws -> (String, MetricValue, Breakdown?)? {
+        switch metric.measure {
+        case .count, .perUser:
+            return nil
+        case .average(let event, let property, let unit):
+            let summary = try await store.propertyAverage(app: app, event: event, property: property, date: date, timeZone: timeZone)
+            let value = summary.average.map { average in
+                MetricValue(
+                    String(format: "%.1f", average) + (unit.map { " \($0)" } ?? ""),
+                    detail: summary.maximum.map { "max " + String(format: "%g", $0) })
+            } ?? MetricValue("—", detail: "no values")
+            return (metric.key, value, nil)
+        case .emptyShare(let event, let property):
+            let share = try await store.emptyPropertyShare(app: app, event: event, property: property, date: date, timeZone: timeZone)
+            return (metric.key, MetricValue(share.share.map { String(format: "%.0f%%", $0 * 100) } ?? "—", detail: "\(share.empty) of \(share.events)"), nil)
+        case .distinctUsers(let event):
+            return (metric.key, MetricValue(String(try await store.distinctUsers(app: app, event: event, date: date, timeZone: timeZone))), nil)
+        case .breakdown(let event, let property):
+            let breakdown = try await store.breakdown(
+                app: app, event: event, property: property, date: date, timeZone: timeZone, limit: MetricSheet.breakdownLength)
+            let value = MetricValue(
+                breakdown.top.first?.value ?? "—", detail: breakdown.top.prefix(3).map { "\($0.value): \($0.events)" }.joined(separator: ", "))
+            return (metric.key, value, breakdown)
+        }
     }
 }

@@ -73,9 +73,14 @@ extension DashboardServer {
         let saved = try? await store.sectionLayout(user: user, app: app.id).flatMap { try JSONDecoder().decode(ComponentOrder.self, from: $0) }
         return await MainActor.run { [store, layout, channel] in
             let page = DashboardPage(app: app, layout: layout, query: query, order: saved, store: store, channel: channel)
+            // Saves run one after another, so the last order chosen is the one kept.
+            var saving: Task<Void, Never>?
             page.orderDidChange = { order in
                 guard let data = try? JSONEncoder().encode(order) else { return }
-                Task { try? await store.saveSectionLayout(data, user: user, app: app.id) }
+                saving = Task { [previous = saving] in
+                    await previous?.value
+                    try? await store.saveSectionLayout(data, user: user, app: app.id)
+                }
             }
             return page
         }
