@@ -32,12 +32,7 @@ import Testing
     @Test func theSessionCookieIsHttpOnlyAndStrict() async throws {
         let fixture = try await DashboardFixture()
         try await fixture.test { client in
-            let form = try await client.execute(uri: "/login", method: .get)
-            let csrf = try #require(form.cookie(Cookies.csrf))
-            let answer = try await client.execute(
-                uri: "/login", method: .post,
-                headers: [.contentType: "application/x-www-form-urlencoded", .cookie: "\(Cookies.csrf)=\(csrf)"],
-                body: ByteBuffer(string: "user=ana&password=correct+horse+battery&csrf=\(csrf)"))
+            let (answer, _) = try await client.postSignIn()
             #expect(answer.status == .found)
             #expect(answer.cookieAttributes(Cookies.session).isSuperset(of: ["httponly", "samesite=strict", "path=/"]))
         }
@@ -46,12 +41,7 @@ import Testing
     @Test func aWrongPasswordShowsTheFormAgainWithAnError() async throws {
         let fixture = try await DashboardFixture()
         try await fixture.test { client in
-            let form = try await client.execute(uri: "/login", method: .get)
-            let csrf = try #require(form.cookie(Cookies.csrf))
-            let answer = try await client.execute(
-                uri: "/login", method: .post,
-                headers: [.contentType: "application/x-www-form-urlencoded", .cookie: "\(Cookies.csrf)=\(csrf)"],
-                body: ByteBuffer(string: "user=ana&password=wrong-password&csrf=\(csrf)"))
+            let (answer, _) = try await client.postSignIn(password: "wrong-password")
             #expect(answer.status == .unauthorized)
             #expect(answer.text.contains(#"class="error""#))
             #expect(answer.cookie(Cookies.session) == nil)
@@ -64,12 +54,7 @@ import Testing
     func aFormWithoutItsCSRFTokenIsRefused(token: String) async throws {
         let fixture = try await DashboardFixture()
         try await fixture.test { client in
-            let form = try await client.execute(uri: "/login", method: .get)
-            let csrf = try #require(form.cookie(Cookies.csrf))
-            let answer = try await client.execute(
-                uri: "/login", method: .post,
-                headers: [.contentType: "application/x-www-form-urlencoded", .cookie: "\(Cookies.csrf)=\(csrf)"],
-                body: ByteBuffer(string: "user=ana&password=correct+horse+battery&csrf=\(token)"))
+            let (answer, _) = try await client.postSignIn(token: token)
             #expect(answer.status == .forbidden)
             #expect(answer.cookie(Cookies.session) == nil)
         }

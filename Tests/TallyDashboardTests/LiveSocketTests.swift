@@ -52,13 +52,25 @@ import Testing
         [.cookie: cookie, .origin: origin ?? "http://localhost:\(port ?? 0)"]
     }
 
+    /// Signs in, opens the socket of the fixture's app for the page `query`, and runs `body`
+    /// with its messages and its writer.
+    func withSocket(
+        _ fixture: DashboardFixture, _ client: some TestClientProtocol, query: String = "date=\(DashboardFixture.day)",
+        _ body: @escaping @Sendable (inout Reader, WebSocketOutboundWriter) async throws -> Void
+    ) async throws {
+        let cookie = try await client.signIn()
+        let path = "/apps/\(fixture.app.app.id.rawValue)/live?\(query)"
+        try await client.ws(path, configuration: .init(additionalHeaders: headers(cookie, port: client.port))) { inbound, outbound, _ in
+            var reader = Reader(iterator: inbound.messages(maxSize: 1 << 22).makeAsyncIterator())
+            try await body(&reader, outbound)
+            try await outbound.close(.normalClosure, reason: nil)
+        }
+    }
+
     @Test func theSocketResyncsThenTakesEventsAndSurvivesHostileMessages() async throws {
         let fixture = try await DashboardFixture()
         try await fixture.test { client in
-            let cookie = try await client.signIn()
-            let path = "/apps/\(fixture.app.app.id.rawValue)/live?date=\(DashboardFixture.day)"
-            try await client.ws(path, configuration: .init(additionalHeaders: headers(cookie, port: client.port))) { inbound, outbound, _ in
-                var reader = Reader(iterator: inbound.messages(maxSize: 1 << 22).makeAsyncIterator())
+            try await withSocket(fixture, client) { reader, outbound in
                 let resync = try await reader.next()
                 #expect(resync.patches.map(\.id) == ["sections", "sheet-slot", "date-button"])
                 #expect(resync.patches.first?.html?.contains(#"data-metric="dau">2<"#) == true)
@@ -83,7 +95,6 @@ import Testing
                 let sheet = try await reader.next()
                 #expect(sheet.patches.contains { $0.id == "sheet-slot" && $0.html?.contains(#"data-sheet="date""#) == true })
                 #expect(sheet.url?.hasSuffix("&sheet=date") == true)
-                try await outbound.close(.normalClosure, reason: nil)
             }
         }
     }
@@ -92,10 +103,7 @@ import Testing
     @Test func aPresetRangeShowsItsNumbers() async throws {
         let fixture = try await DashboardFixture()
         try await fixture.test { client in
-            let cookie = try await client.signIn()
-            let path = "/apps/\(fixture.app.app.id.rawValue)/live?date=2026-11-21"
-            try await client.ws(path, configuration: .init(additionalHeaders: headers(cookie, port: client.port))) { inbound, outbound, _ in
-                var reader = Reader(iterator: inbound.messages(maxSize: 1 << 22).makeAsyncIterator())
+            try await withSocket(fixture, client, query: "date=2026-11-21") { reader, outbound in
                 let resync = try await reader.next()
                 #expect(resync.patches.first?.html?.contains(#"data-metric="dau">0<"#) == true)
                 try await outbound.write(.text(#"{"event": "custom", "value": "from=2026-11-20&date=2026-11-20"}"#))
@@ -103,7 +111,6 @@ import Testing
                 #expect(moved.url == "/apps/\(fixture.app.app.id.rawValue)?date=2026-11-20")
                 let numbers = try await reader.first { $0.patches.contains { $0.html?.contains(#"data-metric="dau">2<"#) == true } }
                 #expect(numbers.error == nil)
-                try await outbound.close(.normalClosure, reason: nil)
             }
         }
     }
@@ -112,10 +119,7 @@ import Testing
     @Test func anIngestedEventReachesAnOpenPage() async throws {
         let fixture = try await DashboardFixture()
         try await fixture.test { client in
-            let cookie = try await client.signIn()
-            let path = "/apps/\(fixture.app.app.id.rawValue)/live?date=\(DashboardFixture.day)"
-            try await client.ws(path, configuration: .init(additionalHeaders: headers(cookie, port: client.port))) { inbound, _, _ in
-                var reader = Reader(iterator: inbound.messages(maxSize: 1 << 22).makeAsyncIterator())
+            try await withSocket(fixture, client) { reader, outbound in
                 _ = try await reader.next()
                 // sent_at is now: the server corrects timestamps only for a device clock that is off.
                 let now = Date().formatted(.iso8601)
@@ -153,17 +157,14 @@ import Testing
     @Test func aReorderIsKeptForTheUser() async throws {
         let fixture = try await DashboardFixture()
         try await fixture.test { client in
-            let cookie = try await client.signIn()
-            let path = "/apps/\(fixture.app.app.id.rawValue)/live?date=\(DashboardFixture.day)"
-            try await client.ws(path, configuration: .init(additionalHeaders: headers(cookie, port: client.port))) { inbound, outbound, _ in
-                var reader = Reader(iterator: inbound.messages(maxSize: 1 << 22).makeAsyncIterator())
+            try await withSocket(fixture, client) { reader, outbound in
                 _ = try await reader.next()
                 try await outbound.write(.text(#"{"event": "move", "section": "health", "value": "0"}"#))
                 _ = try await reader.next()
                 try await outbound.write(.text(#"{"event": "hide", "section": "ads", "value": "on"}"#))
                 _ = try await reader.next()
-                try await outbound.close(.normalClosure, reason: nil)
             }
+            let cookie = try await client.signIn()
             var ids: [Substring] = []
             // The saves finish after the socket's replies: wait for the last one.
             for _ in 0..<100 where ids.first != "health" || ids.contains("ads") {

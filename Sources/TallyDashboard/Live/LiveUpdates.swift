@@ -28,8 +28,11 @@ public final class LiveUpdates {
     private let bus: EventBus
     /// One subscription per app with open pages.
     private var subscriptions: [AppID: Subscription] = [:]
-    /// Reports read since the server started; for tests and benchmarks of the shared work.
+    /// Reports read since the server started, and the ticks that read them: the work per
+    /// tick does not grow with the number of open tabs.
     public private(set) var reportsRead = 0
+    /// Ticks run since the server started (see ``reportsRead``).
+    public private(set) var ticks = 0
 
     private struct Entry {
         weak var page: DashboardPage?
@@ -100,6 +103,7 @@ public final class LiveUpdates {
         let apps = marked
         marked.removeAll()
         isTickScheduled = false
+        ticks += 1
         dropClosedPages()
         for app in apps {
             let byQuery = Dictionary(grouping: (pages[app] ?? []).compactMap(\.page)) { $0.viewModel.query.value.with { $0.sheet = nil } }

@@ -66,6 +66,7 @@ public final class DashboardPage: ComponentContext {
         shown = RenderedList()
         manager.load(viewModel.order.value, context: self)
         manager.pageDidLoad()
+        sections = manager.components.compactMap { $0 as? SectionComponent }
         shown = render()
         observeState()
     }
@@ -91,11 +92,12 @@ public final class DashboardPage: ComponentContext {
     public var url: String { "/apps/\(app.id.rawValue)?\(viewModel.query.value.queryString)" }
 
     /// The sections in the page's order, hidden ones included.
-    public var sections: [SectionComponent] { manager.components.compactMap { $0 as? SectionComponent } }
+    public private(set) var sections: [SectionComponent] = []
 
     /// Shows `report`; returns the patches that bring the browser up to date.
     public func show(_ report: DayReport) -> [DOMPatch] {
         viewModel.report.value = report
+        viewModel.reportVersion &+= 1
         syncHeadlines(report)
         return update()
     }
@@ -104,10 +106,11 @@ public final class DashboardPage: ComponentContext {
     /// every other copy of the same number — and makes the copies a new day needs.
     private func syncHeadlines(_ report: DayReport) {
         let query = viewModel.query.value
+        let date = query.date.description
         var kept: [String: HeadlineMetric] = [:]
         for section in sections {
-            for tile in SectionComponent.tiles(of: section.section.content, in: report) where tile.hasDetail {
-                let id = MetricIdentity(app: app.id, date: query.date.description, timeZone: query.timeZone, key: tile.id)
+            for tile in section.items where tile.hasDetail {
+                let id = MetricIdentity(app: app.id, date: date, timeZone: query.timeZone, key: tile.id)
                 let value = MetricValue(tile.value, detail: tile.detail)
                 if let copy = viewModel.headlines[tile.id], copy.id == id {
                     if copy.value != value { copy.emit(.metricValue, value) }
@@ -159,6 +162,7 @@ public final class DashboardPage: ComponentContext {
     public func move(_ id: String, to index: Int) -> [DOMPatch] {
         guard viewModel.order.value.contains(id) else { return [] }
         manager.move(id, to: max(0, min(index, viewModel.order.value.identifiers.count - 1)))
+        sections = manager.components.compactMap { $0 as? SectionComponent }
         viewModel.order.value = manager.order
         return update() + refreshSheet()
     }
@@ -167,6 +171,7 @@ public final class DashboardPage: ComponentContext {
     public func setHidden(_ isHidden: Bool, for id: String) -> [DOMPatch] {
         guard viewModel.order.value.contains(id) else { return [] }
         manager.setHidden(isHidden, for: id)
+        sections = manager.components.compactMap { $0 as? SectionComponent }
         viewModel.order.value = manager.order
         return update() + refreshSheet()
     }

@@ -1,4 +1,5 @@
 public import Componentry
+import Foundation
 
 /// The state of one open dashboard, as observable values: the page and its sections react
 /// to changes of these.
@@ -18,6 +19,8 @@ public final class DashboardViewModel {
     public let order: Observable<ComponentOrder>
     /// The data of the shown range, once loaded.
     public let report = Observable<DayReport?>(nil)
+    /// Counts the reports shown: sections keep what they computed from one until the next.
+    var reportVersion = 0
     /// The search box's text, lowercased, committed ``searchDelay`` after the last change:
     /// only sections that match it show.
     public let search = Observable("", timing: .debounce(searchDelay))
@@ -28,6 +31,18 @@ public final class DashboardViewModel {
     public internal(set) var headlines: [String: HeadlineMetric] = [:]
     /// The open metric sheet's copy of its number.
     public internal(set) var detail: DetailMetric?
+
+    /// The address of the metric sheet of `key`, for the tiles' links.
+    func metricLink(_ key: String) -> String {
+        let query = self.query.value
+        if metricLinkBase?.query != query {
+            metricLinkBase = (query, "?" + query.with { $0.sheet = nil }.queryString + "&sheet=metric&metric=")
+        }
+        return (metricLinkBase?.prefix ?? "") + (key.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+    }
+
+    /// The query ``metricLink(_:)`` last built its prefix for, and the prefix.
+    private var metricLinkBase: (query: PageQuery, prefix: String)?
 
     /// Creates the state of a page showing `query`, its sections in `order` (the layout's
     /// own order when `nil`).

@@ -5,6 +5,8 @@ public import Foundation
 public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Days since 1970-01-01.
     let ordinal: Int
+    /// `YYYY-MM-DD`, made once: pages use it for every number they show.
+    public let description: String
 
     private static let calendar: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
@@ -37,7 +39,13 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     private init(ordinal: Int) {
         self.ordinal = ordinal
+        let parts = Self.calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSince1970: Double(ordinal) * 86_400))
+        description = String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
     }
+
+    public static func == (lhs: Day, rhs: Day) -> Bool { lhs.ordinal == rhs.ordinal }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
 
     /// The day `count` days later (earlier if negative), kept within 1970–9999.
     public func adding(_ count: Int) -> Day {
@@ -52,12 +60,6 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var firstOfMonth: Day {
         let parts = components
         return Day(ordinal: ordinal - (parts.day ?? 1) + 1)
-    }
-
-    /// `YYYY-MM-DD`.
-    public var description: String {
-        let parts = components
-        return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
     }
 
     /// The day as people read it: `23 Nov 2026`.

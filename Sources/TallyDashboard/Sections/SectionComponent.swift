@@ -38,9 +38,16 @@ public final class SectionComponent: Component, ListComponent, Responder {
     public var nextInChain: (any Responder)? { context as? any Responder }
 
     public var items: [Tile] {
-        guard let report = context?.viewModel.report.value else { return [] }
-        return Self.tiles(of: section.content, in: report)
+        guard let viewModel = context?.viewModel, let report = viewModel.report.value else { return [] }
+        if let cached, cached.version == viewModel.reportVersion { return cached.tiles }
+        let tiles = Self.tiles(of: section.content, in: report)
+        cached = (viewModel.reportVersion, tiles)
+        return tiles
     }
+
+    /// The tiles of the report shown, by its version: a page renders, searches and syncs
+    /// from them several times per report.
+    private var cached: (version: Int, tiles: [Tile])?
 
     public var header: Cell? { Cell("title", ["title": section.title]) }
 
@@ -80,10 +87,9 @@ public final class SectionComponent: Component, ListComponent, Responder {
     /// A tile's cell; a headline's number is the page's synced copy of it.
     public func cell(for tile: Tile) -> Cell {
         let viewModel = context?.viewModel
-        let sheet = viewModel?.query.value.with { $0.sheet = .metric(tile.id) }
         return Cell("metric", [
             "key": tile.id, "label": tile.label, "value": viewModel?.headlines[tile.id]?.value.text ?? tile.value, "detail": tile.detail ?? "",
-            "href": tile.hasDetail ? (sheet.map { "?" + $0.queryString } ?? "") : "",
+            "href": tile.hasDetail ? (viewModel?.metricLink(tile.id) ?? "") : "",
         ])
     }
 
@@ -157,10 +163,12 @@ public final class SectionComponent: Component, ListComponent, Responder {
         counts.isEmpty ? nil : ranked(counts).map { "\($0.key): \($0.value)" }.joined(separator: ", ")
     }
 
-    /// The time of day of `date`, UTC, as `HH:mm:ss`.
+    /// The time of day of `date`, UTC, as `HH:mm:ss` (without `String(format:)`, which
+    /// showed in the live tick's profile).
     private static func clock(_ date: Date) -> String {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down)) % 86_400
         let positive = seconds < 0 ? seconds + 86_400 : seconds
-        return String(format: "%02d:%02d:%02d", positive / 3600, positive / 60 % 60, positive % 60)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+        return "\(two(positive / 3600)):\(two(positive / 60 % 60)):\(two(positive % 60))"
     }
 }

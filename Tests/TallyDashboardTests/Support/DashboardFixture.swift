@@ -46,20 +46,27 @@ struct DashboardFixture {
 }
 
 extension TestClientProtocol {
-    /// Signs `user` in through the form, as a browser does, and returns the `Cookie` header
-    /// that carries the session (and the CSRF cookie).
-    func signIn(_ user: String = "ana", password: String = DashboardFixture.password) async throws -> String {
+    /// Posts the sign-in form as a browser does: it fetches the form (and its CSRF cookie),
+    /// then posts `user`, `password` and `token` (the form's own token when `nil`).
+    func postSignIn(_ user: String = "ana", password: String = DashboardFixture.password, token: String? = nil) async throws -> (TestResponse, csrf: String) {
         let form = try await execute(uri: "/login", method: .get)
-        let csrfCookie = try #require(form.cookie(Cookies.csrf))
-        let token = try #require(String(buffer: form.body).firstMatch(of: /name="csrf" value="([^"]+)"/)?.1)
-        let body = "user=\(user)&password=\(password.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")&csrf=\(token)"
+        let csrf = try #require(form.cookie(Cookies.csrf))
+        let field = try token ?? #require(String(buffer: form.body).firstMatch(of: /name="csrf" value="([^"]+)"/).map { String($0.1) })
+        let body = "user=\(user)&password=\(password.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")&csrf=\(field)"
         let answer = try await execute(
             uri: "/login", method: .post,
-            headers: [.contentType: "application/x-www-form-urlencoded", .cookie: "\(Cookies.csrf)=\(csrfCookie)"],
+            headers: [.contentType: "application/x-www-form-urlencoded", .cookie: "\(Cookies.csrf)=\(csrf)"],
             body: ByteBuffer(string: body))
+        return (answer, csrf)
+    }
+
+    /// Signs `user` in through the form and returns the `Cookie` header that carries the
+    /// session (and the CSRF cookie).
+    func signIn(_ user: String = "ana", password: String = DashboardFixture.password) async throws -> String {
+        let (answer, csrf) = try await postSignIn(user, password: password)
         #expect(answer.status == .found)
         let session = try #require(answer.cookie(Cookies.session))
-        return "\(Cookies.csrf)=\(csrfCookie); \(Cookies.session)=\(session)"
+        return "\(Cookies.csrf)=\(csrf); \(Cookies.session)=\(session)"
     }
 }
 
