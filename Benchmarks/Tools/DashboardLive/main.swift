@@ -167,6 +167,7 @@ struct DashboardLive {
             report.metrics.dau = tick % 500
             report.metrics.events["bill_created", default: 0] += 1
             for page in pages { _ = page.show(report) }
+            await Task.yield()  // as between the server's ticks: the main actor's queued work runs
             if tick % 2_880 == 0 || tick == 14_399 { samples.append(String(format: "%.1f MiB", Double(residentBytes()) / 1_048_576)) }
         }
         say(samples.joined(separator: " → "))

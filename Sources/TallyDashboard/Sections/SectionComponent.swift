@@ -53,7 +53,18 @@ public final class SectionComponent: Component, ListComponent, Responder {
 
     /// The App section's trend chart, or Data health's "unreliable" flag.
     public var footer: Cell? {
-        guard let viewModel = context?.viewModel, let report = viewModel.report.value else { return nil }
+        guard let viewModel = context?.viewModel else { return nil }
+        if let cachedFooter, cachedFooter.version == viewModel.reportVersion { return cachedFooter.cell }
+        let cell = footer(of: viewModel.report.value)
+        cachedFooter = (viewModel.reportVersion, cell)
+        return cell
+    }
+
+    /// The footer of the report shown, by its version (the chart's drawing is the costly part).
+    private var cachedFooter: (version: Int, cell: Cell?)?
+
+    private func footer(of report: DayReport?) -> Cell? {
+        guard let report else { return nil }
         switch section.content {
         case .app:
             guard let trend = report.trend else { return nil }
