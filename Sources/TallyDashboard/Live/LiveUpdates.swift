@@ -19,12 +19,15 @@ public final class LiveUpdates {
     /// The most pages one user keeps open.
     public static let pagesPerUser = 8
 
-    /// How long marks gather before the reports are read.
+    /// The shortest time between two reads of an app's report: marks made meanwhile wait
+    /// and are read together.
     public let tick: Duration
     private let load: Loader
     private var pages: [AppID: [Entry]] = [:]
     private var marked: Set<AppID> = []
     private var isTickScheduled = false
+    /// When the last tick started.
+    private var lastTick: ContinuousClock.Instant?
     private let bus: EventBus
     /// One subscription per app with open pages.
     private var subscriptions: [AppID: Subscription] = [:]
@@ -92,8 +95,12 @@ public final class LiveUpdates {
         marked.insert(app)
         guard !isTickScheduled else { return }
         isTickScheduled = true
-        Task { [tick] in
-            try? await Task.sleep(for: tick)
+        // A tick starts at most once per `tick`, counted from the start of the last one: after
+        // a quiet spell the first event is shown at once, and under a steady stream ticks
+        // follow each other every `tick` instead of every `tick` plus a read.
+        let wait = lastTick.map { tick - (ContinuousClock.now - $0) } ?? .zero
+        Task {
+            if wait > .zero { try? await Task.sleep(for: wait) }
             await self.refresh()
         }
     }
@@ -104,6 +111,7 @@ public final class LiveUpdates {
         marked.removeAll()
         isTickScheduled = false
         ticks += 1
+        lastTick = .now
         dropClosedPages()
         for app in apps {
             let byQuery = Dictionary(grouping: (pages[app] ?? []).compactMap(\.page)) { $0.viewModel.query.value.with { $0.sheet = nil } }
