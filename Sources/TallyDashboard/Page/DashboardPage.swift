@@ -9,7 +9,7 @@ public import TallyStore
 /// It is the ``Componentry/ComponentContext`` of its sections: a ``Componentry/ComponentFactory``
 /// made from the layout creates a ``SectionComponent`` per section, a
 /// ``Componentry/ComponentManager`` holds them in the user's order and passes the page's
-/// lifecycle on, and the sections talk over the page's ``eventBus``. What the browser shows
+/// lifecycle on, and live reports reach it over its ``eventBus``. What the browser shows
 /// is the list of visible sections rendered by ComponentryList: ``html`` the first time,
 /// then each change as the DOM patches of the list's diff, sent through ``outbox``.
 ///
@@ -17,7 +17,7 @@ public import TallyStore
 /// let page = DashboardPage(app: app, layout: .default, query: query, store: store)
 /// page.outbox = { message in socket.send(message) }
 /// await page.refresh()                                             // the numbers appear
-/// try await page.receive(BrowserEvent(section: "ads", name: "move", value: "0"))  // one section moves
+/// try page.receive(BrowserEvent(section: "ads", name: "move", value: "0"))  // one section moves
 /// ```
 @MainActor
 public final class DashboardPage: ComponentContext {
@@ -42,8 +42,6 @@ public final class DashboardPage: ComponentContext {
     private var shown: RenderedList
     /// The open sheet's HTML, as the browser has it.
     var sheetHTML = ""
-    /// The refresh running, if any.
-    private var refreshing: Task<Void, Never>?
     /// An update for synced numbers is coming (see ``scheduleUpdate()``).
     private var isUpdateScheduled = false
     /// Numbers synced from other pages are not rendered yet.
@@ -66,7 +64,7 @@ public final class DashboardPage: ComponentContext {
         shown = RenderedList()
         manager.load(viewModel.order.value, context: self)
         manager.pageDidLoad()
-        sections = manager.components.compactMap { $0 as? SectionComponent }
+        readSections()
         shown = render()
         observeState()
     }
@@ -93,6 +91,11 @@ public final class DashboardPage: ComponentContext {
 
     /// The sections in the page's order, hidden ones included.
     public private(set) var sections: [SectionComponent] = []
+
+    /// Reads ``sections`` from the manager, after it loads or reorders them.
+    private func readSections() {
+        sections = manager.components.compactMap { $0 as? SectionComponent }
+    }
 
     /// Shows `report`; returns the patches that bring the browser up to date.
     public func show(_ report: DayReport) -> [DOMPatch] {
@@ -162,7 +165,7 @@ public final class DashboardPage: ComponentContext {
     public func move(_ id: String, to index: Int) -> [DOMPatch] {
         guard viewModel.order.value.contains(id) else { return [] }
         manager.move(id, to: max(0, min(index, viewModel.order.value.identifiers.count - 1)))
-        sections = manager.components.compactMap { $0 as? SectionComponent }
+        readSections()
         viewModel.order.value = manager.order
         return update() + refreshSheet()
     }
@@ -171,7 +174,7 @@ public final class DashboardPage: ComponentContext {
     public func setHidden(_ isHidden: Bool, for id: String) -> [DOMPatch] {
         guard viewModel.order.value.contains(id) else { return [] }
         manager.setHidden(isHidden, for: id)
-        sections = manager.components.compactMap { $0 as? SectionComponent }
+        readSections()
         viewModel.order.value = manager.order
         return update() + refreshSheet()
     }
@@ -180,7 +183,7 @@ public final class DashboardPage: ComponentContext {
 
     /// Reads the report of the page's query again: see ``refresh()``.
     public func reload() {
-        refreshing = Task { await refresh() }
+        Task { await refresh() }
     }
 
     /// Reads the report of the page's query from the store and shows it; the reload button
@@ -198,11 +201,6 @@ public final class DashboardPage: ComponentContext {
         } catch {
             send(PageMessage(error: "The numbers could not be read: \(error)"))
         }
-    }
-
-    /// Waits for the refresh running, if any; for tests and for the first response.
-    public func settle() async {
-        await refreshing?.value
     }
 
     /// Everything the browser needs to show this page as the server has it: the sections,
