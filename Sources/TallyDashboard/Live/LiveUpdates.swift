@@ -12,7 +12,7 @@ public import TallyStore
 /// weakly: a closed tab's page is freed, and its entry dropped. A user has at most
 /// ``pagesPerUser`` pages open; opening one more closes their oldest.
 @MainActor
-public final class LiveUpdates {
+public final class LiveUpdates: LifetimeOwner {
     /// Reads the report a page of `query` shows, as ``DayReport/load(from:app:layout:query:)`` does.
     public typealias Loader = @Sendable (_ app: AppID, _ query: PageQuery) async throws -> DayReport
 
@@ -68,7 +68,7 @@ public final class LiveUpdates {
     /// Hears `app`'s ingest notices, once per app.
     private func listen(to app: AppID) {
         guard subscriptions[app] == nil else { return }
-        subscriptions[app] = bus.on(EventsIngested.self).subType(EventsIngested.subType(of: app)).owner(self).onMainActor()
+        subscriptions[app] = subscribe(to: EventsIngested.self, on: bus).subType(EventsIngested.subType(of: app)).onMainActor()
             .handle { live, ingested in live.mark(ingested.app) }
     }
 

@@ -84,7 +84,7 @@ extension DashboardPage: ResponderEventHandling {
         var patches: [DOMPatch] = [.replace(id: "date-button", html: DashboardViews.dateButton(for: self))]
         if new.sheet != old.sheet {
             syncDetail()
-            sheetHTML = new.sheet.flatMap { try? SheetTarget.render($0, of: self, mediator: mediator) } ?? ""
+            sheetHTML = new.sheet.flatMap { try? mediator.sheet($0, of: self) } ?? ""
             patches.append(.replace(id: "sheet-slot", html: sheetSlot))
         } else {
             patches += refreshSheet()

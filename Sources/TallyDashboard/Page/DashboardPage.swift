@@ -240,7 +240,7 @@ public final class DashboardPage: ComponentContext {
 
     /// The open sheet again (the section manager lists the order, say), if one is open.
     func refreshSheet() -> [DOMPatch] {
-        guard let sheet = viewModel.query.value.sheet, let html = try? SheetTarget.render(sheet, of: self, mediator: mediator),
+        guard let sheet = viewModel.query.value.sheet, let html = try? mediator.sheet(sheet, of: self),
               html != sheetHTML
         else { return [] }
         sheetHTML = html

@@ -24,11 +24,6 @@ public final class SheetTarget: MediatorTarget {
         }
     }
 
-    /// The HTML of `sheet` for `page`, through `mediator`.
-    @MainActor
-    static func render(_ sheet: PageQuery.Sheet, of page: DashboardPage, mediator: Mediator) throws(MediatorError) -> String {
-        try mediator.call(sheet.url, ["page": page])
-    }
 
     /// The sheet around `body`: its title and the close link.
     @MainActor
@@ -41,6 +36,13 @@ public final class SheetTarget: MediatorTarget {
 }
 
 extension Mediator {
+    /// The HTML of `sheet` for `page`: the typed facade of ``SheetTarget``, called by the
+    /// sheet's URL, so the page knows the sheets only by their addresses.
+    @MainActor
+    func sheet(_ sheet: PageQuery.Sheet, of page: DashboardPage) throws(MediatorError) -> String {
+        try call(sheet.url, ["page": page])
+    }
+
     /// The dashboard's mediator, with the sheets registered.
     public static let dashboard: Mediator = {
         let mediator = Mediator()
