@@ -98,7 +98,10 @@ class DashboardTests(unittest.TestCase):
     def test_default_sections_and_a_headline(self):
         self.sign_in()
         self.assertCountEqual(self.section_order(), DEFAULT_SECTIONS)
-        self.assertGreater(number(self.metric("dau")), 0)
+        # Today may have no events yet (the demo's day starts at midnight in Asia/Shanghai):
+        # the 30-day window always has some.
+        self.assertGreaterEqual(number(self.metric("dau")), 0)
+        self.assertGreater(number(self.metric("mau")), 0)
 
     def test_date_sheet_changes_values_without_page_load(self):
         self.sign_in()
