@@ -11,7 +11,10 @@ enum SectionCell {
             return "<h2>\(HTMLText.escape(cell["title"] ?? ""))</h2>"
         case "metric":
             var html = "<span class=\"label\">\(HTMLText.escape(cell["label"] ?? ""))</span>"
-            html += "<span class=\"value\" data-metric=\"\(HTMLText.escape(cell["key"] ?? ""))\">\(HTMLText.escape(cell["value"] ?? ""))</span>"
+            let value = cell["value"] ?? ""
+            // A word (a breakdown's leading value) is set smaller than a number, so it fits whole.
+            let isWord = cell["style"] == "word"
+            html += "<span class=\"value\(isWord ? " word" : "")\" data-metric=\"\(HTMLText.escape(cell["key"] ?? ""))\">\(HTMLText.escape(value))</span>"
             if let detail = cell["detail"], !detail.isEmpty {
                 html += "<span class=\"detail\">\(HTMLText.escape(detail))</span>"
             }

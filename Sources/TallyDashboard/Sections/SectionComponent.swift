@@ -100,7 +100,7 @@ public final class SectionComponent: Component, ListComponent, Responder {
         let viewModel = context?.viewModel
         return Cell("metric", [
             "key": tile.id, "label": tile.label, "value": viewModel?.headlines[tile.id]?.value.text ?? tile.value, "detail": tile.detail ?? "",
-            "href": tile.hasDetail ? (viewModel?.metricLink(tile.id) ?? "") : "",
+            "href": tile.hasDetail ? (viewModel?.metricLink(tile.id) ?? "") : "", "style": tile.isWord ? "word" : "",
         ])
     }
 
@@ -117,7 +117,8 @@ public final class SectionComponent: Component, ListComponent, Responder {
         case .metrics(let list):
             return list.map { metric in
                 let value = report.values[metric.key]
-                return Tile(id: metric.key, label: metric.label, value: value?.text ?? "—", detail: value?.detail)
+                let isWord = if case .breakdown = metric.measure { true } else { false }
+                return Tile(id: metric.key, label: metric.label, value: value?.text ?? "—", detail: value?.detail, isWord: isWord)
             }
         case .app:
             let previous = report.previous

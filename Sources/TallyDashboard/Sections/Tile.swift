@@ -10,13 +10,16 @@ public struct Tile: Identifiable, Hashable, Sendable {
     public var detail: String?
     /// Whether the tile opens the metric sheet (a daily chart, breakdown and CSV).
     public var hasDetail: Bool
+    /// Whether the value is a word (a breakdown's leading value) rather than a number.
+    public var isWord: Bool
 
     /// Creates a tile.
-    public init(id: String, label: String, value: String, detail: String? = nil, hasDetail: Bool = true) {
+    public init(id: String, label: String, value: String, detail: String? = nil, hasDetail: Bool = true, isWord: Bool = false) {
         self.id = id
         self.label = label
         self.value = value
         self.detail = detail
         self.hasDetail = hasDetail
+        self.isWord = isWord
     }
 }
