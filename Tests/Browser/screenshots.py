@@ -7,6 +7,7 @@ Run from the package folder after `swift build`:
 import os
 import time
 
+from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from tally_server import TallyServer, new_driver, sign_in
@@ -24,6 +25,11 @@ def main():
             try:
                 if not sign_in(driver, server):
                     raise RuntimeError("the dashboard did not show after signing in")
+                # Yesterday, by the date sheet's own link: a whole day of the demo whatever the
+                # hour (today may have only just begun in the demo's time zone).
+                driver.get(driver.current_url.split("?")[0] + "?sheet=date")
+                yesterday = driver.find_element(By.CSS_SELECTOR, "[data-event='range'][data-value='yesterday']")
+                driver.get(yesterday.get_attribute("href").replace("&sheet=date", ""))
                 WebDriverWait(driver, 10).until(lambda d: d.execute_script("return document.body.dataset.live") == "open")
                 for scheme in ("light", "dark"):
                     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
