@@ -13,10 +13,5 @@ extension DashboardLayout {
     }()
 
     /// The text of `default-dashboard.yaml`.
-    public static var defaultText: String {
-        guard let url = Bundle.module.url(forResource: "default-dashboard", withExtension: "yaml"),
-              let text = try? String(contentsOf: url, encoding: .utf8)
-        else { preconditionFailure("default-dashboard.yaml is missing from the TallyDashboard bundle") }
-        return text
-    }
+    public static var defaultText: String { Bundle.moduleText("default-dashboard", "yaml") }
 }

@@ -81,15 +81,8 @@ extension DashboardPage: ResponderEventHandling {
         let new = old.with(edit)
         guard new != old else { return }
         viewModel.query.value = new
-        var patches: [DOMPatch] = [.replace(id: "date-button", html: DashboardViews.dateButton(for: self))]
-        if new.sheet != old.sheet {
-            syncDetail()
-            sheetHTML = new.sheet.flatMap { try? mediator.sheet($0, of: self) } ?? ""
-            patches.append(.replace(id: "sheet-slot", html: sheetSlot))
-        } else {
-            patches += refreshSheet()
-        }
-        send(PageMessage(patches: patches, url: url))
+        if new.sheet != old.sheet { syncDetail() }
+        send(PageMessage(patches: [.replace(id: "date-button", html: DashboardViews.dateButton(for: self))] + refreshSheet(), url: url))
         if new.with({ $0.sheet = nil }) != old.with({ $0.sheet = nil }) { reload() }
     }
 }

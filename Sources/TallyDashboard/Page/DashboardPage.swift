@@ -120,9 +120,7 @@ public final class DashboardPage: ComponentContext {
                     kept[tile.id] = copy
                 } else {
                     let copy = HeadlineMetric(id: id, value: value, channel: channel)
-                    copy.$value.observe().onMainActor().owner(self).didChange { page, new, _ in
-                        if !new.origin.isLocal { page.scheduleUpdate() }
-                    }
+                    redrawWhenSynced(copy.$value)
                     copy.emit(.metricValue, value)  // copies elsewhere may be older
                     kept[tile.id] = copy
                 }
@@ -140,10 +138,16 @@ public final class DashboardPage: ComponentContext {
         }
         guard viewModel.detail?.id != headline.id else { return }
         let detail = DetailMetric(id: headline.id, value: headline.value, channel: channel)
-        detail.$value.observe().onMainActor().owner(self).didChange { page, new, _ in
+        redrawWhenSynced(detail.$value)
+        viewModel.detail = detail
+    }
+
+    /// Redraws the page when `value` takes a number synced from another page (the page's
+    /// own emits are drawn by the update that made them).
+    private func redrawWhenSynced(_ value: ReadOnlyObservable<SyncedValue<MetricValue>>) {
+        value.observe().onMainActor().owner(self).didChange { page, new, _ in
             if !new.origin.isLocal { page.scheduleUpdate() }
         }
-        viewModel.detail = detail
     }
 
     /// Redraws once, soon, after numbers synced from other pages — unless the page renders
@@ -163,17 +167,19 @@ public final class DashboardPage: ComponentContext {
     /// Moves the section `id` to `index` among all sections; returns the patches. An unknown
     /// id (a stale page in the browser) changes nothing.
     public func move(_ id: String, to index: Int) -> [DOMPatch] {
-        guard viewModel.order.value.contains(id) else { return [] }
-        manager.move(id, to: max(0, min(index, viewModel.order.value.identifiers.count - 1)))
-        readSections()
-        viewModel.order.value = manager.order
-        return update() + refreshSheet()
+        reorder(id) { $0.move(id, to: max(0, min(index, viewModel.order.value.identifiers.count - 1))) }
     }
 
     /// Hides or shows the section `id`; returns the patches. An unknown id changes nothing.
     public func setHidden(_ isHidden: Bool, for id: String) -> [DOMPatch] {
+        reorder(id) { $0.setHidden(isHidden, for: id) }
+    }
+
+    /// Applies `change` to the manager's order of the section `id`, keeps the view model's
+    /// order in step, and returns the patches; an unknown id changes nothing.
+    private func reorder(_ id: String, _ change: (ComponentManager<DashboardViewModel>) -> Void) -> [DOMPatch] {
         guard viewModel.order.value.contains(id) else { return [] }
-        manager.setHidden(isHidden, for: id)
+        change(manager)
         readSections()
         viewModel.order.value = manager.order
         return update() + refreshSheet()
@@ -238,11 +244,11 @@ public final class DashboardPage: ComponentContext {
         return patches
     }
 
-    /// The open sheet again (the section manager lists the order, say), if one is open.
+    /// The sheet the query names, rendered again (the section manager lists the order, say),
+    /// or its removal once closed; nothing when the browser has it already.
     func refreshSheet() -> [DOMPatch] {
-        guard let sheet = viewModel.query.value.sheet, let html = try? mediator.sheet(sheet, of: self),
-              html != sheetHTML
-        else { return [] }
+        let html = viewModel.query.value.sheet.flatMap { try? mediator.sheet($0, of: self) } ?? ""
+        guard html != sheetHTML else { return [] }
         sheetHTML = html
         return [.replace(id: "sheet-slot", html: sheetSlot)]
     }

@@ -10,7 +10,7 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     private static let calendar: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
+        calendar.timeZone = .gmt
         return calendar
     }()
     private static let range = 0...2_932_896  // 1970-01-01 ... 9999-12-31

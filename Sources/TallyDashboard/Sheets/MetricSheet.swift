@@ -14,9 +14,7 @@ struct MetricSheet {
         let query = page.viewModel.query.value
         let report = page.viewModel.report.value
         let series = report.flatMap { MetricSeries(key: key, layout: page.viewModel.layout, report: $0, query: query) }
-        let tile = report.flatMap { report in
-            page.sections.lazy.flatMap { SectionComponent.tiles(of: $0.section.content, in: report) }.first { $0.id == key }
-        }
+        let tile = page.sections.lazy.flatMap(\.items).first { $0.id == key }
         let (column, rows) = breakdown(report)
         let csv = "/apps/\(page.app.id.rawValue)/metrics/\(key).csv?" + query.with { $0.sheet = nil }.queryString
         let body = DashboardViews.render("metric-sheet", [

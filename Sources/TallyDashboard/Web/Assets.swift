@@ -4,8 +4,8 @@ import NIOCore
 
 /// The page's script and style, read from the module's resources once and served as they are.
 enum Assets {
-    static let script = load("dashboard", "js")
-    static let style = load("dashboard", "css")
+    static let script = Bundle.moduleText("dashboard", "js")
+    static let style = Bundle.moduleText("dashboard", "css")
 
     static func add(to router: Router<DashboardRequestContext>) {
         router.get("/assets/dashboard.js") { _, _ in response(script, type: "text/javascript; charset=utf-8") }
@@ -16,11 +16,5 @@ enum Assets {
         Response(
             status: .ok, headers: [.contentType: type, .cacheControl: "no-cache"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
-    }
-
-    private static func load(_ name: String, _ ext: String) -> String {
-        guard let url = Bundle.module.url(forResource: name, withExtension: ext), let text = try? String(contentsOf: url, encoding: .utf8)
-        else { preconditionFailure("\(name).\(ext) is missing from the TallyDashboard bundle") }
-        return text
     }
 }

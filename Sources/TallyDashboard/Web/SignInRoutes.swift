@@ -73,13 +73,3 @@ struct SignInRoutes: Sendable {
         return try URLEncodedFormDecoder().decode(type, from: String(buffer: body))
     }
 }
-
-extension Response {
-    /// An HTML page.
-    static func html(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
-        Response(
-            status: status,
-            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-            body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
-    }
-}

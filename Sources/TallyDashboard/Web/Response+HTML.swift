@@ -1,0 +1,13 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+extension Response {
+    /// An HTML page.
+    static func html(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(
+            status: status,
+            headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+    }
+}
