@@ -4,8 +4,11 @@ import Componentry
 import Foundation
 import Observation
 import OpenCombine
+import Synchronization
 
 // Observable set + notify, side by side with:
+//   floor     — a Mutex-protected value and array of closures (set and copy under the
+//               lock, call outside)
 //   OpenCombine's CurrentValueSubject (send with N sinks)
 //   Observation (an @Observable class; each of N observers re-registers
 //                withObservationTracking after every change, as it must)
@@ -15,6 +18,59 @@ import OpenCombine
 
 /// Where observers write, so that the optimizer cannot drop them.
 nonisolated(unsafe) var sink = 0
+/// Where observers that run on several threads at once write.
+let sink2 = Atomic<Int>(0)
+
+/// The floor: what any thread-safe observable value must at least do.
+final class MutexObservable: Sendable {
+    private let state = Mutex<(value: Int, observers: [@Sendable (Int, Int) -> Void])>((0, []))
+
+    func observe(_ observer: @escaping @Sendable (Int, Int) -> Void) {
+        state.withLock { $0.observers.append(observer) }
+    }
+
+    func unobserveLast() {
+        state.withLock { _ = $0.observers.popLast() }
+    }
+
+    func set(_ value: Int) {
+        let (old, observers) = state.withLock { state in
+            defer { state.value = value }
+            return (state.value, state.observers)
+        }
+        for observer in observers { observer(value, old) }
+    }
+}
+
+/// An owner that helper threads may share.
+final class SharedOwner: Sendable {}
+
+/// A stop signal for helper threads.
+final class StopFlag: Sendable {
+    private let stopped = Atomic<Bool>(false)
+    var isSet: Bool { stopped.load(ordering: .relaxed) }
+    func set() { stopped.store(true, ordering: .relaxed) }
+}
+
+/// Measures `set` on the benchmark's thread while another thread sets too and a third
+/// runs `churn` (an observe and a dispose) in a loop.
+func contended(
+    _ benchmark: Benchmark, set: @escaping @Sendable (Int) -> Void, churn: @escaping @Sendable () -> Void
+) {
+    let stop = StopFlag()
+    let helpers = DispatchGroup()
+    DispatchQueue.global().async(group: helpers) {
+        while !stop.isSet { set(-1) }
+    }
+    DispatchQueue.global().async(group: helpers) {
+        while !stop.isSet { churn() }
+    }
+    benchmark.startMeasurement()
+    for i in benchmark.scaledIterations { set(i) }
+    benchmark.stopMeasurement()
+    stop.set()
+    helpers.wait()
+}
 
 @Observable
 final class Model: @unchecked Sendable {
@@ -82,7 +138,7 @@ func onMainActor(_ body: @MainActor () -> Void) {
     }
 }
 
-let observerCounts = [1, 10]
+let observerCounts = [1, 10, 100]
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .microbenchmark
@@ -109,6 +165,45 @@ let benchmarks: @Sendable () -> Void = {
             for i in benchmark.scaledIterations { observable.value = i }
             benchmark.stopMeasurement()
             withExtendedLifetime(owner) {}
+        }
+
+        Benchmark("set+notify/\(observers) observers/floor (Mutex value and array)") { benchmark in
+            let observable = MutexObservable()
+            for _ in 0..<observers { observable.observe { new, _ in sink &+= new } }
+            benchmark.startMeasurement()
+            for i in benchmark.scaledIterations { observable.set(i) }
+        }
+
+        // Sets on two threads while a third observes and disposes. Time is per set of the
+        // measuring thread.
+        Benchmark("set+notify/\(observers) observers/Observable, 2 setting threads + 1 observing") { benchmark in
+            let observable = Componentry.Observable(0)
+            let observations = (0..<observers).map { _ in
+                observable.observe().didChange { new, _ in sink2.add(new, ordering: .relaxed) }
+            }
+            contended(benchmark, set: { observable.value = $0 }) {
+                observable.observe().didChange { new, _ in sink2.add(new, ordering: .relaxed) }.dispose()
+            }
+            observations.forEach { $0.dispose() }
+        }
+
+        Benchmark("set+notify/\(observers) observers/Observable owner-bound, 2 setting threads + 1 observing") { benchmark in
+            let observable = Componentry.Observable(0)
+            let owner = SharedOwner()
+            for _ in 0..<observers { observable.observe().owner(owner).didChange { _, new, _ in sink2.add(new, ordering: .relaxed) } }
+            contended(benchmark, set: { observable.value = $0 }) {
+                observable.observe().owner(owner).didChange { _, new, _ in sink2.add(new, ordering: .relaxed) }.dispose()
+            }
+            withExtendedLifetime(owner) {}
+        }
+
+        Benchmark("set+notify/\(observers) observers/floor (Mutex value and array), 2 setting threads + 1 observing") { benchmark in
+            let observable = MutexObservable()
+            for _ in 0..<observers { observable.observe { new, _ in sink2.add(new, ordering: .relaxed) } }
+            contended(benchmark, set: { observable.set($0) }) {
+                observable.observe { new, _ in sink2.add(new, ordering: .relaxed) }
+                observable.unobserveLast()
+            }
         }
 
         Benchmark("set+notify/\(observers) observers/OpenCombine CurrentValueSubject") { benchmark in

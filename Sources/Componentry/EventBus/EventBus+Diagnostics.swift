@@ -48,7 +48,7 @@ extension EventBus {
     /// How many live subscriptions would receive an event of `type` with `subType`.
     public func subscriberCount<Event: BusEvent>(_ type: Event.Type, subType: String? = nil) -> Int {
         state.withLock { state in
-            state.registries[ObjectIdentifier(type)]?.nodes.count {
+            state.registry(ObjectIdentifier(type))?.nodes.count {
                 $0.isAlive && $0.accepts(subType: subType)
             } ?? 0
         }
@@ -59,7 +59,7 @@ extension EventBus {
     public var subscriberCounts: [EventKey: Int] {
         state.withLock { state in
             var counts: [EventKey: Int] = [:]
-            for registry in state.registries.values {
+            for registry in state.registries {
                 for node in registry.nodes where node.isAlive {
                     for subType in node.subTypes.map({ $0.map(Optional.some) }) ?? [nil] {
                         counts[EventKey(typeName: registry.typeName, subType: subType), default: 0] += 1
@@ -80,6 +80,12 @@ extension EventBus {
 
     /// Cached snapshots over all event types (for tests of the bound).
     var cachedSnapshotCount: Int {
-        state.withLock { state in state.registries.values.reduce(0) { $0 + $1.snapshotCount } }
+        state.withLock { state in state.registries.reduce(0) { $0 + $1.snapshotCount } }
+    }
+
+    /// Replaced snapshots kept for posts that may still iterate them (for tests of the
+    /// bound).
+    var retiredSnapshotCount: Int {
+        state.withLock { state in state.registries.reduce(0) { $0 + $1.retiredCount } }
     }
 }

@@ -39,22 +39,38 @@ import Synchronization
 /// Subscribe and dispose are O(1) (amortized: a subscribe sometimes sweeps out the
 /// subscriptions of dead owners). Posts read a cached, immutable list of the subscribers
 /// for their key, rebuilt only after subscriptions change, so a post in steady state takes
-/// the lock once, allocates nothing, and calls each handler directly.
+/// the lock once, allocates and retains nothing, and calls each handler directly.
 public final class EventBus: Sendable {
     /// A process-wide bus, for modules that share no other object.
     public static let shared = EventBus()
 
     struct State {
-        var registries = TypeTable<TypeRegistry>()
+        /// Every event type's registry, in the order they were made.
+        private(set) var registries: [TypeRegistry] = []
+        /// The registries by event type, unretained (``registries`` keeps them), so that a
+        /// post reaches its snapshot without a retain and release of the registry.
+        private var table = TypeTable<Unmanaged<TypeRegistry>>()
         var hooks = Hooks()
         /// Bounds the subscribers of dead owners that no post of their type has found.
         var sweep = DeadOwnerSweep()
 
+        /// The registry of the event type `type`, if it has one.
+        func registry(_ type: ObjectIdentifier) -> TypeRegistry? {
+            table[type]?.takeUnretainedValue()
+        }
+
+        /// The snapshot that a post of `type` with `subType` delivers to.
+        @inline(__always)
+        func snapshot(_ type: ObjectIdentifier, subType: String?) -> Unmanaged<Snapshot>? {
+            table[type]?._withUnsafeGuaranteedRef { $0.snapshot(for: subType) }
+        }
+
         mutating func registry<Event: BusEvent>(for type: Event.Type) -> TypeRegistry {
             let key = ObjectIdentifier(type)
-            if let registry = registries[key] { return registry }
+            if let registry = registry(key) { return registry }
             let registry = TypeRegistry(typeName: String(reflecting: type))
-            registries.insert(registry, for: key)
+            registries.append(registry)
+            table.insert(Unmanaged.passUnretained(registry), for: key)
             return registry
         }
 
@@ -64,7 +80,7 @@ public final class EventBus: Sendable {
             registry(for: type).insert(node)
             guard sweep.inserted(node) else { return [] }
             var dead: [SubscriberNode] = []
-            for registry in registries.values { dead += registry.removeDeadOwners() }
+            for registry in registries { dead += registry.removeDeadOwners() }
             for node in dead { sweep.removed(node) }
             sweep.swept()
             return dead
@@ -72,18 +88,24 @@ public final class EventBus: Sendable {
 
         /// Unlinks `node` if it is linked.
         mutating func remove(_ node: SubscriberNode, of type: ObjectIdentifier) {
-            if registries[type]?.remove(node) == true { sweep.removed(node) }
+            if registry(type)?.remove(node) == true { sweep.removed(node) }
         }
 
         /// Linked subscribers, live or not, of every type (for tests of the bound).
         var linkedCount: Int {
-            registries.values.reduce(0) { $0 + $1.count }
+            registries.reduce(0) { $0 + $1.count }
         }
     }
 
     struct Hooks {
         var unhandled: (@Sendable (any BusEvent) -> Void)?
         var tracer: (@Sendable (BusTraceEntry) -> Void)?
+
+        /// The hooks a post must call, `nil` when none is set: a post without hooks then
+        /// copies (retains and releases) no closure.
+        var whenSet: Hooks? {
+            unhandled == nil && tracer == nil ? nil : self
+        }
     }
 
     let state = Locked(State())
@@ -149,35 +171,44 @@ public final class EventBus: Sendable {
         _ event: UnsafeRawPointer, of type: any BusEvent.Type, subType: String?,
         boxed: () -> any BusEvent
     ) {
-        let typeID = ObjectIdentifier(type)
-        let (snapshot, hooks) = state.withLock { state in
-            (state.registries[typeID]?.snapshot(for: subType), state.hooks)
+        let (delivered, hooks) = deliverToSnapshot(event, of: type, subType: subType)
+        if delivered == 0 {
+            hooks?.tracer?(.unhandled(EventKey(type, subType: subType)))
+            hooks?.unhandled?(boxed())
         }
+    }
 
+    /// Calls the handlers of the current snapshot for `type` and `subType`; returns how
+    /// many were called and the hooks that were set. Its frame is closed on return, before
+    /// the unhandled-event hook runs.
+    @inline(__always)
+    private func deliverToSnapshot(
+        _ event: UnsafeRawPointer, of type: any BusEvent.Type, subType: String?
+    ) -> (delivered: Int, hooks: Hooks?) {
+        let typeID = ObjectIdentifier(type)
+        var frame = DeliveryFrame()
+        let (found, hooks) = state.withLock { state -> (Unmanaged<Snapshot>?, Hooks?) in
+            let snapshot = state.snapshot(typeID, subType: subType)
+            if let snapshot { frame.protect(snapshot) }
+            return (snapshot, state.hooks.whenSet)
+        }
+        guard let found else { return (0, hooks) }
         var delivered = 0
-        if let snapshot {
-            hooks.tracer?(.posted(EventKey(type, subType: subType), subscribers: snapshot.nodes.count))
-            snapshot.nodes.withUnsafeBufferPointer { nodes in
-                for index in nodes.indices {
-                    // Borrow the node: the snapshot keeps it alive, so no retain.
-                    Unmanaged.passUnretained(nodes[index])._withUnsafeGuaranteedRef { node in
-                        switch node.deliver(event) {
-                        case .delivered:
-                            delivered += 1
-                            hooks.tracer?(.delivered(EventKey(type, subType: subType), subscription: node.id))
-                        case .skipped:
-                            break
-                        case .ownerGone:
-                            purge(node, of: typeID)
-                        }
-                    }
+        found._withUnsafeGuaranteedRef { snapshot in
+            hooks?.tracer?(.posted(EventKey(type, subType: subType), subscribers: snapshot.targets.count))
+            snapshot.forEach { node in
+                switch node.deliver(event, in: &frame) {
+                case .delivered:
+                    delivered += 1
+                    hooks?.tracer?(.delivered(EventKey(type, subType: subType), subscription: node.id))
+                case .skipped:
+                    break
+                case .ownerGone:
+                    purge(node, of: typeID)
                 }
             }
         }
-        if delivered == 0 {
-            hooks.tracer?(.unhandled(EventKey(type, subType: subType)))
-            hooks.unhandled?(boxed())
-        }
+        return (delivered, hooks)
     }
 
     /// Posts a ``NamedEvent`` called `name` carrying `payload`.
@@ -203,18 +234,18 @@ public final class EventBus: Sendable {
     /// The last sticky event of `type` with `subType`, if one is kept.
     public func sticky<Event: BusEvent>(_ type: Event.Type, subType: String? = nil) -> Event? {
         state.withLock { state in
-            state.registries[ObjectIdentifier(type)]?.sticky.last { $0.subType == subType }?.event as? Event
+            state.registry(ObjectIdentifier(type))?.sticky.last { $0.subType == subType }?.event as? Event
         }
     }
 
     /// Forgets the sticky event of `type` with `subType`.
     public func removeSticky<Event: BusEvent>(_ type: Event.Type, subType: String? = nil) {
-        state.withLock { $0.registries[ObjectIdentifier(type)]?.removeSticky(subType: subType) }
+        state.withLock { $0.registry(ObjectIdentifier(type))?.removeSticky(subType: subType) }
     }
 
     /// Forgets every sticky event of `type`, whatever its sub-type.
     public func removeAllSticky<Event: BusEvent>(_ type: Event.Type) {
-        state.withLock { $0.registries[ObjectIdentifier(type)]?.removeAllSticky() }
+        state.withLock { $0.registry(ObjectIdentifier(type))?.removeAllSticky() }
     }
 
     // MARK: Ending subscriptions

@@ -35,8 +35,9 @@ public import Foundation
 /// observed but not set.
 ///
 /// ## Cost
-/// In steady state, a set without timing takes the lock twice, allocates nothing, and
-/// calls each observer directly.
+/// In steady state, a set without timing takes the lock once, allocates nothing, and
+/// calls each observer directly. Observing and disposing replace the observer list, a
+/// copy of O(observers).
 ///
 /// With `import Observation` (or SwiftUI) in the same file, write `Componentry.Observable`:
 /// that module's `Observable` protocol has the same name.
@@ -76,9 +77,9 @@ public final class Observable<Value: Sendable>: @unchecked Sendable {
     enum Step: Sendable {
         case done
         /// Tell will-change observers about a value, then store it.
-        case announce(Value, ContiguousArray<ObserverNode>)
+        case announce(Value, ObservableCore.Observers)
         /// Tell did-change observers about a stored value (new, old).
-        case deliver(Value, Value, ContiguousArray<ObserverNode>)
+        case deliver(Value, Value, ObservableCore.Observers)
     }
 
     @usableFromInline
@@ -221,18 +222,16 @@ public final class Observable<Value: Sendable>: @unchecked Sendable {
     @inlinable
     func accept(_ value: Value, _ state: inout ObservableCore.State) -> Step {
         if let isDuplicate, isDuplicate(storage.pointee.latest, value) { return .done }
-        if state.draining {
-            storage.pointee.queued.append(value)
-            return .done
-        }
-        state.draining = true
-        return begin(value, &state)
+        if core.startDraining() { return begin(value, &state) }
+        storage.pointee.queued.append(value)
+        if core.markQueued() { return .done }
+        return begin(storage.pointee.queued.removeFirst(), &state)
     }
 
     @inlinable
     func begin(_ value: Value, _ state: inout ObservableCore.State) -> Step {
-        guard !state.willObservers.isEmpty else { return store(value, &state) }
-        return .announce(value, state.willObservers)
+        guard state.hasWillObservers else { return store(value, &state) }
+        return .announce(value, state.take(state.willObservers))
     }
 
     @inlinable
@@ -240,7 +239,7 @@ public final class Observable<Value: Sendable>: @unchecked Sendable {
         let old = storage.pointee.current
         storage.pointee.current = value
         state.version &+= 1
-        return .deliver(value, old, state.didObservers)
+        return .deliver(value, old, state.take(state.didObservers))
     }
 
     /// Delivers changes until none is queued; every step's observers run without the lock.
@@ -261,13 +260,17 @@ public final class Observable<Value: Sendable>: @unchecked Sendable {
                 let purge = withUnsafePointer(to: value) { new in
                     withUnsafePointer(to: old) { core.notify(observers, new: new, old: $0) }
                 }
+                // Nothing queued: done without the lock.
+                if !purge, core.stopDrainingIfNothingQueued() { return }
                 step = locked { state in
                     if purge { state.purgeDeadOwners() }
                     guard !storage.pointee.queued.isEmpty else {
-                        state.draining = false
+                        core.tookQueued(leftEmpty: true, wasLast: true)
                         return .done
                     }
-                    return begin(storage.pointee.queued.removeFirst(), &state)
+                    let next = storage.pointee.queued.removeFirst()
+                    core.tookQueued(leftEmpty: storage.pointee.queued.isEmpty, wasLast: false)
+                    return begin(next, &state)
                 }
             }
         }

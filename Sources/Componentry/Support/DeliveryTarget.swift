@@ -1,30 +1,44 @@
 import Synchronization
 
 /// What an ``EventBus`` subscriber and an ``Observable`` observer share: whether it is
-/// still live (disposed, owner gone) and how many deliveries to it are running now.
+/// still live (disposed, owner gone), and the wait that `dispose()` makes for deliveries
+/// to it running on other threads.
 ///
-/// Every delivery, on the posting thread or queued, goes through ``run(_:)``, which raises
-/// the in-flight count *before* it checks the disposed flag. `end()` sets the flag first
-/// and then ``waitUntilIdle()`` reads the count, so a delivery either sees the flag and
-/// skips, or is counted and waited for. The wait therefore covers exactly the deliveries
-/// that can still reach this target — never handlers of other targets that happen to be
-/// running in the same post — and never the calling thread's own.
+/// Every delivery goes through a ``DeliveryFrame``, which names the target in the calling
+/// thread's ``DeliveryThread`` record *before* it reads the disposed flag. ``end()`` sets
+/// the flag first and then ``waitUntilIdle()`` reads the records, so a delivery either
+/// sees the flag and skips, or is seen and waited for. The wait covers exactly the
+/// deliveries that can still reach this target — never handlers of other targets running
+/// in the same post — and never the calling thread's own.
 @usableFromInline
 class DeliveryTarget: @unchecked Sendable {
     // @unchecked: every stored property is immutable, atomic or a weak reference.
 
     /// The owner bound with `owner(_:)`; `nil` for targets without one, or once it is gone.
     @usableFromInline weak let owner: AnyObject?
-    let isOwned: Bool
+    /// The owner's identity, taken while it was alive; `nil` without an owner.
+    let ownerID: ObjectIdentifier?
+    /// When the target was made, among all targets (see ``DeliveryFrame``).
+    let order: UInt64
 
     /// Set once, by the first dispose or purge.
     let disposed = Atomic<Bool>(false)
-    /// Deliveries running (or about to check the flag) right now.
-    private let inFlight = Atomic<Int>(0)
+
+    private static let nextOrder = Atomic<UInt64>(1)
 
     init(owner: AnyObject?) {
         self.owner = owner
-        self.isOwned = owner != nil
+        ownerID = owner.map(ObjectIdentifier.init)
+        order = Self.nextOrder.wrappingAdd(1, ordering: .relaxed).oldValue
+    }
+
+    final var isOwned: Bool {
+        ownerID != nil
+    }
+
+    /// What a ``DeliveryThread`` slot holds while this target is being called.
+    final var identity: UInt {
+        UInt(bitPattern: ObjectIdentifier(self))
     }
 
     /// `false` once disposed or once its owner is gone.
@@ -42,31 +56,25 @@ class DeliveryTarget: @unchecked Sendable {
         !disposed.exchange(true, ordering: .sequentiallyConsistent)
     }
 
-    /// Runs one delivery unless the target is ended. `body` gets the owner (held strongly
-    /// while it runs; `nil` for a target without one) and is not called once the owner is
-    /// gone.
-    @inline(__always)
+    /// Runs one delivery outside a pass — queued, a sticky replay, an initial value —
+    /// unless the target has ended. `body` gets the owner (held strongly while it runs;
+    /// `nil` for a target without one) and is not called once the owner is gone.
     final func run(_ body: (AnyObject?) -> Void) -> DeliveryOutcome {
-        inFlight.add(1, ordering: .sequentiallyConsistent)
-        defer { inFlight.subtract(1, ordering: .sequentiallyConsistent) }
-        guard !disposed.load(ordering: .sequentiallyConsistent) else { return .skipped }
-        guard isOwned else {
-            DeliveryStack.within(self) { body(nil) }
-            return .delivered
-        }
-        // One weak load both checks the owner and holds it for the handler.
-        guard let owner else { return .ownerGone }
-        DeliveryStack.within(self) { body(owner) }
-        return .delivered
+        var frame = DeliveryFrame()
+        return frame.deliver(to: self, body)
     }
 
     /// Waits until no other thread is inside a delivery to this target; call after
     /// ``end()``. Deliveries of the calling thread (a handler disposing itself) are not
     /// waited for.
     final func waitUntilIdle() {
-        let own = DeliveryStack.depth(in: self)
-        var backoff = Backoff()
-        while inFlight.load(ordering: .sequentiallyConsistent) > own { backoff.pause() }
+        let own = DeliveryThread.currentIfAny
+        for thread in DeliveryThread.all where thread != own {
+            var backoff = Backoff()
+            while thread.pointee.anySlot({ $0.target.load(ordering: .sequentiallyConsistent) == identity }) {
+                backoff.pause()
+            }
+        }
     }
 }
 
@@ -78,38 +86,4 @@ enum DeliveryOutcome {
     case skipped
     /// The target's owner is gone: the caller drops the target.
     case ownerGone
-}
-
-/// When to sweep a list for targets whose owner is gone, so such targets are released
-/// even when nothing is delivered to them: whenever the number of owned targets has
-/// doubled since the last sweep. Each sweep is paid for by the insertions before it
-/// (amortized O(1) per insertion), and the list never holds more than twice the owned
-/// targets that were live at the last sweep, plus ``minimum``.
-struct DeadOwnerSweep {
-    static let minimum = 32
-    /// Owned targets in the list, live or not.
-    private(set) var owned = 0
-    private var threshold = DeadOwnerSweep.minimum
-
-    /// Counts an insertion; returns `true` when the caller should sweep now.
-    mutating func inserted(_ target: DeliveryTarget) -> Bool {
-        guard target.isOwned else { return false }
-        owned += 1
-        return owned >= threshold
-    }
-
-    /// Counts a removal.
-    mutating func removed(_ target: DeliveryTarget) {
-        if target.isOwned { removedOwned(1) }
-    }
-
-    /// Counts the removal of `count` owned targets.
-    mutating func removedOwned(_ count: Int) {
-        owned -= count
-    }
-
-    /// Called after a sweep removed the dead ones.
-    mutating func swept() {
-        threshold = max(Self.minimum, owned * 2)
-    }
 }

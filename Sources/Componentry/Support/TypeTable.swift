@@ -10,6 +10,7 @@ struct TypeTable<Value> {
     private var count = 0
 
     /// The value stored for `type`, or `nil` if there is none.
+    @inline(__always)
     subscript(type: ObjectIdentifier) -> Value? {
         var index = home(of: type)
         while let slot = slots[index] {
@@ -33,6 +34,7 @@ struct TypeTable<Value> {
         slots.lazy.compactMap { $0?.value }
     }
 
+    @inline(__always)
     private func home(of type: ObjectIdentifier) -> Int {
         // Fibonacci hashing: metatype addresses are aligned, so mix before masking.
         let mixed = UInt(bitPattern: type) &* 0x9E37_79B9_7F4A_7C15

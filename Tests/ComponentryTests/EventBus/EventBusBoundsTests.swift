@@ -22,6 +22,38 @@ struct EventBusBoundsTests {
         #expect(fixed.count == 10_000)
     }
 
+    /// A post iterates its snapshot without a reference count, so a snapshot replaced
+    /// under a running post is kept for it. While one handler blocks, another thread
+    /// subscribes, posts and disposes a thousand times: what is kept stays bounded by the
+    /// posts running, and the snapshots the blocked post was iterating still work.
+    @Test func snapshotsReplacedUnderARunningPostAreKeptOnlyForIt() async {
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let after = Counter()
+        let bus = bus
+        bus.on(Tick.self).handle { tick in
+            guard tick.value == 1 else { return }
+            entered.signal()
+            release.wait()
+        }
+        bus.on(Tick.self).handle { tick in if tick.value == 1 { after.increment() } }
+        Thread.detachNewThread { bus.post(Tick(value: 1)) }
+        await waitFor(entered)
+        var most = 0
+        for _ in 0..<1_000 {
+            let subscription = bus.on(Tick.self).handle { _ in }
+            bus.post(Tick(value: 0))
+            subscription.dispose()
+            most = max(most, bus.retiredSnapshotCount)
+        }
+        release.signal()
+        while after.count == 0 { await Task.yield() }
+        bus.on(Tick.self).handle { _ in }.dispose()  // a change once no post runs frees them all
+        #expect(most <= 2)
+        #expect(after.count == 1)
+        #expect(bus.retiredSnapshotCount == 0)
+    }
+
     @Test func subscribersOfDeadOwnersAreReleasedWithoutAPost() {
         let live = (0..<10).map { _ in Owner() }
         for owner in live { bus.on(Tick.self).owner(owner).handle { _, _ in } }

@@ -102,6 +102,59 @@ struct EventBusLifetimeTests {
         #expect(finished.count == 1)
     }
 
+    /// The handler runs 40 posts deep on another thread — deeper than one block of frame
+    /// slots — and dispose must still find it and wait.
+    @Test func disposeWaitsForAHandlerRunningManyPostsDeep() async {
+        struct Depth: BusEvent { let remaining: Int }
+        let entered = DispatchSemaphore(value: 0)
+        let finished = Counter()
+        let bus = bus
+        bus.on(Depth.self).handle { depth in
+            if depth.remaining > 0 { bus.post(Depth(remaining: depth.remaining - 1)) } else { bus.post(Tick(value: 1)) }
+        }
+        let subscription = bus.on(Tick.self).handle { _ in
+            entered.signal()
+            Thread.sleep(forTimeInterval: 0.05)
+            finished.increment()
+        }
+        Thread.detachNewThread { bus.post(Depth(remaining: 40)) }
+        entered.wait()
+        subscription.dispose()
+        #expect(finished.count == 1)
+    }
+
+    /// A post reuses an owner it loaded for the next subscribers of the same owner. An
+    /// owner allocated at the address of a dead one is another object: the dead owner's
+    /// subscriber, delivered right after it, must not get it.
+    @Test func aSubscriberOfADeadOwnerNeverGetsAnOwnerBornAtTheSameAddress() throws {
+        let deadOwnersCalls = Counter()
+        var dead: Owner? = Owner()
+        let deadAddress = ObjectIdentifier(dead!)
+        bus.on(Tick.self).owner(dead!).handle { _, _ in deadOwnersCalls.increment() }
+        dead = nil
+        var candidates: [Owner] = []
+        while candidates.count < 1_000, candidates.last.map(ObjectIdentifier.init) != deadAddress {
+            candidates.append(Owner())
+        }
+        let reborn = try #require(candidates.last)
+        try #require(ObjectIdentifier(reborn) == deadAddress, "the allocator did not reuse the address")
+        let rebornsCalls = Counter()
+        // Delivered first, so the post holds `reborn` when it reaches the dead owner's subscriber.
+        bus.on(Tick.self).owner(reborn).priority(1).handle { _, _ in rebornsCalls.increment() }
+        bus.post(Tick(value: 1))
+        #expect(rebornsCalls.count == 1)
+        #expect(deadOwnersCalls.count == 0)
+    }
+
+    /// Subscribers of one owner share the owner a post loaded for the first of them.
+    @Test func subscribersOfOneOwnerAllGetIt() {
+        let owner = Owner()
+        let seen = Recorder<ObjectIdentifier>()
+        for _ in 0..<3 { bus.on(Tick.self).owner(owner).handle { owner, _ in seen.append(ObjectIdentifier(owner)) } }
+        bus.post(Tick(value: 1))
+        #expect(seen.values == Array(repeating: ObjectIdentifier(owner), count: 3))
+    }
+
     /// A handler of the same event type, running on another thread, waits for something
     /// the disposing thread does only after `dispose()` returns (as a handler that waits
     /// on the main queue while the main thread disposes): dispose must not wait for it.

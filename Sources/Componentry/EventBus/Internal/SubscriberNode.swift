@@ -27,7 +27,11 @@ final class SubscriberNode: DeliveryTarget, @unchecked Sendable {
     let subTypes: Set<String>?
     /// Runs once, outside the bus lock, after the node leaves its list.
     let onRemoval: (@Sendable () -> Void)?
-    private let invocation: Invocation
+    /// Calls the handler on the posting thread; unused when `enqueue` is set.
+    private let invoke: Invoker
+    /// Copies the event into a queued delivery, which checks the node again when it runs;
+    /// `nil` for handlers that run on the posting thread.
+    private let enqueue: (@Sendable (SubscriberNode, UnsafeRawPointer) -> Void)?
     /// Calls the handler with a stored sticky event, if it has the node's event type.
     private let replay: @Sendable (SubscriberNode, any BusEvent) -> Void
 
@@ -42,10 +46,10 @@ final class SubscriberNode: DeliveryTarget, @unchecked Sendable {
         self.priority = options.priority
         self.subTypes = options.subTypes
         self.onRemoval = onRemoval
-        self.invocation = Self.invocation(for: delivery, id: id)
+        (invoke, enqueue) = Self.handOver(for: delivery, id: id)
         self.replay = { node, event in
             guard let event = event as? Event else { return }
-            _ = withUnsafePointer(to: event) { node.deliver($0) }
+            _ = withUnsafePointer(to: event) { event in node.run { node.handOver(event, owner: $0) } }
         }
         super.init(owner: options.owner?.object)
     }
@@ -56,12 +60,20 @@ final class SubscriberNode: DeliveryTarget, @unchecked Sendable {
         return subTypes.contains(subType)
     }
 
-    /// Delivers the event that `event` points to, which has the node's event type.
+    /// Delivers the event that `event` points to, which has the node's event type, in the
+    /// calling thread's pass `frame`.
     @inline(__always)
-    func deliver(_ event: UnsafeRawPointer) -> DeliveryOutcome {
-        switch invocation {
-        case .posting(let invoke): run { invoke($0, event) }
-        case .queued(let enqueue): run { _ in enqueue(self, event) }
+    func deliver(_ event: UnsafeRawPointer, in frame: inout DeliveryFrame) -> DeliveryOutcome {
+        frame.deliver(to: self) { handOver(event, owner: $0) }
+    }
+
+    /// Calls the handler, or queues the call; the node was found live.
+    @inline(__always)
+    private func handOver(_ event: UnsafeRawPointer, owner: AnyObject?) {
+        if let enqueue {
+            enqueue(self, event)
+        } else {
+            invoke(owner, event)
         }
     }
 
@@ -70,35 +82,29 @@ final class SubscriberNode: DeliveryTarget, @unchecked Sendable {
         replay(self, event)
     }
 
-    /// How ``deliver(_:)`` hands an event over.
-    private enum Invocation {
-        /// Calls the handler on the posting thread.
-        case posting(Invoker)
-        /// Copies the event into a queued delivery, which checks the node again when it runs.
-        case queued(@Sendable (SubscriberNode, UnsafeRawPointer) -> Void)
-    }
-
-    private static func invocation<Event: BusEvent>(
+    /// The invoker and, for queued handlers, the enqueuer that `delivery` asks for.
+    private static func handOver<Event: BusEvent>(
         for delivery: Delivery<Event>, id: UInt64
-    ) -> Invocation {
+    ) -> (Invoker, (@Sendable (SubscriberNode, UnsafeRawPointer) -> Void)?) {
+        let unused: Invoker = { _, _ in }
         switch delivery {
         case .posting(let invoker):
-            return .posting(invoker)
+            return (invoker, nil)
         case .queue(let target, let handler):
             // A private serial queue in front of the chosen one keeps this subscriber's
             // deliveries first-in-first-out even when the chosen queue is concurrent.
             let queue = DispatchQueue(label: "componentry.eventbus.subscriber.\(id)", target: target)
-            return .queued { node, event in
+            return (unused, { node, event in
                 let event = event.assumingMemoryBound(to: Event.self).pointee
                 queue.async { _ = node.run { handler($0, event) } }
-            }
+            })
         case .mainActor(let handler):
-            return .queued { node, event in
+            return (unused, { node, event in
                 let event = event.assumingMemoryBound(to: Event.self).pointee
                 DispatchQueue.main.async {
                     MainActor.assumeIsolated { _ = node.run { handler($0, event) } }
                 }
-            }
+            })
         }
     }
 }

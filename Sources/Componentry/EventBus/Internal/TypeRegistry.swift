@@ -15,17 +15,33 @@ final class TypeRegistry {
     private var namedSubTypes: [String: Int] = [:]
     /// The subscribers without a filter: what events without a sub-type, and those of a
     /// sub-type no filter names, are delivered to.
-    private var unfilteredSnapshot: Snapshot?
+    ///
+    /// Cached snapshots are held unmanaged, each retained once by the registry, so that a
+    /// post reads one without a retain and release of its own.
+    private var unfilteredSnapshot: Unmanaged<Snapshot>?
     /// One per sub-type that a filter names and that was posted since the last change, so
     /// never more entries than the named sub-types: a post of a sub-type nobody names
     /// (`post(named:)` with a name made at run time) adds nothing.
-    private var snapshots: [String: Snapshot] = [:]
+    private var snapshots: [String: Unmanaged<Snapshot>] = [:]
+    /// Snapshots dropped while a post may still iterate them, kept until no frame slot
+    /// names them: at most one per frame that was iterating when they were dropped.
+    private var retired: [Snapshot] = []
 
     /// The last sticky event per sub-type, in the order they were posted.
     private(set) var sticky: [(subType: String?, event: any BusEvent)] = []
 
     init(typeName: String) {
         self.typeName = typeName
+    }
+
+    deinit {
+        unfilteredSnapshot?.release()
+        snapshots.values.forEach { $0.release() }
+    }
+
+    /// The replaced snapshots kept now (for tests of the bound).
+    var retiredCount: Int {
+        retired.count
     }
 
     /// The snapshots cached now (for tests of the bound).
@@ -74,14 +90,27 @@ final class TypeRegistry {
 
     /// Drops the cached snapshots; the next post of each key builds a new one.
     private func invalidate() {
+        guard unfilteredSnapshot != nil || !snapshots.isEmpty || !retired.isEmpty else { return }
+        if let unfilteredSnapshot { retired.append(unfilteredSnapshot.takeRetainedValue()) }
+        retired += snapshots.values.map { $0.takeRetainedValue() }
         unfilteredSnapshot = nil
         snapshots.removeAll()
+        retired.removeAll { !DeliveryThread.isIterating(ObjectIdentifier($0)) }
     }
 
     // MARK: Snapshots
 
     /// The snapshot for events of `subType`, rebuilt if a change made it stale.
-    func snapshot(for subType: String?) -> Snapshot {
+    ///
+    /// The registry keeps the snapshot until the next change; the caller keeps it longer
+    /// only by naming it in a frame slot (``DeliveryFrame/protect(_:)``).
+    @inline(__always)
+    func snapshot(for subType: String?) -> Unmanaged<Snapshot> {
+        if subType == nil, let unfilteredSnapshot { return unfilteredSnapshot }
+        return slowSnapshot(for: subType)
+    }
+
+    private func slowSnapshot(for subType: String?) -> Unmanaged<Snapshot> {
         guard let subType, namedSubTypes[subType] != nil else {
             if let unfilteredSnapshot { return unfilteredSnapshot }
             let snapshot = build { $0.subTypes == nil }
@@ -94,13 +123,8 @@ final class TypeRegistry {
         return snapshot
     }
 
-    private func build(_ isIncluded: (SubscriberNode) -> Bool) -> Snapshot {
-        var matching = ContiguousArray<SubscriberNode>()
-        matching.reserveCapacity(count)
-        for node in nodes where isIncluded(node) {
-            matching.append(node)
-        }
-        return Snapshot(nodes: matching)
+    private func build(_ isIncluded: (SubscriberNode) -> Bool) -> Unmanaged<Snapshot> {
+        Snapshot.retained(nodes.filter(isIncluded))
     }
 
     /// Unlinks every subscriber whose owner is gone and marks it ended; returns them, so
