@@ -196,13 +196,10 @@ public final class Observable<Value: Sendable>: @unchecked Sendable {
 
     // MARK: Committing and delivering
 
-    /// Runs `body` under the lock and returns its result; specialized in the caller's
-    /// module around the core's non-generic lock.
+    /// Runs `body` under the lock and returns its result.
     @inlinable
-    func locked<Result>(_ body: (inout ObservableCore.State) -> Result) -> Result {
-        var result: Result?
-        core.withLock { result = body(&$0) }
-        return result.unsafelyUnwrapped
+    func locked<Result: Sendable>(_ body: (inout ObservableCore.State) -> Result) -> Result {
+        core.withLock(body)
     }
 
     @inlinable

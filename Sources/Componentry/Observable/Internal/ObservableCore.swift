@@ -153,24 +153,35 @@ final class ObservableCore: @unchecked Sendable {
         }
     }
 
-    private let state = Locked(State())
+    /// The state's lock. Not a `Locked`, whose `package` access would keep the set path from
+    /// inlining it: the generic set path calls ``withLock(_:)`` specialized in the caller's
+    /// module, which measured 76 ns against 40 ns per set to one observer through a
+    /// non-generic, closure-taking wrapper.
+    @usableFromInline let mutex = Mutex(State())
+    /// Makes the lock's critical sections visible to ThreadSanitizer, as `Locked` does.
+    @usableFromInline let edge = Atomic<Int>(0)
 
     @usableFromInline
     init() {}
 
     deinit {
-        state.withLock { state in
+        withLock { state in
             state.willObservers.release()
             state.didObservers.release()
         }
     }
 
     /// Runs `body` with exclusive access to the state; the owning observable's values are
-    /// guarded by the same lock. Not generic, so that it is specialized here, in the
-    /// module: callers write results to their own variables.
-    @usableFromInline
-    func withLock(_ body: (inout State) -> Void) {
-        state.withLock { body(&$0) }
+    /// guarded by the same lock.
+    @inlinable
+    func withLock<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
+        mutex.withLock { state in
+            // See `Locked`: an acquire on entry and a release on exit that ThreadSanitizer
+            // sees as the edges the futex-based lock provides.
+            _ = edge.load(ordering: .acquiring)
+            defer { edge.store(0, ordering: .releasing) }
+            return body(&state)
+        }
     }
 
     /// Calls every live observer in `observers` with the values `new` and `old` point to,
@@ -193,18 +204,18 @@ final class ObservableCore: @unchecked Sendable {
     /// for — and only such a delivery, not other observers of the same change.
     func remove(_ node: ObserverNode) {
         if node.end() {
-            state.withLock { $0.remove(node) }
+            withLock { $0.remove(node) }
         }
         node.waitUntilIdle()
     }
 
     /// Observers in the lists, live or not (for tests of the bound).
     var observerCount: Int {
-        state.withLock { $0.observerCount }
+        withLock { $0.observerCount }
     }
 
     /// Adds `node` unless it was disposed already.
     func insert(_ node: ObserverNode) {
-        state.withLock { $0.insert(node) }
+        withLock { $0.insert(node) }
     }
 }
