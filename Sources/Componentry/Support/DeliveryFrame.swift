@@ -20,7 +20,8 @@ struct DeliveryFrame: ~Copyable {
     /// target; a post to 100 subscribers of one owner spent about 20 ns per subscriber on
     /// them.
     private var owner: AnyObject?
-    /// `owner`, for calls that borrow it without a retain and release of their own.
+    /// `owner`, for calls that borrow it without a retain and release of their own (the
+    /// frame's `owner` keeps it alive).
     private var heldOwner: Unmanaged<AnyObject>?
     /// The ``DeliveryTarget/order`` of the target that `owner` was loaded from.
     private var ownerOrder: UInt64 = 0
