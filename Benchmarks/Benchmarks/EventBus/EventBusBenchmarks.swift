@@ -106,6 +106,23 @@ let benchmarks: @Sendable () -> Void = {
             for i in benchmark.scaledIterations { bus.post(i) }
         }
 
+        // The floor plus what an owner-bound delivery must add in Swift: each handler
+        // loads its weak owner (held strongly while it runs) before it does the work.
+        Benchmark("post/\(subscribers) subscribers/floor (Mutex array), weak owner per handler") { benchmark in
+            let bus = MutexArrayBus()
+            let owner = SharedOwner()
+            for _ in 0..<subscribers {
+                _ = bus.subscribe { [weak owner] value in
+                    guard let owner else { return }
+                    withExtendedLifetime(owner) { sink &+= value }
+                }
+            }
+            benchmark.startMeasurement()
+            for i in benchmark.scaledIterations { bus.post(i) }
+            benchmark.stopMeasurement()
+            withExtendedLifetime(owner) {}
+        }
+
         Benchmark("post/\(subscribers) subscribers/EventBus owner-bound, one owner each") { benchmark in
             let bus = EventBus()
             let owners = (0..<subscribers).map { _ in NSObject() }
