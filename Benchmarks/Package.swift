@@ -139,6 +139,15 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
+            name: "ExportVersusSQLite",
+            dependencies: [
+                "PipelineWorkload",
+                .product(name: "TallyStore", package: "Tally"),
+            ],
+            path: "Tools/ExportVersusSQLite",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
             name: "IngestOnOneCore",
             dependencies: [
                 "PipelineWorkload",

@@ -78,6 +78,10 @@ final class CommandTests {
         #expect(lines.count == sent)
         let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
         #expect(Set(first.keys).isSuperset(of: ["app", "id", "name", "timestamp", "device_timestamp", "user_id", "properties"]))
+
+        let csv = try run(["export", "--from", "2000-01-01", "--to", "2100-01-01", "--format", "csv", "--db", db])
+        #expect(csv.hasPrefix(ExportFormat.csvHeader))
+        #expect(csv.filter { $0 == "\n" }.count == (sent ?? 0) + 1)  // the demo's fields hold no line breaks
     }
 
     /// `tally user create` prints a generated password once; only its bcrypt hash is stored,

@@ -31,8 +31,13 @@ package enum Fixtures {
         String(start.addingTimeInterval(Double(day) * 86_400).ISO8601Format().prefix(10))
     }
 
+    /// The file of the store holding days `0..<days`, filled once ``store(days:)`` returned.
+    package static func path(days: Int) -> String {
+        folder.appendingPathComponent("store-\(days)d.sqlite").path
+    }
+
     private static func fill(days: Int) async throws -> String {
-        let path = folder.appendingPathComponent("store-\(days)d.sqlite").path
+        let path = path(days: days)
         let done = path + ".done"
         if FileManager.default.fileExists(atPath: done) { return path }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

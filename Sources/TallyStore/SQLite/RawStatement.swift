@@ -112,6 +112,18 @@ struct RawStatement {
         return try body(UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : Int(sqlite3_column_bytes(handle, index))))
     }
 
+    /// Calls `body` with the UTF-8 bytes of the text in column `index` of the current row
+    /// (empty for `NULL`), valid only during the call.
+    func withText<Result>(at index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        let text = sqlite3_column_text(handle, index)
+        return try body(UnsafeBufferPointer(start: text, count: text == nil ? 0 : Int(sqlite3_column_bytes(handle, index))))
+    }
+
+    /// Whether column `index` of the current row is `NULL`.
+    func isNull(at index: Int32) -> Bool {
+        sqlite3_column_type(handle, index) == SQLITE_NULL
+    }
+
     /// The number of rows the last completed `INSERT`, `UPDATE` or `DELETE` of this connection changed.
     var changes: Int32 {
         sqlite3_changes(sqlite3_db_handle(handle))

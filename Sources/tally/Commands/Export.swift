@@ -1,11 +1,11 @@
-import ArgumentParser
+public import ArgumentParser
 import Foundation
 import TallyStore
 
-/// `tally export --from --to`: writes raw events as NDJSON to standard output.
+/// `tally export --from --to [--format ndjson|csv]`: writes raw events to standard output.
 struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write the raw events of a time range as NDJSON (one JSON object per line)."
+        abstract: "Write the raw events of a time range as NDJSON (one JSON object per line) or CSV."
     )
 
     @Option(help: "The first instant, as an ISO-8601 date (YYYY-MM-DD, UTC midnight) or date-time.")
@@ -17,6 +17,9 @@ struct Export: AsyncParsableCommand {
     @Option(help: "Only this app (its id); all apps when omitted.")
     var app: Int64?
 
+    @Option(help: "ndjson (the default) or csv (with a header line).")
+    var format: ExportFormat = .ndjson
+
     @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
@@ -25,19 +28,10 @@ struct Export: AsyncParsableCommand {
         }
         let store = try EventStore(path: database.db)
         let apps = try await store.apps().filter { app == nil || $0.id.rawValue == app }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)))
-        }
         let output = FileHandle.standardOutput
+        if format == .csv { try output.write(contentsOf: Array(ExportFormat.csvHeader.utf8)) }
         for app in apps {
-            for try await event in store.export(app: app.id, from: start, to: end) {
-                var line = try encoder.encode(ExportLine(app: app.id.rawValue, event: event))
-                line.append(0x0A)
-                output.write(line)
-            }
+            _ = try await store.write(app: app.id, from: start, to: end, as: format) { try output.write(contentsOf: $0) }
         }
     }
 
@@ -47,18 +41,5 @@ struct Export: AsyncParsableCommand {
     }
 }
 
-/// One NDJSON line: the event's fields plus the app it belongs to.
-private struct ExportLine: Encodable {
-    let app: Int64
-    let event: Event
-
-    func encode(to encoder: any Encoder) throws {
-        try event.encode(to: encoder)
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode(app, forKey: .app)
-    }
-
-    private enum Key: String, CodingKey {
-        case app
-    }
-}
+// `public import ArgumentParser` above: a conformance of a public type must see its protocol publicly.
+extension ExportFormat: ExpressibleByArgument {}

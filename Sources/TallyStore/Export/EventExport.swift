@@ -15,6 +15,9 @@ public struct EventExport: AsyncSequence, Sendable {
     /// Events read per transaction.
     public static let pageSize = 1000
 
+    /// What a page selects: ``Event``'s columns, then the `rowid` that orders equal instants.
+    static let columns = "\(Event.columns), rowid"
+
     let pool: DatabasePool
     let app: AppID
     let range: Range<Int64>
@@ -44,8 +47,8 @@ public struct EventExport: AsyncSequence, Sendable {
                     let rows = try Row.fetchAll(
                         db,
                         sql: """
-                            SELECT \(Event.columns), rowid FROM event
-                            WHERE app_id = ? AND timestamp >= ? AND timestamp < ? AND (timestamp > ? OR rowid > ?)
+                            SELECT \(EventExport.columns) FROM event
+                            WHERE app_id = ? AND timestamp >= ? AND timestamp < ? AND (timestamp, rowid) > (?, ?)
                             ORDER BY timestamp, rowid LIMIT ?
                             """,
                         arguments: [

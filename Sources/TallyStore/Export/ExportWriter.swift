@@ -1,0 +1,205 @@
+import Foundation
+import GRDB
+
+/// Formats the rows of an export query into bytes, without `JSONEncoder` and without an
+/// `Event` per row: each column goes from SQLite's buffers into the output.
+///
+/// Hand-written because export is bounded by formatting. `JSONEncoder` with an `Event` per
+/// line wrote 22,000 events/s; `sqlite3 -csv` writes the same rows at 419,000/s.
+struct ExportWriter {
+    let format: ExportFormat
+    /// The app's id in decimal, written on every line.
+    private let app: [UInt8]
+    private(set) var bytes: [UInt8] = []
+
+    init(format: ExportFormat, app: Int64, capacity: Int) {
+        self.format = format
+        self.app = Array(String(app).utf8)
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Appends the current row of `row`, selected with ``EventExport/columns``.
+    mutating func append(_ row: RawStatement) {
+        switch format {
+        case .ndjson: appendJSONLine(row)
+        case .csv: appendCSVLine(row)
+        }
+    }
+
+    /// Hands the bytes written so far to the caller and starts over.
+    mutating func take() -> [UInt8] {
+        defer { bytes.removeAll(keepingCapacity: true) }
+        return bytes
+    }
+
+    // Columns: 0 id, 1 name, 2 timestamp, 3 device_timestamp, 4 user_id, 5 session_id,
+    // 6 app_version, 7 platform, 8 properties (the order of `EventExport.columns`).
+
+    private mutating func appendJSONLine(_ row: RawStatement) {
+        // Keys in sorted order, as the HTTP API's `JSONEncoder` with `.sortedKeys` writes them.
+        append(#"{"app":"#)
+        bytes.append(contentsOf: app)
+        append(#","app_version":"#)
+        appendJSONString(row, column: 6)
+        append(#","device_timestamp":""#)
+        append(instant: row.int64(at: 3))
+        append(#"","id":""#)
+        appendUUID(row)
+        append(#"","name":"#)
+        appendJSONString(row, column: 1)
+        append(#","platform":"#)
+        appendJSONString(row, column: 7)
+        append(#","properties":"#)
+        row.withText(at: 8) { bytes.append(contentsOf: $0) }
+        if !row.isNull(at: 5) {
+            append(#","session_id":"#)
+            appendJSONString(row, column: 5)
+        }
+        append(#","timestamp":""#)
+        append(instant: row.int64(at: 2))
+        append(#"","user_id":"#)
+        appendJSONString(row, column: 4)
+        append("}\n")
+    }
+
+    private mutating func appendCSVLine(_ row: RawStatement) {
+        bytes.append(contentsOf: app)
+        append(",")
+        appendUUID(row)
+        append(",")
+        appendCSVField(row, column: 1)
+        append(",")
+        append(instant: row.int64(at: 2))
+        append(",")
+        append(instant: row.int64(at: 3))
+        for column: Int32 in [4, 5, 6, 7, 8] {
+            append(",")
+            appendCSVField(row, column: column)
+        }
+        append("\n")
+    }
+
+    private mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// The text of `column` as a JSON string.
+    private mutating func appendJSONString(_ row: RawStatement, column: Int32) {
+        bytes.append(UInt8(ascii: "\""))
+        row.withText(at: column) { text in
+            // Most text needs no escape: copied whole.
+            guard text.contains(where: Self.needsEscape) else { return bytes.append(contentsOf: text) }
+            for byte in text {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                    bytes.append(UInt8(ascii: "\\"))
+                    bytes.append(byte)
+                case 0..<0x20:
+                    bytes.append(contentsOf: #"\u00"#.utf8)
+                    bytes.append(Self.hexDigits[Int(byte >> 4)])
+                    bytes.append(Self.hexDigits[Int(byte & 0xF)])
+                default:
+                    bytes.append(byte)
+                }
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// The text of `column` as a CSV field: quoted, with quotes doubled, when it holds a
+    /// comma, a quote or a line break (RFC 4180); empty for `NULL`.
+    private mutating func appendCSVField(_ row: RawStatement, column: Int32) {
+        row.withText(at: column) { text in
+            guard text.contains(where: Self.needsQuotes) else { return bytes.append(contentsOf: text) }
+            bytes.append(UInt8(ascii: "\""))
+            for byte in text {
+                if byte == UInt8(ascii: "\"") { bytes.append(byte) }
+                bytes.append(byte)
+            }
+            bytes.append(UInt8(ascii: "\""))
+        }
+    }
+
+    /// The stored 16-byte id as an upper-case UUID string, as `UUID.uuidString` writes it.
+    private mutating func appendUUID(_ row: RawStatement) {
+        row.withBlob(at: 0) { id in
+            for (index, byte) in id.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(UInt8(ascii: "-")) }
+                bytes.append(Self.upperHexDigits[Int(byte >> 4)])
+                bytes.append(Self.upperHexDigits[Int(byte & 0xF)])
+            }
+        }
+    }
+
+    /// Unix milliseconds as `YYYY-MM-DDTHH:MM:SS.mmmZ`, for years 0 through 9999, the
+    /// range an accepted event's instant lies in; others in Foundation's ISO 8601 form.
+    private mutating func append(instant milliseconds: Int64) {
+        let (days, millisecondOfDay) = milliseconds.floorDividedBy(86_400_000)
+        let (year, month, day) = Self.civil(fromDays: days)
+        guard (0...9999).contains(year) else {
+            let style = Date.ISO8601FormatStyle.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)
+            return bytes.append(contentsOf: Date(unixMilliseconds: milliseconds).formatted(style).utf8)
+        }
+        appendDigits(year, count: 4)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(month, count: 2)
+        bytes.append(UInt8(ascii: "-"))
+        appendDigits(day, count: 2)
+        bytes.append(UInt8(ascii: "T"))
+        appendDigits(millisecondOfDay / 3_600_000, count: 2)
+        bytes.append(UInt8(ascii: ":"))
+        appendDigits(millisecondOfDay / 60_000 % 60, count: 2)
+        bytes.append(UInt8(ascii: ":"))
+        appendDigits(millisecondOfDay / 1_000 % 60, count: 2)
+        bytes.append(UInt8(ascii: "."))
+        appendDigits(millisecondOfDay % 1_000, count: 3)
+        bytes.append(UInt8(ascii: "Z"))
+    }
+
+    private mutating func appendDigits(_ value: Int64, count: Int) {
+        var divisor: Int64 = 1
+        for _ in 1..<count { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
+    }
+
+    /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's
+    /// `civil_from_days`).
+    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    /// Whether `byte` must be escaped in a JSON string.
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    /// Whether a CSV field holding `byte` must be quoted.
+    private static func needsQuotes(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: ","), UInt8(ascii: "\""), 0x0A, 0x0D: true
+        default: false
+        }
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+    private static let upperHexDigits = Array("0123456789ABCDEF".utf8)
+}
+
+extension Int64 {
+    /// The quotient rounded toward negative infinity and the non-negative remainder.
+    fileprivate func floorDividedBy(_ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+        let (quotient, remainder) = quotientAndRemainder(dividingBy: divisor)
+        return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
+    }
+}
