@@ -50,7 +50,7 @@ extension EventStore {
                     count += 1
                     last = (rows.int64(at: 2), rows.int64(at: 9))
                 }
-                return (writer.take(), count, last)
+                return (writer.bytes, count, last)
             }
             if count > 0 { try output(bytes) }
             written += count

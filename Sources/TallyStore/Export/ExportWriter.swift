@@ -26,12 +26,6 @@ struct ExportWriter {
         }
     }
 
-    /// Hands the bytes written so far to the caller and starts over.
-    mutating func take() -> [UInt8] {
-        defer { bytes.removeAll(keepingCapacity: true) }
-        return bytes
-    }
-
     // Columns: 0 id, 1 name, 2 timestamp, 3 device_timestamp, 4 user_id, 5 session_id,
     // 6 app_version, 7 platform, 8 properties (the order of `EventExport.columns`).
 
