@@ -96,16 +96,17 @@ import Testing
         #expect(instants == instants.sorted())
     }
 
-    /// From 1582-10-15, where Foundation's Gregorian calendar starts (before it, it is
-    /// Julian; ISO 8601 and the writer stay Gregorian), to 9999-12-31.
+    /// The dates the writer prints come from `CivilDay`: from 1582-10-15, where
+    /// Foundation's Gregorian calendar starts (before it, it is Julian; ISO 8601 and
+    /// `CivilDay` stay Gregorian), to 9999-12-31.
     @Test(arguments: [-141_427, -1, 0, 59, 11_016, 20_513, 2_932_896])
     func civilDatesMatchTheGregorianCalendar(days: Int64) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .gmt
         let date = Date(timeIntervalSince1970: Double(days) * 86_400)
         let expected = calendar.dateComponents([.year, .month, .day], from: date)
-        let (year, month, day) = ExportWriter.civil(fromDays: days)
-        #expect([year, month, day] == [Int64(expected.year!), Int64(expected.month!), Int64(expected.day!)])
+        let (year, month, day) = CivilDay(serial: Int(days)).components
+        #expect([year, month, day] == [expected.year!, expected.month!, expected.day!])
     }
 }
 

@@ -128,8 +128,10 @@ struct ExportWriter {
     /// Unix milliseconds as `YYYY-MM-DDTHH:MM:SS.mmmZ`, for years 0 through 9999, the
     /// range an accepted event's instant lies in; others in Foundation's ISO 8601 form.
     private mutating func append(instant milliseconds: Int64) {
-        let (days, millisecondOfDay) = milliseconds.floorDividedBy(86_400_000)
-        let (year, month, day) = Self.civil(fromDays: days)
+        let perDay = Bucket.milliseconds * Bucket.perDay
+        let remainder = milliseconds % perDay
+        let millisecondOfDay = Int(remainder < 0 ? remainder + perDay : remainder)
+        let (year, month, day) = CivilDay(serial: Int(Bucket.floorDivide(milliseconds, perDay))).components
         guard (0...9999).contains(year) else {
             let style = Date.ISO8601FormatStyle.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)
             return bytes.append(contentsOf: Date(unixMilliseconds: milliseconds).formatted(style).utf8)
@@ -150,27 +152,13 @@ struct ExportWriter {
         bytes.append(UInt8(ascii: "Z"))
     }
 
-    private mutating func appendDigits(_ value: Int64, count: Int) {
-        var divisor: Int64 = 1
+    private mutating func appendDigits(_ value: Int, count: Int) {
+        var divisor = 1
         for _ in 1..<count { divisor *= 10 }
         while divisor > 0 {
             bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
             divisor /= 10
         }
-    }
-
-    /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's
-    /// `civil_from_days`).
-    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// Whether `byte` must be escaped in a JSON string.
@@ -188,12 +176,4 @@ struct ExportWriter {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
     private static let upperHexDigits = Array("0123456789ABCDEF".utf8)
-}
-
-extension Int64 {
-    /// The quotient rounded toward negative infinity and the non-negative remainder.
-    fileprivate func floorDividedBy(_ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
-        let (quotient, remainder) = quotientAndRemainder(dividingBy: divisor)
-        return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
-    }
 }
