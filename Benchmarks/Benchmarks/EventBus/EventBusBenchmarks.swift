@@ -21,16 +21,6 @@ nonisolated(unsafe) var sink = 0
 /// Where handlers that run on several threads at once write.
 let sink2 = Atomic<Int>(0)
 
-/// An owner that helper threads may share.
-final class SharedOwner: Sendable {}
-
-/// A stop signal for helper threads.
-final class StopFlag: Sendable {
-    private let stopped = Atomic<Bool>(false)
-    var isSet: Bool { stopped.load(ordering: .relaxed) }
-    func set() { stopped.store(true, ordering: .relaxed) }
-}
-
 /// The floor: what any thread-safe bus must at least do.
 final class MutexArrayBus: Sendable {
     private let handlers = Mutex<[@Sendable (Int) -> Void]>([])
@@ -47,26 +37,6 @@ final class MutexArrayBus: Sendable {
     func post(_ value: Int) {
         for handler in handlers.withLock({ $0 }) { handler(value) }
     }
-}
-
-/// Measures `post` on the benchmark's thread while another thread posts too and a third
-/// runs `churn` (a subscribe and a dispose) in a loop.
-func contended(
-    _ benchmark: Benchmark, post: @escaping @Sendable (Int) -> Void, churn: @escaping @Sendable () -> Void
-) {
-    let stop = StopFlag()
-    let helpers = DispatchGroup()
-    DispatchQueue.global().async(group: helpers) {
-        while !stop.isSet { post(1) }
-    }
-    DispatchQueue.global().async(group: helpers) {
-        while !stop.isSet { churn() }
-    }
-    benchmark.startMeasurement()
-    for i in benchmark.scaledIterations { post(i) }
-    benchmark.stopMeasurement()
-    stop.set()
-    helpers.wait()
 }
 
 let postCounts = [1, 10, 100]
@@ -140,7 +110,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("post/\(subscribers) subscribers/EventBus, 2 posting threads + 1 subscribing") { benchmark in
             let bus = EventBus()
             let subscriptions = (0..<subscribers).map { _ in bus.on(Tick.self).handle { sink2.add($0.value, ordering: .relaxed) } }
-            contended(benchmark, post: { bus.post(Tick(value: $0)) }) {
+            contended(benchmark, operation: { bus.post(Tick(value: $0)) }) {
                 bus.on(Tick.self).handle { sink2.add($0.value, ordering: .relaxed) }.dispose()
             }
             subscriptions.forEach { $0.dispose() }
@@ -150,7 +120,7 @@ let benchmarks: @Sendable () -> Void = {
             let bus = EventBus()
             let owner = SharedOwner()
             for _ in 0..<subscribers { bus.on(Tick.self).owner(owner).handle { _, tick in sink2.add(tick.value, ordering: .relaxed) } }
-            contended(benchmark, post: { bus.post(Tick(value: $0)) }) {
+            contended(benchmark, operation: { bus.post(Tick(value: $0)) }) {
                 bus.on(Tick.self).owner(owner).handle { _, tick in sink2.add(tick.value, ordering: .relaxed) }.dispose()
             }
             withExtendedLifetime(owner) {}
@@ -159,7 +129,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("post/\(subscribers) subscribers/floor (Mutex array), 2 posting threads + 1 subscribing") { benchmark in
             let bus = MutexArrayBus()
             for _ in 0..<subscribers { _ = bus.subscribe { sink2.add($0, ordering: .relaxed) } }
-            contended(benchmark, post: { bus.post($0) }) {
+            contended(benchmark, operation: { bus.post($0) }) {
                 _ = bus.subscribe { sink2.add($0, ordering: .relaxed) }
                 bus.unsubscribeLast()
             }

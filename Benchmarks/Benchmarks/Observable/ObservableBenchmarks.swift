@@ -42,36 +42,6 @@ final class MutexObservable: Sendable {
     }
 }
 
-/// An owner that helper threads may share.
-final class SharedOwner: Sendable {}
-
-/// A stop signal for helper threads.
-final class StopFlag: Sendable {
-    private let stopped = Atomic<Bool>(false)
-    var isSet: Bool { stopped.load(ordering: .relaxed) }
-    func set() { stopped.store(true, ordering: .relaxed) }
-}
-
-/// Measures `set` on the benchmark's thread while another thread sets too and a third
-/// runs `churn` (an observe and a dispose) in a loop.
-func contended(
-    _ benchmark: Benchmark, set: @escaping @Sendable (Int) -> Void, churn: @escaping @Sendable () -> Void
-) {
-    let stop = StopFlag()
-    let helpers = DispatchGroup()
-    DispatchQueue.global().async(group: helpers) {
-        while !stop.isSet { set(-1) }
-    }
-    DispatchQueue.global().async(group: helpers) {
-        while !stop.isSet { churn() }
-    }
-    benchmark.startMeasurement()
-    for i in benchmark.scaledIterations { set(i) }
-    benchmark.stopMeasurement()
-    stop.set()
-    helpers.wait()
-}
-
 @Observable
 final class Model: @unchecked Sendable {
     var value = 0
@@ -181,7 +151,7 @@ let benchmarks: @Sendable () -> Void = {
             let observations = (0..<observers).map { _ in
                 observable.observe().didChange { new, _ in sink2.add(new, ordering: .relaxed) }
             }
-            contended(benchmark, set: { observable.value = $0 }) {
+            contended(benchmark, operation: { observable.value = $0 }) {
                 observable.observe().didChange { new, _ in sink2.add(new, ordering: .relaxed) }.dispose()
             }
             observations.forEach { $0.dispose() }
@@ -191,7 +161,7 @@ let benchmarks: @Sendable () -> Void = {
             let observable = Componentry.Observable(0)
             let owner = SharedOwner()
             for _ in 0..<observers { observable.observe().owner(owner).didChange { _, new, _ in sink2.add(new, ordering: .relaxed) } }
-            contended(benchmark, set: { observable.value = $0 }) {
+            contended(benchmark, operation: { observable.value = $0 }) {
                 observable.observe().owner(owner).didChange { _, new, _ in sink2.add(new, ordering: .relaxed) }.dispose()
             }
             withExtendedLifetime(owner) {}
@@ -200,7 +170,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("set+notify/\(observers) observers/floor (Mutex value and array), 2 setting threads + 1 observing") { benchmark in
             let observable = MutexObservable()
             for _ in 0..<observers { observable.observe { new, _ in sink2.add(new, ordering: .relaxed) } }
-            contended(benchmark, set: { observable.set($0) }) {
+            contended(benchmark, operation: { observable.set($0) }) {
                 observable.observe { new, _ in sink2.add(new, ordering: .relaxed) }
                 observable.unobserveLast()
             }
