@@ -106,7 +106,8 @@ import Testing
         let date = Date(timeIntervalSince1970: Double(days) * 86_400)
         let expected = calendar.dateComponents([.year, .month, .day], from: date)
         let (year, month, day) = CivilDay(serial: Int(days)).components
-        #expect([year, month, day] == [expected.year!, expected.month!, expected.day!])
+        let written: [Int] = [year, month, day]
+        #expect(written == [expected.year!, expected.month!, expected.day!])
     }
 }
 
