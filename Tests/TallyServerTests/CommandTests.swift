@@ -116,7 +116,7 @@ final class CommandTests {
         let server = try CommandProcess(["serve", "--demo", "--demo-users", "200", "--port", "0", "--db", db])
         _ = try await server.listeningPort()
         server.send(SIGTERM)
-        #expect(try await server.exitStatus(within: 30) == 0)
+        #expect(try await server.exitStatus(within: 30) == 0, "\(server.standardError)")
         #expect(!server.standardOutput.contains("filled"), "the demo was meant to be still running")
     }
 

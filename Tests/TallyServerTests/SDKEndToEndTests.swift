@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Synchronization
 import TallyServer
 import TallyServerTesting
@@ -89,5 +92,29 @@ struct SDKEndToEndTests {
         while delays.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(10)) }
         let first = try #require(delays.withLock { $0.first })
         #expect(first >= .milliseconds(500) && first <= .seconds(1))
+    }
+
+    /// An upload cancelled at any moment (the app shutting down, `flush` given up) ends with
+    /// an answer or a cancellation; it never takes the process down. Cancelling a
+    /// `URLSessionTask` just as it finishes traps in swift-corelibs-foundation, so this
+    /// cancels 2,000 sends, each at a different point of its way.
+    @Test func cancelledUploadsNeverCrashTheProcess() async throws {
+        try await LiveServer.with { server in
+            let transport = URLSessionTransport()
+            let request = UploadRequest(url: server.url.appendingPathComponent("healthz"), method: "GET")
+            var answered = 0
+            for round in 0..<2_000 {
+                let send = Task { try await transport.send(request) }
+                for _ in 0..<(round % 50) { await Task.yield() }
+                send.cancel()
+                do {
+                    #expect(try await send.value.status == 200)
+                    answered += 1
+                } catch {
+                    #expect(error is CancellationError || (error as? URLError)?.code == .cancelled, "\(error)")
+                }
+            }
+            #expect(answered < 2_000, "some sends were meant to be cancelled in flight")
+        }
     }
 }
