@@ -96,7 +96,15 @@ let package = Package(
         ),
 
         // Test support for servers: a live collector on an ephemeral port.
-        .target(name: "TallyServerTesting", dependencies: ["TallyServer"], swiftSettings: strict),
+        .target(
+            name: "TallyServerTesting",
+            dependencies: [
+                "TallyServer",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strict
+        ),
 
         // A seeded generator for reproducible test data, workloads and the demo.
         .target(name: "SeededRandom", swiftSettings: strict),

@@ -4,6 +4,8 @@ import FoundationNetworking
 #endif
 public import TallyServer
 public import TallyStore
+import Logging
+import ServiceLifecycle
 
 /// A collector listening on a free loopback port over a fresh database, for tests that
 /// speak real HTTP to it (as the SDK and other programs do).
@@ -24,7 +26,12 @@ public struct LiveServer: Sendable {
 
     /// Starts a server with `configuration` (its host and port are replaced by
     /// 127.0.0.1 and a free port, and it logs only critical messages), runs `body`, then
-    /// stops the server and deletes the database.
+    /// shuts the server down gracefully and deletes the database.
+    ///
+    /// The shutdown lets the server finish every connection it accepted, including those of
+    /// requests `body` gave up on: cancelling a Hummingbird server instead traps in
+    /// swift-nio ("Deinited NIOAsyncWriter without calling finish()") when a connection was
+    /// accepted but not yet served.
     public static func with<Result: Sendable>(
         configuration: ServerConfiguration = .init(),
         _ body: (LiveServer) async throws -> Result
@@ -40,12 +47,30 @@ public struct LiveServer: Sendable {
         configuration.logLevel = .critical  // the shutdown at the end of a test is not news
         let server = try TallyServer(store: store, configuration: configuration)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let running = Task { try await server.run { port in continuation.yield(port) } }
-        defer { running.cancel() }
+        var logger = Logger(label: "tally.live-server")
+        logger.logLevel = .critical
+        let serving = ServiceGroup(
+            services: [Serving(server: server) { continuation.yield($0) }], gracefulShutdownSignals: [], logger: logger
+        )
+        let running = Task {
+            defer { continuation.finish() }
+            try await serving.run()
+        }
         var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw CancellationError() }
+        guard let port = await iterator.next() else {
+            try await running.value  // the server stopped before it listened: its error says why
+            throw CancellationError()
+        }
         let live = LiveServer(url: URL(string: "http://127.0.0.1:\(port)")!, store: store, server: server)
-        return try await body(live)
+        let outcome: Swift.Result<Result, any Error>
+        do {
+            outcome = .success(try await body(live))
+        } catch {
+            outcome = .failure(error)
+        }
+        await serving.triggerGracefulShutdown()
+        try await running.value
+        return try outcome.get()
     }
 
     /// Sends one request to the server and returns the status, headers (names in lower
@@ -65,5 +90,15 @@ public struct LiveServer: Sendable {
             if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value }
         }
         return (http.statusCode, fields, data)
+    }
+}
+
+/// The server as a service of the group that ``LiveServer`` shuts down.
+private struct Serving: Service {
+    let server: TallyServer
+    let onRunning: @Sendable (Int) async -> Void
+
+    func run() async throws {
+        try await server.run(onRunning: onRunning)
     }
 }
