@@ -150,6 +150,9 @@ extension HostileInputTests {
                 "/v1/metrics/range?from=0000-01-01&to=9999-12-31", "/v1/metrics/range?from=9999-12-31&to=0000-01-01",
                 "/v1/metrics/range?from=9999-01-01&to=9999-12-31&tz=Etc/GMT-14", "/v1/metrics/range?from=0000-01-01&to=0000-12-31",
                 "/v1/metrics/range?from=2026-01-01", "/v1/metrics?date=%FF%FE",
+                "/v1/retention?from=0000-01-01&to=0000-12-31&period=week", "/v1/retention?from=9999-01-01&to=9999-12-31&period=week",
+                "/v1/retention?from=0000-01-01&to=9999-12-31", "/v1/retention?from=2026-01-01&to=2026-12-31&period=\(long)",
+                "/v1/retention?from=9999-12-31&to=9999-12-31&tz=Pacific/Kiritimati&period=week",
             ]
             for query in queries {
                 let status = try await server.metrics(query, token: app.readToken).status

@@ -72,6 +72,40 @@ struct MetricsContractTests {
         }
     }
 
+    /// Two users first seen two days ago, one back yesterday, both back today; one new user
+    /// yesterday who does not come back.
+    @Test func retentionGivesCohortsAndShares() async throws {
+        try await LiveServer.with { server in
+            let app = try await server.makeApp()
+            let now = Date()
+            let day = 86_400.0
+            _ = try await server.ingest(
+                Batch.body([
+                    Batch.event(at: now.addingTimeInterval(-2 * day), user: "a"), Batch.event(at: now.addingTimeInterval(-2 * day), user: "b"),
+                    Batch.event(at: now.addingTimeInterval(-day), user: "a"), Batch.event(at: now.addingTimeInterval(-day), user: "c"),
+                    Batch.event(at: now, user: "a"), Batch.event(at: now, user: "b"),
+                ]),
+                key: app.ingestKey)
+            let (from, to) = (utcDay(now.addingTimeInterval(-2 * day)), utcDay(now))
+            let response = try await server.metrics("/v1/retention?from=\(from)&to=\(to)", token: app.readToken)
+            #expect(response.status == 200)
+            #expect(Set(response.json.keys) == ["from", "to", "tz", "period", "cohorts"])
+            #expect(response.json["period"] as? String == "day")
+            let cohorts = try #require(response.json["cohorts"] as? [[String: Any]])
+            #expect(cohorts.map { $0["start"] as? String } == [from, utcDay(now.addingTimeInterval(-day)), to])
+            #expect(cohorts.map { $0["size"] as? Int } == [2, 1, 0])
+            #expect(cohorts.map { $0["returning"] as? [Int] } == [[1, 2], [0], []])
+            #expect(cohorts[0]["shares"] as? [Double] == [0.5, 1])
+            #expect(cohorts[2]["shares"] == nil, "an empty cohort has no shares")
+
+            let weekly = try await server.metrics("/v1/retention?from=\(from)&to=\(to)&period=week", token: app.readToken)
+            #expect(weekly.status == 200)
+            #expect(weekly.json["period"] as? String == "week")
+            let weeks = try #require(weekly.json["cohorts"] as? [[String: Any]])
+            #expect(weeks.map { $0["size"] as? Int ?? 0 }.reduce(0, +) == 3)
+        }
+    }
+
     @Test func badRequestsGetClearErrors() async throws {
         try await LiveServer.with { server in
             let app = try await server.makeApp()
@@ -83,6 +117,12 @@ struct MetricsContractTests {
                 ("/v1/metrics?date=2026-11-22&tz=Mars/Olympus", app.readToken, 400),
                 ("/v1/metrics/range?from=2026-11-22&to=2026-11-01", app.readToken, 400),
                 ("/v1/metrics/range?from=2026-11-22", app.readToken, 400),
+                ("/v1/retention?from=2026-11-01&to=2026-11-22", "rt_wrong", 401),
+                ("/v1/retention?from=2026-11-01", app.readToken, 400),
+                ("/v1/retention?from=2026-11-22&to=2026-11-01", app.readToken, 400),
+                ("/v1/retention?from=2000-01-01&to=2026-11-01", app.readToken, 400),
+                ("/v1/retention?from=2026-11-01&to=2026-11-22&period=month", app.readToken, 400),
+                ("/v1/retention?from=2026-11-01&to=2026-11-22&tz=Mars/Olympus", app.readToken, 400),
             ]
             for (path, token, status) in cases {
                 let response = try await server.metrics(path, token: token)

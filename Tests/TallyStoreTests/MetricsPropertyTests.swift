@@ -8,8 +8,9 @@ import Testing
 @Suite struct MetricsPropertyTests {
     static let timeZones = ["UTC", "Asia/Shanghai", "America/New_York", "Asia/Kathmandu"]
 
-    @Test(arguments: 1...8 as ClosedRange<UInt64>)
-    func metricsMatchBruteForce(seed: UInt64) async throws {
+    /// A store holding one app's random events (resent some, batched at random) over 40
+    /// days from `start`, and the time zone the seed picks for reading them.
+    static func randomStore(seed: UInt64) async throws -> (store: EventStore, app: AppID, events: [Event], timeZone: String) {
         var random = SplitMix64(seed: seed)
         let timeZone = Self.timeZones[Int(seed) % Self.timeZones.count]
         let appTimeZone = Self.timeZones.randomElement(using: &random)!
@@ -18,7 +19,6 @@ import Testing
 
         // 40 days spanning the US DST change of 2026-03-08; timestamps on a 7.5-minute grid
         // plus jitter, so many fall exactly on bucket edges and some tie.
-        let start = instant("2026-02-10T00:00:00Z").unixMilliseconds
         var events: [Event] = []
         for _ in 0..<Int.random(in: 1_500...3_000, using: &random) {
             let name = ["open", "tap", "purchase", "screen_view", "screen_view"].randomElement(using: &random)!
@@ -32,8 +32,8 @@ import Testing
             events.append(event(
                 id: UUID(uuid: (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }.withUnsafeBytes { $0.load(as: uuid_t.self) }),
                 name: name,
-                at: Date(unixMilliseconds: start + grid + jitter),
-                user: "user\(Int.random(in: 0..<40, using: &random))",
+                at: Date(unixMilliseconds: Self.start + grid + jitter),
+                user: "user\(Int.random(in: 0..<(10 + 3 * Int(grid / 86_400_000)), using: &random))",  // new users every day
                 version: ["1.0", "1.1", "2.0"].randomElement(using: &random)!,
                 properties: properties))
         }
@@ -47,8 +47,17 @@ import Testing
             inserted += size
         }
 
+        return (store, app, events, timeZone)
+    }
+
+    /// The start of the random data's 40 days.
+    static let start = instant("2026-02-10T00:00:00Z").unixMilliseconds
+
+    @Test(arguments: 1...8 as ClosedRange<UInt64>)
+    func metricsMatchBruteForce(seed: UInt64) async throws {
+        let (store, app, events, timeZone) = try await Self.randomStore(seed: seed)
         let oracle = MetricsOracle(events: events, timeZone: timeZone)
-        let days = (-1...41).map { oracle.day(oracle.day(of: Date(unixMilliseconds: start)), offset: $0) }
+        let days = (-1...41).map { oracle.day(oracle.day(of: Date(unixMilliseconds: Self.start)), offset: $0) }
         for date in days {
             let metrics = try await store.metrics(app: app, date: date, timeZone: timeZone)
             #expect(metrics == oracle.metrics(date: date, timeZone: timeZone), "seed \(seed), \(timeZone), \(date)")
@@ -60,6 +69,21 @@ import Testing
         #expect(range.dau == expected.map(\.dau), "seed \(seed)")
         for name in Set(oracle.events.map(\.name)) {
             #expect(range.events[name] == expected.map { $0.events[name] ?? 0 }, "seed \(seed), \(name)")
+        }
+    }
+
+    @Test(arguments: 1...8 as ClosedRange<UInt64>)
+    func retentionMatchesBruteForce(seed: UInt64) async throws {
+        let (store, app, events, timeZone) = try await Self.randomStore(seed: seed)
+        let oracle = MetricsOracle(events: events, timeZone: timeZone)
+        let first = oracle.day(of: Date(unixMilliseconds: Self.start))
+        // Windows before, across and after the data, starting on different weekdays.
+        for (from, to) in [(-1, 41), (3, 17), (10, 10), (38, 45)] {
+            for period in RetentionPeriod.allCases {
+                let (from, to) = (oracle.day(first, offset: from), oracle.day(first, offset: to))
+                let retention = try await store.retention(app: app, from: from, to: to, timeZone: timeZone, period: period)
+                #expect(retention == oracle.retention(from: from, to: to, timeZone: timeZone, period: period), "seed \(seed), \(from)…\(to) by \(period)")
+            }
         }
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import TallyStore
 
-/// `GET /v1/metrics` and `GET /v1/metrics/range`: exact metrics of the app whose read
-/// token is presented as `Authorization: Bearer <token>`.
+/// `GET /v1/metrics`, `GET /v1/metrics/range` and `GET /v1/retention`: exact metrics of the
+/// app whose read token is presented as `Authorization: Bearer <token>`.
 struct MetricsController {
     let store: EventStore
     let apps: AppDirectory
@@ -27,6 +27,24 @@ struct MetricsController {
                 throw APIError.badRequest("missing from=YYYY-MM-DD or to=YYYY-MM-DD")
             }
             return try await store.metricsRange(app: app.id, from: from, to: to, timeZone: query.get("tz") ?? app.timeZone)
+        }
+    }
+
+    /// `?from=YYYY-MM-DD&to=YYYY-MM-DD[&tz=Area/City][&period=day|week]`: the retention
+    /// matrix of the days (or weeks, Monday to Sunday) from `from` through `to`.
+    func retention(_ request: Request) async throws -> Response {
+        try await answer {
+            let app = try await authenticate(request)
+            let query = request.uri.queryParameters
+            guard let from = query.get("from"), let to = query.get("to") else {
+                throw APIError.badRequest("missing from=YYYY-MM-DD or to=YYYY-MM-DD")
+            }
+            let periodText = query.get("period") ?? RetentionPeriod.day.rawValue
+            guard let period = RetentionPeriod(rawValue: periodText) else {
+                throw APIError.badRequest("period must be day or week, not \(periodText.prefix(40))")
+            }
+            return try await store.retention(
+                app: app.id, from: from, to: to, timeZone: query.get("tz") ?? app.timeZone, period: period)
         }
     }
 

@@ -151,12 +151,20 @@ struct RollupReader {
 
     /// The number of users with an event in each window between consecutive `starts` (window
     /// `i` is `starts[i]..<starts[i + 1]`), as for a daily series.
+    func activeUserCounts(between starts: [Int64]) throws -> [Int] {
+        var users = Array(repeating: Set<Int64>(), count: starts.count - 1)
+        try forEachActiveWindow(between: starts) { user, window in users[window].insert(user) }
+        return users.map(\.count)
+    }
+
+    /// Calls `body` with a user and a window between consecutive `starts` (window `i` is
+    /// `starts[i]..<starts[i + 1]`) in which the user has an event, once or more for each
+    /// such pair.
     ///
     /// Reads the `user_day` rows of each UTC day the windows touch once, testing each row's
     /// bucket bitmap against every window that overlaps its day (at most three local days
     /// overlap a UTC day), instead of one query per window and overlapped UTC day.
-    func activeUserCounts(between starts: [Int64]) throws -> [Int] {
-        var users = Array(repeating: Set<Int64>(), count: starts.count - 1)
+    func forEachActiveWindow(between starts: [Int64], _ body: (_ user: Int64, _ window: Int) -> Void) throws {
         let rows = try bucketRows(
             sql: "SELECT day, user_key, low_buckets, high_buckets FROM user_day WHERE app_id = ?1 AND day >= ?2 AND day < ?3",
             in: Bucket.floorDivide(starts.first!, Bucket.perDay)..<Bucket.floorDivide(starts.last! - 1, Bucket.perDay) + 1)
@@ -175,10 +183,9 @@ struct RollupReader {
             }
             let user = rows.int64(at: 1), low = rows.int64(at: 2), high = rows.int64(at: 3)
             for window in windows where low & window.low != 0 || high & window.high != 0 {
-                users[window.index].insert(user)
+                body(user, window.index)
             }
         }
-        return users.map(\.count)
     }
 
     private func addUsers(inDayBuckets buckets: Range<Int64>, to users: inout Set<Int64>) throws {

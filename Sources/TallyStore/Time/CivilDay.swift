@@ -42,6 +42,13 @@ struct CivilDay: Hashable {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
+    /// The Monday of the ISO 8601 week holding this day.
+    var monday: CivilDay {
+        // 1970-01-01 (serial 0) was a Thursday, 3 days after a Monday.
+        let sinceMonday = Int64(serial) + 3 - Bucket.floorDivide(Int64(serial) + 3, 7) * 7
+        return advanced(by: -Int(sinceMonday))
+    }
+
     /// The day as `YYYY-MM-DD`.
     var text: String {
         let (year, month, day) = components

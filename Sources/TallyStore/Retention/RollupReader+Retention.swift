@@ -1,0 +1,56 @@
+extension RollupReader {
+    /// For each window between consecutive `starts` (window `i` is `starts[i]..<starts[i + 1]`),
+    /// the users whose first event ever is in it, and how many of them have an event in each
+    /// later window.
+    ///
+    /// Cohorts come from `app_user.first_seen`; activity from one pass over the `user_day`
+    /// rows of the windows, marking each cohort member's later active windows in a bitmap.
+    func retention(between starts: [Int64]) throws -> [(size: Int, returning: [Int])] {
+        let windows = starts.count - 1
+        var memberIndex: [Int64: Int] = [:]
+        var cohortOfMember: [Int] = []
+        let firstSeen = try RawStatement(
+            db, sql: "SELECT key, first_seen FROM app_user WHERE app_id = ?1 AND first_seen >= ?2 AND first_seen < ?3")
+        firstSeen.bind(app.rawValue, at: 1)
+        firstSeen.bind(starts[0] * Bucket.milliseconds, at: 2)
+        firstSeen.bind(starts[windows] * Bucket.milliseconds, at: 3)
+        while try firstSeen.step() {
+            let bucket = Bucket.floorDivide(firstSeen.int64(at: 1), Bucket.milliseconds)
+            memberIndex[firstSeen.int64(at: 0)] = cohortOfMember.count
+            cohortOfMember.append(starts.partitioningIndex { $0 > bucket } - 1)
+        }
+
+        let words = (windows + 63) / 64
+        var active = [UInt64](repeating: 0, count: cohortOfMember.count * words)
+        try forEachActiveWindow(between: starts) { user, window in
+            guard let member = memberIndex[user], window > cohortOfMember[member] else { return }
+            active[member * words + window / 64] |= 1 << UInt64(window % 64)
+        }
+
+        var cohorts = (0..<windows).map { (size: 0, returning: [Int](repeating: 0, count: windows - 1 - $0)) }
+        for (member, cohort) in cohortOfMember.enumerated() {
+            cohorts[cohort].size += 1
+            for word in 0..<words {
+                var bits = active[member * words + word]
+                while bits != 0 {
+                    cohorts[cohort].returning[word * 64 + bits.trailingZeroBitCount - cohort - 1] += 1
+                    bits &= bits - 1
+                }
+            }
+        }
+        return cohorts
+    }
+}
+
+extension Array where Element: Comparable {
+    /// The index of the first element for which `isAfter` holds, in an array where it holds
+    /// for a suffix (binary search); `endIndex` if it holds for none.
+    func partitioningIndex(where isAfter: (Element) -> Bool) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if isAfter(self[middle]) { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}
