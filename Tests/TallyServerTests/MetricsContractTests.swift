@@ -72,6 +72,34 @@ struct MetricsContractTests {
         }
     }
 
+    @Test func breakdownGivesEventsAndUsersPerValue() async throws {
+        try await LiveServer.with { server in
+            let app = try await server.makeApp()
+            let now = Date()
+            _ = try await server.ingest(
+                Batch.body([
+                    Batch.event(name: "upgrade", at: now, user: "a", ["properties": ["plan": "pro"]]),
+                    Batch.event(name: "upgrade", at: now, user: "b", ["properties": ["plan": "pro"]]),
+                    Batch.event(name: "upgrade", at: now, user: "a", ["properties": ["plan": "free"]]),
+                    Batch.event(name: "upgrade", at: now, user: "c", ["properties": [:] as [String: Any]]),
+                    Batch.event(name: "login", at: now, user: "d", ["properties": ["plan": "pro"]]),
+                ]),
+                key: app.ingestKey)
+            let path = "/v1/metrics/breakdown?date=\(utcDay(now))&event=upgrade&property=plan"
+            let response = try await server.metrics(path, token: app.readToken)
+            #expect(response.status == 200)
+            #expect(Set(response.json.keys) == ["top", "other_values", "other_events", "other_users", "missing"])
+            let top = try #require(response.json["top"] as? [[String: Any]])
+            #expect(top.map { $0["value"] as? String } == ["pro", "free"])
+            #expect(top.map { $0["events"] as? Int } == [2, 1])
+            #expect(top.map { $0["users"] as? Int } == [2, 1])
+            #expect(response.json["missing"] as? Int == 1)
+            #expect(response.json["other_values"] as? Int == 0)
+            let missing = try await server.metrics("/v1/metrics/breakdown?date=\(utcDay(now))&event=upgrade", token: app.readToken)
+            #expect(missing.status == 400)
+        }
+    }
+
     /// Two users first seen two days ago, one back yesterday, both back today; one new user
     /// yesterday who does not come back.
     @Test func retentionGivesCohortsAndShares() async throws {

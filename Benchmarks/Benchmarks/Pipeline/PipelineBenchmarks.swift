@@ -15,6 +15,7 @@ import TallyTracker
 //              (events/s = 20,000 / time) and then checks that all of them were counted.
 //   metrics  — one day's metrics at 1M and 10M stored events (fixtures cached on disk, see
 //              Fixtures), and a 30-day series at 10M.
+//   retention — the daily retention matrix of 30 days at 10M.
 //   track    — Tracker.track on the caller's thread versus appending to a Mutex-protected array;
 //              time per call (1,000 calls per iteration).
 //
@@ -85,6 +86,13 @@ let benchmarks: @Sendable () -> Void = {
         let (store, app) = try await Fixtures.store(days: 60)
         benchmark.startMeasurement()
         blackHole(try await store.metricsRange(app: app, from: Fixtures.date(30), to: Fixtures.date(59), timeZone: "Asia/Kathmandu"))
+        benchmark.stopMeasurement()
+    }
+
+    Benchmark("retention/30x30 daily matrix at 10M events, Asia/Kathmandu", configuration: metricsConfiguration) { benchmark in
+        let (store, app) = try await Fixtures.store(days: 60)
+        benchmark.startMeasurement()
+        blackHole(try await store.retention(app: app, from: Fixtures.date(30), to: Fixtures.date(59), timeZone: "Asia/Kathmandu"))
         benchmark.stopMeasurement()
     }
 

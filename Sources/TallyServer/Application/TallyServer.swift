@@ -65,6 +65,7 @@ public struct TallyServer: Sendable {
         router.post("/v1/events") { request, context in try await ingest.ingest(request, context: context) }
         router.get("/v1/metrics") { request, _ in try await metrics.day(request) }
         router.get("/v1/metrics/range") { request, _ in try await metrics.range(request) }
+        router.get("/v1/metrics/breakdown") { request, _ in try await metrics.breakdown(request) }
         router.get("/v1/retention") { request, _ in try await metrics.retention(request) }
         router.get("/healthz") { _, _ in try Response.json(["status": "ok"]) }
     }

@@ -2,8 +2,9 @@ import Foundation
 import Hummingbird
 import TallyStore
 
-/// `GET /v1/metrics`, `GET /v1/metrics/range` and `GET /v1/retention`: exact metrics of the
-/// app whose read token is presented as `Authorization: Bearer <token>`.
+/// `GET /v1/metrics`, `GET /v1/metrics/range`, `GET /v1/metrics/breakdown` and
+/// `GET /v1/retention`: exact metrics of the app whose read token is presented as
+/// `Authorization: Bearer <token>`.
 struct MetricsController {
     let store: EventStore
     let apps: AppDirectory
@@ -27,6 +28,20 @@ struct MetricsController {
                 throw APIError.badRequest("missing from=YYYY-MM-DD or to=YYYY-MM-DD")
             }
             return try await store.metricsRange(app: app.id, from: from, to: to, timeZone: query.get("tz") ?? app.timeZone)
+        }
+    }
+
+    /// `?date=YYYY-MM-DD&event=NAME&property=KEY[&tz=Area/City]`: the day's events named
+    /// `event` by the value of `property`, the 50 most frequent values and the others summed.
+    func breakdown(_ request: Request) async throws -> Response {
+        try await answer {
+            let app = try await authenticate(request)
+            let query = request.uri.queryParameters
+            guard let date = query.get("date"), let event = query.get("event"), let property = query.get("property") else {
+                throw APIError.badRequest("missing date=YYYY-MM-DD, event=NAME or property=KEY")
+            }
+            return try await store.breakdown(
+                app: app.id, event: event, property: property, date: date, timeZone: query.get("tz") ?? app.timeZone)
         }
     }
 

@@ -5,6 +5,9 @@
 /// integer below 2^53 in magnitude without a fraction, as `3`, any other in its shortest
 /// exact form, as `2.5` or `1e+20`), a boolean as `true` or `false`. So the string `"3"`
 /// and the number `3` are one value.
+///
+/// Encodes to JSON with the keys `top` (objects with `value`, `events` and `users`),
+/// `other_values`, `other_events`, `other_users` and `missing`.
 public struct Breakdown: Hashable, Sendable, Codable {
     /// One property value with its events and users.
     public struct Entry: Hashable, Sendable, Codable {
@@ -27,4 +30,12 @@ public struct Breakdown: Hashable, Sendable, Codable {
     public var otherUsers: Int
     /// Events without the property, or with `null`.
     public var missing: Int
+
+    /// The JSON keys of the metrics API.
+    enum CodingKeys: String, CodingKey {
+        case top, missing
+        case otherValues = "other_values"
+        case otherEvents = "other_events"
+        case otherUsers = "other_users"
+    }
 }
