@@ -17,7 +17,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from tally_server import DEMO_TIME_ZONE, TallyServer, new_driver, sign_in
 
 DEFAULT_SECTIONS = [
-    "app", "versions", "bills", "entry_quality", "ads", "record_time",
+    "app", "versions", "retention", "bills", "entry_quality", "ads", "record_time",
     "sessions", "ratings", "screens", "top_events", "live", "health",
 ]
 server = None
@@ -68,7 +68,7 @@ class DashboardTests(unittest.TestCase):
         return self.js("const e = document.querySelector(arguments[0]); return e ? e.textContent.trim() : null", selector)
 
     def metric(self, key):
-        return self.text(f"[data-metric={key}]")
+        return self.text(f'[data-metric="{key}"]')
 
     def open_sheet(self, button):
         self.driver.find_element(By.ID, button).click()
@@ -102,6 +102,8 @@ class DashboardTests(unittest.TestCase):
         # the 30-day window always has some.
         self.assertGreaterEqual(number(self.metric("dau")), 0)
         self.assertGreater(number(self.metric("mau")), 0)
+        for days in (1, 7, 30):
+            self.assertRegex(self.metric(f"retention:{days}"), r"^(\d+%|—)$")
 
     def test_date_sheet_changes_values_without_page_load(self):
         self.sign_in()

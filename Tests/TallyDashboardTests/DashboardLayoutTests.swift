@@ -3,15 +3,16 @@ import TallyDashboard
 
 @Suite struct DashboardLayoutTests {
     /// The demo app's dashboard reproduces the original app's sections, in its order, and
-    /// adds top events, the live feed and data health.
+    /// adds retention, top events, the live feed and data health.
     @Test func theDefaultLayoutHasTheOriginalSections() throws {
         let layout = try DashboardLayout(yaml: DashboardLayout.defaultText)
         #expect(layout == DashboardLayout.default)
         #expect(layout.sections.map(\.id) == [
-            "app", "versions", "bills", "entry_quality", "ads", "record_time", "sessions", "ratings", "screens",
+            "app", "versions", "retention", "bills", "entry_quality", "ads", "record_time", "sessions", "ratings", "screens",
             "top_events", "live", "health",
         ])
         #expect(layout.section("app")?.content == .app)
+        #expect(layout.section("retention")?.content == .retention)
         #expect(layout.section("screens")?.content == .screens(names: ["BillEditor": "Bill editor"]))
         #expect(layout.section("health")?.content == .dataHealth(unreliableShare: 0.05))
         guard case .metrics(let metrics)? = layout.section("entry_quality")?.content else {

@@ -73,6 +73,28 @@ import Testing
         #expect(page.show(report).isEmpty, "the same report changes nothing")
     }
 
+    /// The retention section: of the users new 1, 7 and 30 days before the day, the share
+    /// back on it, as the store's retention matrix counts them.
+    @Test func theRetentionSectionShowsWhoCameBack() async throws {
+        let day = 86_400.0
+        let noon = try Date("2026-11-20T12:00:00Z", strategy: .iso8601)
+        let yesterday = ["cy", "dy", "ey"], weekAgo = ["fw", "gw"]
+        try await store.insert(
+            yesterday.map { Self.event("login", user: $0, at: noon.addingTimeInterval(-day)) }
+                + weekAgo.map { Self.event("login", user: $0, at: noon.addingTimeInterval(-7 * day)) }
+                + ["cy", "fw", "gw"].map { Self.event("login", user: $0, at: noon) },
+            app: app)
+        let page = DashboardPage(date: "2026-11-20")
+        let report = try await DayReport.load(from: store, app: app, layout: .default, query: PageQuery(date: Day("2026-11-20")!, timeZone: "UTC"))
+        _ = page.show(report)
+        #expect(metric("retention:1", in: page.html) == "33%", "1 of the 3 new yesterday")
+        #expect(metric("retention:7", in: page.html) == "100%", "both new a week ago")
+        #expect(metric("retention:30", in: page.html) == "—", "nobody was new 30 days ago")
+        #expect(report.returning(after: 1)! == (1, 3))
+        let matrix = try await store.retention(app: app, from: "2026-10-21", to: "2026-11-20", timeZone: "UTC")
+        #expect(report.retention == matrix)
+    }
+
     @Test func aSavedOrderIsShownAndHiddenSectionsAreLeftOut() {
         let order = ComponentOrder(["ads", "app", "bills"], hidden: ["bills"])
         let page = DashboardPage(date: "2026-11-20", order: order)

@@ -29,7 +29,7 @@ extension DashboardLayout {
     ///   - {id: health, title: Data health, builtin: data_health, unreliable_share: 0.05}
     /// ```
     ///
-    /// A section has either `metrics` or `builtin` (`app`, `versions`, `screens`,
+    /// A section has either `metrics` or `builtin` (`app`, `versions`, `retention`, `screens`,
     /// `top_events`, `live_feed`, `data_health`). A metric has one measure: `count`,
     /// `per_user` or `distinct_users` (an event name), or `average`, `empty_share` or
     /// `breakdown` (an event and a property). Identifiers and keys are unique; unknown
@@ -66,7 +66,7 @@ extension YamlError {
 private struct LayoutReader {
     private var usedKeys: Set<String> = []
 
-    static let builtins = ["app", "versions", "screens", "top_events", "live_feed", "data_health"]
+    static let builtins = ["app", "versions", "retention", "screens", "top_events", "live_feed", "data_health"]
 
     /// The content of the built-in section `name`, with its options from `fields`.
     private static func builtin(_ name: String, _ fields: Fields) throws(DashboardLayoutError) -> DashboardLayout.Content? {
@@ -75,6 +75,7 @@ private struct LayoutReader {
         case "versions": return .versions
         case "top_events": return .topEvents
         case "live_feed": return .liveFeed
+        case "retention": return .retention
         case "screens":
             guard let names = fields.optional("screen_names") else { return .screens(names: [:]) }
             return .screens(names: try names.stringMap())

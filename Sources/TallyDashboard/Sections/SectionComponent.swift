@@ -144,6 +144,15 @@ public final class SectionComponent: Component, ListComponent, Responder {
             return ranked(metrics.events).prefix(10).map {
                 Tile(id: "event:\($0.key)", label: $0.key, value: String($0.value), hasDetail: false)
             }
+        case .retention:
+            return [1, 7, 30].map { days in
+                let label = "Back \(days) \(days == 1 ? "day" : "days") after their first"
+                guard let (returned, size) = report.returning(after: days), size > 0 else {
+                    return Tile(id: "retention:\(days)", label: label, value: "—", detail: "no new users then", hasDetail: false)
+                }
+                let percent = Int((Double(returned) / Double(size) * 100).rounded())
+                return Tile(id: "retention:\(days)", label: label, value: "\(percent)%", detail: "\(returned) of \(size)", hasDetail: false)
+            }
         case .liveFeed:
             return report.latest.map { event in
                 Tile(
