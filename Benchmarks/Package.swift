@@ -139,6 +139,16 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
+            name: "AnalyticsVersusDuckDB",
+            dependencies: [
+                "PipelineWorkload",
+                .product(name: "TallyStore", package: "Tally"),
+            ],
+            path: "Tools/AnalyticsVersusDuckDB",
+            exclude: ["duckdb_side.py"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
             name: "ExportVersusSQLite",
             dependencies: [
                 "PipelineWorkload",

@@ -2,28 +2,45 @@ import SeededRandom
 import Foundation
 import TallyStore
 
-// The synthetic app of the storage benchmarks: 20k users, ~176k events a day (42% of users
-// active, 1–2 sessions of 4–24 events each), 12 event names with skewed weights, 25 screens,
-// app versions rolling out over two months. Deterministic: day `d` is generated from seed `d`.
+// The synthetic app of the storage benchmarks, in two populations with about the same events
+// a day (~176k), 12 event names with skewed weights, 25 screens, app versions rolling out
+// over two months. Deterministic: day `d` is generated from seed `d`.
+//   - 20k users: 42% active a day, 1–2 sessions of 4–24 events each;
+//   - 200k users: 20% active a day, 1 session of 2–7 events.
 
-
-enum Workload {
+package enum Workload {
     static let names = ["screen_view", "tap", "open", "purchase", "search", "share", "like", "scroll", "error", "login", "logout", "add_to_cart"]
     static let cumulativeWeights = [40, 28, 6, 2, 5, 2, 6, 5, 1, 2, 1, 2].reduce(into: [Int]()) { $0.append(($0.last ?? 0) + $1) }
     static let screens = (0..<25).map { "screen_\($0)" }
     static let versions = ["1.0.0", "1.1.0", "1.2.0", "2.0.0", "2.1.0"]
-    static let users = 20_000
 
-    /// The events of day `day` after `start` (a UTC midnight), shuffled across users as a
-    /// server receives them.
-    static func events(day: Int, from start: Date) -> [Event] {
+    /// Who uses the app: how many users, how many of them a day, and how much.
+    package struct Population: Hashable, Sendable {
+        /// The users.
+        package var users: Int
+        /// The share of the users active on a day.
+        var activeShare: Double
+        /// Sessions per active user and day.
+        var sessions: ClosedRange<Int>
+        /// Events per session.
+        var sessionEvents: ClosedRange<Int>
+
+        /// 20,000 users, 42% of them active a day with 1–2 sessions of 4–24 events.
+        package static let twentyThousand = Population(users: 20_000, activeShare: 0.42, sessions: 1...2, sessionEvents: 4...24)
+        /// 200,000 users, 20% of them active a day with 1 session of 2–7 events.
+        package static let twoHundredThousand = Population(users: 200_000, activeShare: 0.2, sessions: 1...1, sessionEvents: 2...7)
+    }
+
+    /// The events of day `day` after `start` (a UTC midnight) of `population`, shuffled across
+    /// users as a server receives them.
+    static func events(day: Int, from start: Date, of population: Population = .twentyThousand) -> [Event] {
         var random = SplitMix64(seed: UInt64(day) &+ 42)
         var events: [Event] = []
-        for user in 0..<users where Double.random(in: 0..<1, using: &random) < 0.42 {
+        for user in 0..<population.users where Double.random(in: 0..<1, using: &random) < population.activeShare {
             let version = versions[min(versions.count - 1, (user % 7 + day) / 14)]
-            for _ in 0..<Int.random(in: 1...2, using: &random) {
+            for _ in 0..<Int.random(in: population.sessions, using: &random) {
                 var t = start.addingTimeInterval(Double(day) * 86_400 + Double.random(in: 0..<86_000, using: &random))
-                for _ in 0..<Int.random(in: 4...24, using: &random) {
+                for _ in 0..<Int.random(in: population.sessionEvents, using: &random) {
                     let pick = Int.random(in: 0..<cumulativeWeights.last!, using: &random)
                     let name = names[cumulativeWeights.firstIndex { pick < $0 }!]
                     let properties: [String: PropertyValue] = name == "screen_view"

@@ -1,0 +1,122 @@
+// Day metrics and retention beside DuckDB (PyPI's `duckdb`), in one run, over the same events
+// of the pipeline fixture:
+//   Tally  — EventStore.metrics for each of the fixture's last 30 days (p50), and the daily
+//            retention matrix of those 30 days (p50 and p95 of 20 runs);
+//   DuckDB — duckdb_side.py: the same events exported as CSV (what `tally export --format csv`
+//            writes) in an in-memory table, 2 threads, the same questions.
+// Both sides count the retention matrix's cohorts, and the run stops if they differ. Last, the
+// size of the rollups beside the raw events, per million events (SQLite's dbstat, through
+// Debian's `sqlite3`).
+//
+//     python3 -m pip install duckdb
+//     swift run -c release AnalyticsVersusDuckDB                  # 60 days of 20k users, 10.6M events
+//     USERS=200000 swift run -c release AnalyticsVersusDuckDB     # 60 days of 200k users, 10.8M events
+//     DAYS=6 ZONE=Asia/Kathmandu swift run -c release AnalyticsVersusDuckDB
+import Foundation
+import PipelineWorkload
+import TallyStore
+
+let environment = ProcessInfo.processInfo.environment
+let days = environment["DAYS"].flatMap(Int.init) ?? 60
+let zone = environment["ZONE"] ?? "UTC"
+let population: Workload.Population = environment["USERS"] == "200000" ? .twoHundredThousand : .twentyThousand
+let (store, app) = try await Fixtures.store(days: days, of: population)
+let dates = (max(0, days - 30)..<days).map(Fixtures.date)
+
+// The events as CSV, written once per fixture.
+let csv = Fixtures.path(days: days, of: population) + ".csv"
+if !FileManager.default.fileExists(atPath: csv) {
+    _ = FileManager.default.createFile(atPath: csv + ".partial", contents: nil)
+    let file = try FileHandle(forWritingTo: URL(fileURLWithPath: csv + ".partial"))
+    let end = Fixtures.start.addingTimeInterval(Double(days) * 86_400)
+    try file.write(contentsOf: Data(ExportFormat.csvHeader.utf8))
+    let count = try await store.write(app: app, from: Fixtures.start, to: end, as: .csv) { try file.write(contentsOf: $0) }
+    try file.close()
+    try FileManager.default.moveItem(atPath: csv + ".partial", toPath: csv)
+    print("exported \(count) events to \(csv)")
+}
+
+/// Seconds `body` takes.
+func seconds(_ body: () async throws -> Void) async rethrows -> Double {
+    let start = ContinuousClock.now
+    try await body()
+    let elapsed = start.duration(to: .now)
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+}
+
+/// The value below which `share` of `values` lie.
+func percentile(_ values: [Double], _ share: Double) -> Double {
+    let sorted = values.sorted()
+    return sorted[min(sorted.count - 1, Int(Double(sorted.count) * share))]
+}
+
+_ = try await store.metrics(app: app, date: dates[0], timeZone: zone)  // open the connections
+var dayTimes: [Double] = []
+for date in dates {
+    dayTimes.append(try await seconds { _ = try await store.metrics(app: app, date: date, timeZone: zone) })
+}
+var retention: Retention?
+var retentionTimes: [Double] = []
+for _ in 0..<20 {
+    retentionTimes.append(try await seconds {
+        retention = try await store.retention(app: app, from: dates.first!, to: dates.last!, timeZone: zone)
+    })
+}
+
+let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("duckdb_side.py")
+let process = Process()
+process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+process.arguments = ["python3", script.path, csv, zone] + dates
+let output = Pipe()
+process.standardOutput = output
+try process.run()
+let data = output.fileHandleForReading.readDataToEndOfFile()
+process.waitUntilExit()
+guard process.terminationStatus == 0,
+      let duck = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+      let duckDay = duck["day_metrics_p50"] as? Double, let duckRetention = duck["retention_p50"] as? Double,
+      let duckSizes = duck["cohort_sizes"] as? [String: Int], let duckReturning = duck["returning_total"] as? Int
+else { fatalError("duckdb_side.py failed (python3 -m pip install duckdb)") }
+
+let cohorts = retention!.cohorts
+let sizes = Dictionary(uniqueKeysWithValues: cohorts.filter { $0.size > 0 }.map { ($0.start, $0.size) })
+precondition(sizes == duckSizes, "the cohorts differ: \(sizes) against DuckDB's \(duckSizes)")
+precondition(cohorts.map { $0.returning.reduce(0, +) }.reduce(0, +) == duckReturning, "the returning users differ")
+
+let dayP50 = percentile(dayTimes, 0.5), retentionP50 = percentile(retentionTimes, 0.5)
+print("\(days)-day fixture of \(population.users) users, \(zone), \(dates.count) days; DuckDB \(duck["version"] as? String ?? ""), 2 threads, in memory")
+print(String(format: "day metric set   Tally p50 %8.2f ms   DuckDB p50 %8.2f ms   %6.1fx", dayP50 * 1e3, duckDay * 1e3, duckDay / dayP50))
+print(String(
+    format: "retention %dx%d  Tally p50 %8.2f ms (p95 %.2f)   DuckDB p50 %8.2f ms   %6.1fx", dates.count, dates.count,
+    retentionP50 * 1e3, percentile(retentionTimes, 0.95) * 1e3, duckRetention * 1e3, duckRetention / retentionP50))
+
+// Sizes: the raw events with their indexes, and every rollup with its indexes.
+/// What Debian's `sqlite3` prints for `sql` over the fixture.
+func sqlite(_ sql: String) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+    process.arguments = [Fixtures.path(days: days, of: population), sql]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return text
+}
+var bytes: [String: Double] = [:]
+for line in try sqlite("SELECT name, sum(pgsize) FROM dbstat GROUP BY name").split(separator: "\n") {
+    let fields = line.split(separator: "|")
+    if fields.count == 2, let size = Double(fields[1]) { bytes[String(fields[0])] = size }
+}
+let rollupTables = [
+    "name_bucket", "screen_bucket", "user_bucket", "user_day", "user_chunk", "app_user", "sqlite_autoindex_app_user_1",
+    "app_user_by_first_seen", "label", "sqlite_autoindex_label_1",
+]
+let rawEvents = ["event", "event_by_id", "event_by_time"].compactMap { bytes[$0] }.reduce(0, +)
+let rollups = rollupTables.compactMap { bytes[$0] }.reduce(0, +)
+let millions = (Double(try sqlite("SELECT count(*) FROM event").trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) / 1e6
+let table = bytes["event"] ?? 0
+print(String(
+    format: "storage per million events: raw events %.1f MB (table %.1f, indexes %.1f), rollups %.1f MB (%.2fx the raw table)",
+    rawEvents / millions / 1e6, table / millions / 1e6, (rawEvents - table) / millions / 1e6, rollups / millions / 1e6,
+    rollups / table))
