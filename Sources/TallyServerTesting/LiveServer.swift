@@ -69,8 +69,10 @@ public struct LiveServer: Sendable {
             outcome = .failure(error)
         }
         await serving.triggerGracefulShutdown()
-        try await running.value
-        return try outcome.get()
+        let stopped = await running.result
+        let result = try outcome.get()  // the test's error first, then the server's
+        try stopped.get()
+        return result
     }
 
     /// Sends one request to the server and returns the status, headers (names in lower

@@ -45,7 +45,7 @@ public struct DayReport: Hashable, Sendable {
 
     /// Of the users first seen `days` days before the day, how many came back on the day:
     /// `nil` when ``retention`` does not reach that far back.
-    public func returning(after days: Int) -> (returned: Int, of: Int)? {
+    public func returning(after days: Int) -> (returned: Int, firstSeen: Int)? {
         guard let cohorts = retention?.cohorts, days > 0, days < cohorts.count else { return nil }
         let cohort = cohorts[cohorts.count - 1 - days]
         return (cohort.returning[days - 1], cohort.size)

@@ -42,10 +42,10 @@ extension RollupReader {
     }
 }
 
-extension Array where Element: Comparable {
+extension Array {
     /// The index of the first element for which `isAfter` holds, in an array where it holds
     /// for a suffix (binary search); `endIndex` if it holds for none.
-    func partitioningIndex(where isAfter: (Element) -> Bool) -> Int {
+    fileprivate func partitioningIndex(where isAfter: (Element) -> Bool) -> Int {
         var low = 0, high = count
         while low < high {
             let middle = (low + high) / 2
