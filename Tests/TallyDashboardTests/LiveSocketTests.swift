@@ -9,14 +9,14 @@ import NIOCore
 import Testing
 @testable import TallyDashboard
 
-/// The page's WebSocket, driven as the page script drives it: the resync, browser events,
-/// hostile messages, live updates, and who may open it.
 /// The largest frame the tests' socket clients accept. A page's resync is one text frame with
 /// the HTML of all its sections (16.6 KiB for the default layout), which browsers take at
 /// any size; the test client's default limit is 16 KiB.
 private let maxFrameSize = 1 << 22
 
-@Suite(.timeLimit(.minutes(1))) struct LiveSocketTests {
+/// The page's WebSocket, driven as the page script drives it: the resync, browser events,
+/// hostile messages, live updates, and who may open it.
+@Suite(.timeLimit(.minutes(3))) struct LiveSocketTests {
     /// A server message, as the script reads it.
     struct Received: Decodable {
         struct Patch: Decodable {
@@ -185,7 +185,7 @@ private let maxFrameSize = 1 << 22
 
 /// Many tabs opening, sending and closing at once while events arrive: every page is freed
 /// when its socket closes, and nothing is left registered.
-@Suite(.timeLimit(.minutes(2))) struct LiveSocketStressTests {
+@Suite(.timeLimit(.minutes(5))) struct LiveSocketStressTests {
     @Test func tabsOpenAndCloseConcurrentlyUnderIngest() async throws {
         let fixture = try await DashboardFixture()
         try await fixture.test { client in

@@ -19,6 +19,11 @@ struct MetricsOracle {
         for event in self.events { days[event.id] = day(of: event.timestamp) }
     }
 
+    /// The local day of `event`, as `YYYY-MM-DD` (computed once, in `init`).
+    func localDay(of event: Event) -> String {
+        days[event.id]!
+    }
+
     /// The local day of an instant, as `YYYY-MM-DD`.
     func day(of date: Date) -> String {
         let parts = calendar.dateComponents([.year, .month, .day], from: date)
