@@ -86,4 +86,26 @@ import Testing
             }
         }
     }
+
+    /// Single cells read from one day's activity equal the whole matrix's.
+    @Test(arguments: 1...4 as ClosedRange<UInt64>)
+    func returningUsersAreTheMatrixCells(seed: UInt64) async throws {
+        let (store, app, events, timeZone) = try await Self.randomStore(seed: seed)
+        let oracle = MetricsOracle(events: events, timeZone: timeZone)
+        let first = oracle.day(of: Date(unixMilliseconds: Self.start))
+        let days = [1, 2, 7, 30, 7]
+        for offset in [0, 8, 31, 39] {
+            let date = oracle.day(first, offset: offset)
+            let matrix = try await store.retention(app: app, from: oracle.day(date, offset: -30), to: date, timeZone: timeZone)
+            let groups = try await store.returningUsers(app: app, date: date, after: days, timeZone: timeZone)
+            #expect(groups.map(\.days) == days)
+            for group in groups {
+                let cohort = matrix.cohorts[matrix.cohorts.count - 1 - group.days]
+                #expect((group.firstSeen, group.returned) == (cohort.size, cohort.returning[group.days - 1]), "seed \(seed), \(date), \(group.days)")
+            }
+        }
+        for bad in [0, -1, EventStore.maximumRangeDays + 1] {
+            await #expect(throws: TallyStoreError.self) { try await store.returningUsers(app: app, date: first, after: [bad]) }
+        }
+    }
 }

@@ -1,7 +1,8 @@
 // Day metrics and retention beside DuckDB (PyPI's `duckdb`), in one run, over the same events
 // of the pipeline fixture:
 //   Tally  — EventStore.metrics for each of the fixture's last 30 days (p50), and the daily
-//            retention matrix of those 30 days (p50 and p95 of 20 runs);
+//            retention matrix of those 30 days (p50 and p95 of 20 runs), and the dashboard's
+//            retention tiles (EventStore.returningUsers) for each of the 30 days;
 //   DuckDB — duckdb_side.py: the same events exported as CSV (what `tally export --format csv`
 //            writes) in an in-memory table, 2 threads, the same questions.
 // Both sides count the retention matrix's cohorts, and the run stops if they differ. Last, the
@@ -63,6 +64,12 @@ for _ in 0..<20 {
     })
 }
 
+// The dashboard's retention tiles: three cells of the matrix, from the last day's activity.
+var tileTimes: [Double] = []
+for date in dates {
+    tileTimes.append(try await seconds { _ = try await store.returningUsers(app: app, date: date, after: [1, 7, 30], timeZone: zone) })
+}
+
 let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("duckdb_side.py")
 let process = Process()
 process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -89,6 +96,7 @@ print(String(format: "day metric set   Tally p50 %8.2f ms   DuckDB p50 %8.2f ms 
 print(String(
     format: "retention %dx%d  Tally p50 %8.2f ms (p95 %.2f)   DuckDB p50 %8.2f ms   %6.1fx", dates.count, dates.count,
     retentionP50 * 1e3, percentile(retentionTimes, 0.95) * 1e3, duckRetention * 1e3, duckRetention / retentionP50))
+print(String(format: "retention tiles  Tally p50 %8.2f ms (1, 7 and 30 days back, one day's activity)", percentile(tileTimes, 0.5) * 1e3))
 
 // Sizes: the raw events with their indexes, and every rollup with its indexes.
 /// What Debian's `sqlite3` prints for `sql` over the fixture.

@@ -51,7 +51,8 @@ extension DashboardLayout {
         case topEvents
         /// The latest events, as they arrive.
         case liveFeed
-        /// Of the users new 1, 7 and 30 days before the day, the share who came back on it.
+        /// Of the users new 1, 7 and 30 days before the day (``DayReport/retentionDays``), the
+        /// share who came back on it.
         case retention
         /// Accepted, duplicate and rejected events and the SDKs' reported drops; the page
         /// flags the data as unreliable when rejections and drops pass `unreliableShare` of

@@ -16,9 +16,9 @@ extension DayReport {
         async let trend = store.metricsRange(app: app, from: start.description, to: query.date.description, timeZone: zone)
         async let health = store.dataHealth(app: app, date: query.date.description, timeZone: zone)
         async let latest = store.latestEvents(app: app, limit: feedLength)
-        async let retention = layout.sections.contains { $0.content == .retention }
-            ? store.retention(app: app, from: query.date.adding(-retentionDays).description, to: query.date.description, timeZone: zone)
-            : nil
+        async let returning = layout.sections.contains { $0.content == .retention }
+            ? store.returningUsers(app: app, date: query.date.description, after: retentionDays, timeZone: zone)
+            : []
         var report = try await day
         if query.compare {
             async let previousTrend = store.metricsRange(
@@ -29,7 +29,7 @@ extension DayReport {
         report.trend = try await trend
         report.health = try await health
         report.latest = try await latest
-        report.retention = try await retention
+        report.returning = try await returning
         return report
     }
 

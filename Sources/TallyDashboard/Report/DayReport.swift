@@ -20,17 +20,17 @@ public struct DayReport: Hashable, Sendable {
     public var health: DataHealth?
     /// The app's latest events, newest first: the live feed.
     public var latest: [Event]
-    /// The daily cohorts of the ``retentionDays`` days before the day and of the day itself,
-    /// when the layout has a retention section.
-    public var retention: Retention?
+    /// Of the users first seen each of ``retentionDays`` days before the day, how many came
+    /// back on it, when the layout has a retention section.
+    public var returning: [ReturningUsers]
 
-    /// How many days before the day the retention section looks back.
-    public static let retentionDays = 30
+    /// How many days before the day the retention section looks back, for each of its tiles.
+    public static let retentionDays = [1, 7, 30]
 
     /// Creates a report.
     public init(
         metrics: DayMetrics, values: [String: MetricValue] = [:], breakdowns: [String: Breakdown] = [:], trend: RangeMetrics? = nil, previousTrend: RangeMetrics? = nil,
-        previous: DayMetrics? = nil, health: DataHealth? = nil, latest: [Event] = [], retention: Retention? = nil
+        previous: DayMetrics? = nil, health: DataHealth? = nil, latest: [Event] = [], returning: [ReturningUsers] = []
     ) {
         self.metrics = metrics
         self.values = values
@@ -40,14 +40,6 @@ public struct DayReport: Hashable, Sendable {
         self.previous = previous
         self.health = health
         self.latest = latest
-        self.retention = retention
-    }
-
-    /// Of the users first seen `days` days before the day, how many came back on the day:
-    /// `nil` when ``retention`` does not reach that far back.
-    public func returning(after days: Int) -> (returned: Int, firstSeen: Int)? {
-        guard let cohorts = retention?.cohorts, days > 0, days < cohorts.count else { return nil }
-        let cohort = cohorts[cohorts.count - 1 - days]
-        return (cohort.returning[days - 1], cohort.size)
+        self.returning = returning
     }
 }

@@ -145,13 +145,13 @@ public final class SectionComponent: Component, ListComponent, Responder {
                 Tile(id: "event:\($0.key)", label: $0.key, value: String($0.value), hasDetail: false)
             }
         case .retention:
-            return [1, 7, 30].map { days in
-                let label = "Back \(days) \(days == 1 ? "day" : "days") after their first"
-                guard let (returned, size) = report.returning(after: days), size > 0 else {
-                    return Tile(id: "retention:\(days)", label: label, value: "—", detail: "no new users then", hasDetail: false)
+            return report.returning.map { group in
+                let id = "retention:\(group.days)", label = "Back \(group.days) \(group.days == 1 ? "day" : "days") after their first"
+                guard group.firstSeen > 0 else {
+                    return Tile(id: id, label: label, value: "—", detail: "no new users then", hasDetail: false)
                 }
-                let percent = Int((Double(returned) / Double(size) * 100).rounded())
-                return Tile(id: "retention:\(days)", label: label, value: "\(percent)%", detail: "\(returned) of \(size)", hasDetail: false)
+                let percent = Int((Double(group.returned) / Double(group.firstSeen) * 100).rounded())
+                return Tile(id: id, label: label, value: "\(percent)%", detail: "\(group.returned) of \(group.firstSeen)", hasDetail: false)
             }
         case .liveFeed:
             return report.latest.map { event in

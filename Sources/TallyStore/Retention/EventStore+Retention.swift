@@ -31,4 +31,36 @@ extension EventStore {
                 cohorts: zip(boundaries, cohorts).map { RetentionCohort(start: $0.text, size: $1.size, returning: $1.returning) })
         }
     }
+
+    /// Of the users first seen each of `days` days before `date`, how many have an event on
+    /// `date`: single cells of the ``retention(app:from:to:timeZone:period:)`` matrix,
+    /// read from the one day's activity instead of the whole range's.
+    ///
+    /// ```swift
+    /// let back = try await store.returningUsers(app: app, date: "2026-11-20", after: [1, 7, 30])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - app: The app.
+    ///   - date: The day of return, as `YYYY-MM-DD`.
+    ///   - days: How many days before `date` each group was first seen; each from 1 to
+    ///     ``maximumRangeDays``.
+    ///   - timeZone: The IANA identifier whose days these are; `nil` means the app's time zone.
+    /// - Throws: The errors of ``metrics(app:date:timeZone:)``, and
+    ///   ``TallyStoreError/invalidRange(from:to:)`` for a number of days out of range.
+    public func returningUsers(
+        app: AppID, date: String, after days: [Int], timeZone: String? = nil
+    ) async throws -> [ReturningUsers] {
+        let day = try CivilDay(date)
+        for back in days where !(1...Self.maximumRangeDays).contains(back) {
+            throw TallyStoreError.invalidRange(from: "\(back) days before \(date)", to: date)
+        }
+        let distinct = Array(Set(days))
+        return try await read(app: app, timeZone: timeZone) { reader, calendar in
+            let cohorts = try distinct.map { back in try calendar.buckets(of: day.advanced(by: -back)...day.advanced(by: -back)) }
+            let counts = try reader.returning(to: calendar.buckets(of: day...day), from: cohorts)
+            let byDays = Dictionary(uniqueKeysWithValues: zip(distinct, counts))
+            return days.map { ReturningUsers(days: $0, firstSeen: byDays[$0]!.firstSeen, returned: byDays[$0]!.returned) }
+        }
+    }
 }

@@ -42,6 +42,31 @@ extension RollupReader {
     }
 }
 
+extension RollupReader {
+    /// For each of `cohorts` (disjoint), the users whose first event ever is in it, and how
+    /// many of them have an event in `later`, which starts after every cohort ends.
+    func returning(to later: Range<Int64>, from cohorts: [Range<Int64>]) throws -> [(firstSeen: Int, returned: Int)] {
+        var cohortOf: [Int64: Int] = [:]
+        var counts = Array(repeating: (firstSeen: 0, returned: 0), count: cohorts.count)
+        for (index, cohort) in cohorts.enumerated() {
+            let firstSeen = try RawStatement(
+                db, sql: "SELECT key FROM app_user WHERE app_id = ?1 AND first_seen >= ?2 AND first_seen < ?3")
+            firstSeen.bind(app.rawValue, at: 1)
+            firstSeen.bind(cohort.lowerBound * Bucket.milliseconds, at: 2)
+            firstSeen.bind(cohort.upperBound * Bucket.milliseconds, at: 3)
+            while try firstSeen.step() {
+                cohortOf[firstSeen.int64(at: 0)] = index
+                counts[index].firstSeen += 1
+            }
+        }
+        var returned = Set<Int64>()
+        try forEachActiveWindow(between: [later.lowerBound, later.upperBound]) { user, _ in
+            if let cohort = cohortOf[user], returned.insert(user).inserted { counts[cohort].returned += 1 }
+        }
+        return counts
+    }
+}
+
 extension Array {
     /// The index of the first element for which `isAfter` holds, in an array where it holds
     /// for a suffix (binary search); `endIndex` if it holds for none.
