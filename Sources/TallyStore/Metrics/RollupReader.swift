@@ -84,6 +84,15 @@ struct RollupReader {
             arguments: [app.rawValue, buckets.lowerBound * Bucket.milliseconds, buckets.upperBound * Bucket.milliseconds]) ?? 0
     }
 
+    /// Calls `body` with the key and the first event's millisecond of each user whose first
+    /// event ever is in `buckets`.
+    func forEachFirstSeen(in buckets: Range<Int64>, _ body: (_ user: Int64, _ firstSeen: Int64) -> Void) throws {
+        let rows = try bucketRows(
+            sql: "SELECT key, first_seen FROM app_user WHERE app_id = ?1 AND first_seen >= ?2 AND first_seen < ?3",
+            in: buckets.lowerBound * Bucket.milliseconds..<buckets.upperBound * Bucket.milliseconds)
+        while try rows.step() { body(rows.int64(at: 0), rows.int64(at: 1)) }
+    }
+
     /// The users active in `buckets`, with per-user statistics and versions, from `user_bucket`.
     ///
     /// The hot loop of day metrics: one row per user and active bucket, about two per daily

@@ -55,12 +55,10 @@ extension EventStore {
         for back in days where !(1...Self.maximumRangeDays).contains(back) {
             throw TallyStoreError.invalidRange(from: "\(back) days before \(date)", to: date)
         }
-        let distinct = Array(Set(days))
         return try await read(app: app, timeZone: timeZone) { reader, calendar in
-            let cohorts = try distinct.map { back in try calendar.buckets(of: day.advanced(by: -back)...day.advanced(by: -back)) }
+            let cohorts = try days.map { back in try calendar.buckets(of: day.advanced(by: -back)...day.advanced(by: -back)) }
             let counts = try reader.returning(to: calendar.buckets(of: day...day), from: cohorts)
-            let byDays = Dictionary(uniqueKeysWithValues: zip(distinct, counts))
-            return days.map { ReturningUsers(days: $0, firstSeen: byDays[$0]!.firstSeen, returned: byDays[$0]!.returned) }
+            return zip(days, counts).map { ReturningUsers(days: $0, firstSeen: $1.firstSeen, returned: $1.returned) }
         }
     }
 }

@@ -9,14 +9,9 @@ extension RollupReader {
         let windows = starts.count - 1
         var memberIndex: [Int64: Int] = [:]
         var cohortOfMember: [Int] = []
-        let firstSeen = try RawStatement(
-            db, sql: "SELECT key, first_seen FROM app_user WHERE app_id = ?1 AND first_seen >= ?2 AND first_seen < ?3")
-        firstSeen.bind(app.rawValue, at: 1)
-        firstSeen.bind(starts[0] * Bucket.milliseconds, at: 2)
-        firstSeen.bind(starts[windows] * Bucket.milliseconds, at: 3)
-        while try firstSeen.step() {
-            let bucket = Bucket.floorDivide(firstSeen.int64(at: 1), Bucket.milliseconds)
-            memberIndex[firstSeen.int64(at: 0)] = cohortOfMember.count
+        try forEachFirstSeen(in: starts[0]..<starts[windows]) { user, firstSeen in
+            let bucket = Bucket.floorDivide(firstSeen, Bucket.milliseconds)
+            memberIndex[user] = cohortOfMember.count
             cohortOfMember.append(starts.partitioningIndex { $0 > bucket } - 1)
         }
 
@@ -43,19 +38,19 @@ extension RollupReader {
 }
 
 extension RollupReader {
-    /// For each of `cohorts` (disjoint), the users whose first event ever is in it, and how
-    /// many of them have an event in `later`, which starts after every cohort ends.
+    /// For each of `cohorts`, the users whose first event ever is in it, and how many of them
+    /// have an event in `later`, which starts after every cohort ends. Cohorts are equal or
+    /// disjoint; an equal one is read once.
     func returning(to later: Range<Int64>, from cohorts: [Range<Int64>]) throws -> [(firstSeen: Int, returned: Int)] {
+        /// The first cohort with the range of cohort `index`.
+        func canonical(_ index: Int) -> Int {
+            cohorts.firstIndex(of: cohorts[index]) ?? index
+        }
         var cohortOf: [Int64: Int] = [:]
         var counts = Array(repeating: (firstSeen: 0, returned: 0), count: cohorts.count)
-        for (index, cohort) in cohorts.enumerated() {
-            let firstSeen = try RawStatement(
-                db, sql: "SELECT key FROM app_user WHERE app_id = ?1 AND first_seen >= ?2 AND first_seen < ?3")
-            firstSeen.bind(app.rawValue, at: 1)
-            firstSeen.bind(cohort.lowerBound * Bucket.milliseconds, at: 2)
-            firstSeen.bind(cohort.upperBound * Bucket.milliseconds, at: 3)
-            while try firstSeen.step() {
-                cohortOf[firstSeen.int64(at: 0)] = index
+        for index in cohorts.indices where canonical(index) == index {
+            try forEachFirstSeen(in: cohorts[index]) { user, _ in
+                cohortOf[user] = index
                 counts[index].firstSeen += 1
             }
         }
@@ -63,7 +58,7 @@ extension RollupReader {
         try forEachActiveWindow(between: [later.lowerBound, later.upperBound]) { user, _ in
             if let cohort = cohortOf[user], returned.insert(user).inserted { counts[cohort].returned += 1 }
         }
-        return counts
+        return cohorts.indices.map { counts[canonical($0)] }
     }
 }
 
