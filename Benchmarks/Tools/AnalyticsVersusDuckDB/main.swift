@@ -39,10 +39,7 @@ if !FileManager.default.fileExists(atPath: csv) {
 
 /// Seconds `body` takes.
 func seconds(_ body: () async throws -> Void) async rethrows -> Double {
-    let start = ContinuousClock.now
-    try await body()
-    let elapsed = start.duration(to: .now)
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    try await ContinuousClock().measure(body).seconds
 }
 
 /// The value below which `share` of `values` lie.

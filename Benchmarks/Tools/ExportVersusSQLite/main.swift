@@ -17,10 +17,7 @@ let end = Fixtures.start.addingTimeInterval(Double(days) * 86_400)
 func best(_ body: () async throws -> Void) async rethrows -> Double {
     var best = Double.infinity
     for _ in 0..<3 {
-        let start = ContinuousClock.now
-        try await body()
-        let elapsed = start.duration(to: .now)
-        best = min(best, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        best = min(best, try await ContinuousClock().measure(body).seconds)
     }
     return best
 }

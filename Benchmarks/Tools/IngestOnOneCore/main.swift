@@ -31,8 +31,7 @@ case "load" where arguments.count >= 3:
     _ = IngestLoad.bodies
     var rates: [Double] = []
     for key in arguments.dropFirst(2) {
-        let elapsed = try await ContinuousClock().measure { try await IngestLoad.post(to: url, key: key) }
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = try await ContinuousClock().measure { try await IngestLoad.post(to: url, key: key) }.seconds
         rates.append(Double(IngestLoad.count) / seconds)
         print("\(IngestLoad.count) events in \(Int(seconds * 1000)) ms: \(Int(rates.last!)) events/s")
     }
