@@ -37,6 +37,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
         // The pattern library: Foundation only.
@@ -173,7 +174,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "TallyStoreTests", dependencies: ["TallyStore", "SeededRandom"], swiftSettings: strict),
+        .testTarget(
+            name: "TallyStoreTests",
+            dependencies: ["TallyStore", "SeededRandom", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "TallyServerTests",
             dependencies: [

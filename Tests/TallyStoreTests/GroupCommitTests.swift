@@ -87,7 +87,7 @@ import Testing
             try db.execute(sql: """
                 CREATE TABLE failing (on_chunk INTEGER NOT NULL);
                 INSERT INTO failing VALUES (1);
-                CREATE TRIGGER fail_chunk BEFORE INSERT ON user_chunk WHEN (SELECT on_chunk FROM failing) = 1
+                CREATE TRIGGER fail_day BEFORE INSERT ON day_users WHEN (SELECT on_chunk FROM failing) = 1
                 BEGIN SELECT RAISE(ABORT, 'failing rollup'); END
                 """)
         }

@@ -3,8 +3,9 @@ import GRDB
 extension EventStore {
     /// The metrics of one day: see ``DayMetrics`` for the exact definitions.
     ///
-    /// Reads only rollups, never raw events, so the cost depends on the number of users and
-    /// distinct event names active around the day, not on the number of stored events.
+    /// Reads only rollups, never raw events: user sets of whole UTC days and of 15-minute
+    /// buckets, and the day's per-user detail, so the cost depends on the users active on the
+    /// day, not on the number of stored events.
     /// Reflects every batch committed before the call.
     ///
     /// - Parameters:
@@ -18,20 +19,17 @@ extension EventStore {
         let day = try CivilDay(date)
         return try await read(app: app, timeZone: timeZone) { reader, calendar in
             let buckets = try calendar.buckets(of: day...day)
-            let activity = try reader.userActivity(in: buckets)
-            let weekAndMonth = try reader.activeUserCounts(
-                in: [calendar.buckets(of: day.advanced(by: -6)...day), calendar.buckets(of: day.advanced(by: -29)...day)],
-                endingWith: buckets, dayUsers: activity.users)
+            let detail = try reader.userDetail(in: buckets)
             return DayMetrics(
                 date: day.text,
                 timeZone: calendar.identifier,
-                dau: activity.users.count,
-                wau: weekAndMonth[0],
-                mau: weekAndMonth[1],
-                newUsers: try reader.newUsers(in: buckets),
+                dau: try reader.activeUsers(in: buckets).count,
+                wau: try reader.activeUsers(in: calendar.buckets(of: day.advanced(by: -6)...day)).count,
+                mau: try reader.activeUsers(in: calendar.buckets(of: day.advanced(by: -29)...day)).count,
+                newUsers: try reader.firstSeenUsers(in: buckets).count,
                 events: try reader.eventCounts(in: buckets),
-                perUser: activity.perUser,
-                versions: activity.versions,
+                perUser: detail.perUser,
+                versions: detail.versions,
                 screens: try reader.screenCounts(in: buckets))
         }
     }
@@ -60,7 +58,8 @@ extension EventStore {
             for (name, series) in counts { events[try reader.label(name)] = series }
             return RangeMetrics(
                 from: days.lowerBound.text, to: days.upperBound.text, timeZone: calendar.identifier,
-                dates: days.map(\.text), dau: try reader.activeUserCounts(between: starts), events: events)
+                dates: days.map(\.text), dau: try zip(starts, starts.dropFirst()).map { try reader.activeUsers(in: $0..<$1).count },
+                events: events)
         }
     }
 

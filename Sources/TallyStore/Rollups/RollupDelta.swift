@@ -1,19 +1,19 @@
 import GRDB
 
 /// The rollup changes caused by the events one transaction accepted (every batch of a group
-/// commit, see ``GroupCommit``), aggregated in memory so the database sees one upsert per
-/// distinct rollup key instead of one per event.
+/// commit, see ``GroupCommit``), aggregated in memory so the database sees one write per
+/// rollup row touched instead of one per event.
 ///
-/// Every rollup merge is commutative (sums, minima, maxima, bitwise or), so rollups do not
-/// depend on the order events arrive in.
+/// Every rollup merge is commutative (sums, set unions, the later of two last events, the
+/// earlier of two first events), so rollups do not depend on the order events arrive in.
 struct RollupDelta {
     private struct Labeled: Hashable {
         var bucket: Int64
         var label: String
     }
 
-    private struct UserPeriod: Hashable {
-        var period: Int64
+    private struct UserBucket: Hashable {
+        var bucket: Int64
         var user: String
     }
 
@@ -36,45 +36,69 @@ struct RollupDelta {
         }
     }
 
+    /// A user whose first event moved: a new user (`from` is `nil`), or one whose
+    /// `first_seen` an earlier event lowered.
+    private struct FirstSeenMove {
+        var user: UInt32
+        var from: Int64?
+        var to: Int64
+    }
+
+    /// The changes to the two user sets of one row of `bucket_users` or `day_users`.
+    private struct SetChanges {
+        var active: [UInt32] = []
+        var firstAdded: [UInt32] = []
+        var firstRemoved: [UInt32] = []
+    }
+
     private var firstSeen: [String: Int64] = [:]
     private var names: [Labeled: Int64] = [:]
     private var screens: [Labeled: Int64] = [:]
-    private var activity: [UserPeriod: Activity] = [:]
-    private var userDays: [UserPeriod: DayBuckets] = [:]
-    private var userChunks: [UserPeriod: Int64] = [:]
+    private var activity: [UserBucket: Activity] = [:]
 
     /// Adds an accepted event that happened `timestamp` milliseconds after 1970.
     mutating func add(_ event: Event, timestamp: Int64) {
         let bucket = Bucket.containing(milliseconds: timestamp)
-        let day = Bucket.floorDivide(bucket, Bucket.perDay)
-        let slot = bucket - day * Bucket.perDay
-        let chunk = Bucket.floorDivide(day, Bucket.daysPerChunk)
         let user = event.userID
-
         firstSeen[user] = min(firstSeen[user] ?? timestamp, timestamp)
         names[Labeled(bucket: bucket, label: event.name), default: 0] += 1
         if event.name == "screen_view", case .string(let screen)? = event.properties["screen"] {
             screens[Labeled(bucket: bucket, label: screen), default: 0] += 1
         }
-        activity[UserPeriod(period: bucket, user: user), default: Activity(lastTimestamp: timestamp, lastVersion: event.appVersion)]
+        activity[UserBucket(bucket: bucket, user: user), default: Activity(lastTimestamp: timestamp, lastVersion: event.appVersion)]
             .add(name: event.name, timestamp: timestamp, version: event.appVersion)
-        userDays[UserPeriod(period: day, user: user), default: DayBuckets()].insert(slot)
-        userChunks[UserPeriod(period: chunk, user: user), default: 0] |= 1 << (day - chunk * Bucket.daysPerChunk)
     }
 
     /// Merges the delta into the rollup tables of `app`. Call inside the transaction that
     /// inserted the events.
     ///
-    /// Skips the user lookups and bitmap upserts that `cache` shows would change nothing,
-    /// and records in `cache` what this write stores: keep the cache only if the
-    /// transaction commits.
+    /// Skips the user lookups that `cache` shows would change nothing, and records in `cache`
+    /// what this write stores: keep the cache only if the transaction commits.
     func write(_ db: Database, app: AppID, cache: inout RollupCache) throws {
-        let users = try resolveUsers(db, app: app, cache: &cache)
+        let (users, moves) = try resolveUsers(db, app: app, cache: &cache)
         let labels = try Self.resolveLabels(
             db, Set(names.keys.map(\.label)).union(activity.values.map(\.lastVersion)), cache: &cache)
         try writeCounts(db, app: app, labels: labels)
-        try writeActivity(db, app: app, users: users, labels: labels)
-        try writeActiveDays(db, app: app, users: users, cache: &cache)
+
+        var bucketSets: [Int64: SetChanges] = [:], daySets: [Int64: SetChanges] = [:]
+        var bucketActivity: [Int64: [(user: UInt32, activity: Activity)]] = [:]
+        for (key, value) in activity {
+            let user = users[key.user]!
+            bucketActivity[key.bucket, default: []].append((user, value))
+            bucketSets[key.bucket, default: SetChanges()].active.append(user)
+            daySets[Bucket.day(of: key.bucket), default: SetChanges()].active.append(user)
+        }
+        for move in moves {
+            bucketSets[move.to, default: SetChanges()].firstAdded.append(move.user)
+            daySets[Bucket.day(of: move.to), default: SetChanges()].firstAdded.append(move.user)
+            if let from = move.from {
+                bucketSets[from, default: SetChanges()].firstRemoved.append(move.user)
+                daySets[Bucket.day(of: from), default: SetChanges()].firstRemoved.append(move.user)
+            }
+        }
+        try writeActivity(bucketActivity, db, app: app, labels: labels)
+        try Self.write(bucketSets, to: "bucket_users", periodColumn: "bucket", db, app: app)
+        try Self.write(daySets, to: "day_users", periodColumn: "day", db, app: app)
     }
 
     /// Adds the events per name and per screen to `name_bucket` and `screen_bucket`.
@@ -103,71 +127,67 @@ struct RollupDelta {
         }
     }
 
-    /// Appends each user's events per name to `user_bucket` and keeps the later last event.
-    private func writeActivity(_ db: Database, app: AppID, users: [String: Int64], labels: [String: Int64]) throws {
-        // SQLite evaluates every SET expression on the row as it was before the update.
-        // Equal timestamps are rare: only then are the version texts looked up and compared.
-        let upsert = try RawStatement(db, sql: """
-            INSERT INTO user_bucket (app_id, bucket, user_key, names, last_timestamp, last_version_id)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-            ON CONFLICT (app_id, bucket, user_key) DO UPDATE SET
-                names = names || excluded.names,
-                last_timestamp = max(last_timestamp, excluded.last_timestamp),
-                last_version_id = CASE
-                    WHEN excluded.last_timestamp > last_timestamp THEN excluded.last_version_id
-                    WHEN excluded.last_timestamp < last_timestamp THEN last_version_id
-                    WHEN (SELECT text FROM label WHERE id = excluded.last_version_id)
-                        > (SELECT text FROM label WHERE id = last_version_id) THEN excluded.last_version_id
-                    ELSE last_version_id END
-            """)
-        upsert.bind(app.rawValue, at: 1)
-        var packed: [UInt8] = []
-        for (key, value) in activity {
-            packed.removeAll(keepingCapacity: true)
-            for (name, count) in value.counts { NameCounts.append(name: labels[name]!, count: count, to: &packed) }
-            upsert.bind(key.period, at: 2)
-            upsert.bind(users[key.user]!, at: 3)
-            upsert.bind(packed, at: 4)
-            upsert.bind(value.lastTimestamp, at: 5)
-            upsert.bind(labels[value.lastVersion]!, at: 6)
-            try upsert.execute()
+    /// Merges each bucket's per-user detail into its `bucket_activity` row: counts add up,
+    /// and the later last event wins (on a tie, the greater version text).
+    private func writeActivity(
+        _ buckets: [Int64: [(user: UInt32, activity: Activity)]], _ db: Database, app: AppID, labels: [String: Int64]
+    ) throws {
+        let read = try RawStatement(db, sql: "SELECT names, versions FROM bucket_activity WHERE app_id = ?1 AND bucket = ?2")
+        let write = try RawStatement(db, sql: "REPLACE INTO bucket_activity (app_id, bucket, names, versions) VALUES (?1, ?2, ?3, ?4)")
+        read.bind(app.rawValue, at: 1)
+        write.bind(app.rawValue, at: 1)
+        var versionTexts = Dictionary(uniqueKeysWithValues: labels.map { ($0.value, $0.key) })
+        func text(_ version: Int64) throws -> String {
+            if let text = versionTexts[version] { return text }
+            let text = try String.fetchOne(db, sql: "SELECT text FROM label WHERE id = ?", arguments: [version]) ?? ""
+            versionTexts[version] = text
+            return text
+        }
+        for (bucket, entries) in buckets {
+            read.bind(bucket, at: 2)
+            var stored = try read.executeReturningFirstRow { row in
+                try row.withBlob(at: 0) { names in try row.withBlob(at: 1) { try BucketActivity(names: names, versions: $0) } }
+            } ?? BucketActivity()
+            let start = bucket * Bucket.milliseconds
+            for (user, activity) in entries {
+                for (name, count) in activity.counts { stored.names[labels[name]!, default: [:]][user, default: 0] += count }
+                let last = BucketActivity.LastEvent(offset: activity.lastTimestamp - start, version: labels[activity.lastVersion]!)
+                if let known = stored.last[user], try known.offset > last.offset
+                    || known.offset == last.offset && (known.version == last.version || text(known.version) > activity.lastVersion) {
+                    continue
+                }
+                stored.last[user] = last
+            }
+            write.bind(bucket, at: 2)
+            write.bind(stored.encodedNames, at: 3)
+            write.bind(stored.encodedVersions, at: 4)
+            try write.execute()
         }
     }
 
-    /// Sets the activity bits of `user_day` and `user_chunk` that `cache` does not show set.
-    private func writeActiveDays(_ db: Database, app: AppID, users: [String: Int64], cache: inout RollupCache) throws {
-        let days = try RawStatement(db, sql: """
-            INSERT INTO user_day (app_id, day, user_key, low_buckets, high_buckets) VALUES (?1, ?2, ?3, ?4, ?5)
-            ON CONFLICT (app_id, day, user_key) DO UPDATE SET
-                low_buckets = low_buckets | excluded.low_buckets, high_buckets = high_buckets | excluded.high_buckets
-            """)
-        days.bind(app.rawValue, at: 1)
-        for (key, buckets) in userDays {
-            let period = RollupCache.Period(app: app, period: key.period, user: users[key.user]!)
-            let known = cache.dayBuckets[period] ?? DayBuckets()
-            guard known.union(buckets) != known else { continue }
-            days.bind(key.period, at: 2)
-            days.bind(period.user, at: 3)
-            days.bind(buckets.low, at: 4)
-            days.bind(buckets.high, at: 5)
-            try days.execute()
-            cache.dayBuckets[period] = known.union(buckets)
-        }
-
-        let chunks = try RawStatement(db, sql: """
-            INSERT INTO user_chunk (app_id, chunk, user_key, days) VALUES (?1, ?2, ?3, ?4)
-            ON CONFLICT (app_id, chunk, user_key) DO UPDATE SET days = days | excluded.days
-            """)
-        chunks.bind(app.rawValue, at: 1)
-        for (key, days) in userChunks {
-            let period = RollupCache.Period(app: app, period: key.period, user: users[key.user]!)
-            let known = cache.chunkDays[period] ?? 0
-            guard known | days != known else { continue }
-            chunks.bind(key.period, at: 2)
-            chunks.bind(period.user, at: 3)
-            chunks.bind(days, at: 4)
-            try chunks.execute()
-            cache.chunkDays[period] = known | days
+    /// Applies `changes` to the `active` and `first` user sets of `table`'s rows, keyed by
+    /// app and `periodColumn`, writing only the rows that change.
+    private static func write(
+        _ changes: [Int64: SetChanges], to table: String, periodColumn: String, _ db: Database, app: AppID
+    ) throws {
+        let read = try RawStatement(db, sql: "SELECT active, first FROM \(table) WHERE app_id = ?1 AND \(periodColumn) = ?2")
+        let write = try RawStatement(db, sql: "REPLACE INTO \(table) (app_id, \(periodColumn), active, first) VALUES (?1, ?2, ?3, ?4)")
+        read.bind(app.rawValue, at: 1)
+        write.bind(app.rawValue, at: 1)
+        for (period, change) in changes {
+            read.bind(period, at: 2)
+            let stored = try read.executeReturningFirstRow { row in
+                try (row.withBlob(at: 0) { try UserSet(serialized: $0) }, row.withBlob(at: 1) { try UserSet(serialized: $0) })
+            } ?? (UserSet(), UserSet())
+            var (active, first) = stored
+            for user in change.active { active.insert(user) }
+            for user in change.firstRemoved { first.remove(user) }
+            for user in change.firstAdded { first.insert(user) }
+            guard (active, first) != stored else { continue }
+            write.bind(period, at: 2)
+            write.bind(active.serialized, at: 3)
+            write.bind(first.serialized, at: 4)
+            try write.execute()
         }
     }
 
@@ -191,29 +211,54 @@ struct RollupDelta {
         return ids
     }
 
-    /// Inserts new users and lowers `first_seen` where this delta holds an earlier event;
-    /// returns every user's key.
-    private func resolveUsers(_ db: Database, app: AppID, cache: inout RollupCache) throws -> [String: Int64] {
-        let upsert = try RawStatement(db, sql: """
-            INSERT INTO app_user (app_id, user_id, first_seen) VALUES (?1, ?2, ?3)
-            ON CONFLICT (app_id, user_id) DO UPDATE SET first_seen = min(first_seen, excluded.first_seen)
-            RETURNING key, first_seen
-            """)
-        upsert.bind(app.rawValue, at: 1)
-        var keys: [String: Int64] = [:]
-        keys.reserveCapacity(firstSeen.count)
+    /// Every user's number, giving new users the app's next numbers, and the users whose first
+    /// event moved: new users, and those whose `first_seen` this delta lowers.
+    private func resolveUsers(
+        _ db: Database, app: AppID, cache: inout RollupCache
+    ) throws -> (numbers: [String: UInt32], moves: [FirstSeenMove]) {
+        var numbers: [String: UInt32] = [:]
+        numbers.reserveCapacity(firstSeen.count)
+        var moves: [FirstSeenMove] = []
+        var pending: [(user: String, timestamp: Int64)] = []
         for (user, timestamp) in firstSeen {
-            let appUser = RollupCache.AppUser(app: app, user: user)
-            if let known = cache.users[appUser], known.firstSeen <= timestamp {
-                keys[user] = known.key
-                continue
+            if let known = cache.users[RollupCache.AppUser(app: app, user: user)], known.firstSeen <= timestamp {
+                numbers[user] = known.number
+            } else {
+                pending.append((user, timestamp))
             }
-            upsert.bind(user, at: 2)
-            upsert.bind(timestamp, at: 3)
-            let known = try upsert.executeReturningRow { RollupCache.User(key: $0.int64(at: 0), firstSeen: $0.int64(at: 1)) }
-            keys[user] = known.key
-            cache.users[appUser] = known
         }
-        return keys
+        guard !pending.isEmpty else { return (numbers, moves) }
+
+        let find = try RawStatement(db, sql: "SELECT number, first_seen FROM app_user WHERE app_id = ?1 AND user_id = ?2")
+        let insert = try RawStatement(db, sql: "INSERT INTO app_user (app_id, user_id, number, first_seen) VALUES (?1, ?2, ?3, ?4)")
+        let lower = try RawStatement(db, sql: "UPDATE app_user SET first_seen = ?3 WHERE app_id = ?1 AND user_id = ?2")
+        for statement in [find, insert, lower] { statement.bind(app.rawValue, at: 1) }
+        var next: Int64?
+        for (user, timestamp) in pending {
+            find.bind(user, at: 2)
+            var known = try find.executeReturningFirstRow { RollupCache.User(number: UInt32($0.int64(at: 0)), firstSeen: $0.int64(at: 1)) }
+            if let stored = known, stored.firstSeen > timestamp {
+                lower.bind(user, at: 2)
+                lower.bind(timestamp, at: 3)
+                try lower.execute()
+                moves.append(FirstSeenMove(
+                    user: stored.number, from: Bucket.containing(milliseconds: stored.firstSeen), to: Bucket.containing(milliseconds: timestamp)))
+                known?.firstSeen = timestamp
+            } else if known == nil {
+                let number = try next ?? Int64.fetchOne(
+                    db, sql: "SELECT coalesce(max(number) + 1, 0) FROM app_user WHERE app_id = ?", arguments: [app.rawValue]) ?? 0
+                guard number <= Int64(UInt32.max) else { throw DatabaseError(message: "app \(app.rawValue) has 2^32 users") }
+                next = number + 1
+                insert.bind(user, at: 2)
+                insert.bind(number, at: 3)
+                insert.bind(timestamp, at: 4)
+                try insert.execute()
+                moves.append(FirstSeenMove(user: UInt32(number), from: nil, to: Bucket.containing(milliseconds: timestamp)))
+                known = RollupCache.User(number: UInt32(number), firstSeen: timestamp)
+            }
+            numbers[user] = known!.number
+            cache.users[RollupCache.AppUser(app: app, user: user)] = known
+        }
+        return (numbers, moves)
     }
 }

@@ -82,6 +82,15 @@ struct RawStatement {
         return read(self)
     }
 
+    /// Runs a query for at most one row, reads that row with `read` if there is one, and
+    /// resets the statement.
+    ///
+    /// - Throws: A `DatabaseError` from SQLite.
+    func executeReturningFirstRow<T>(_ read: (Self) throws -> T) throws -> T? {
+        defer { sqlite3_reset(handle) }
+        return try step() ? read(self) : nil
+    }
+
     /// Advances to the next row: `true` if a row is available to read, `false` once done.
     /// A statement stepped to its end is not run again; ``execute()`` and
     /// ``executeReturningRow(_:)`` reset theirs.

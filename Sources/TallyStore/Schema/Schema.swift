@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// The database schema, applied by GRDB's `DatabaseMigrator` when a store opens.
@@ -145,6 +146,77 @@ enum Schema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: """
+                DROP TABLE user_bucket;
+                DROP TABLE user_day;
+                DROP TABLE user_chunk;
+                DROP TABLE app_user;
+                DELETE FROM name_bucket;
+                DELETE FROM screen_bucket;
+                CREATE TABLE app_user (
+                    app_id INTEGER NOT NULL,
+                    user_id TEXT NOT NULL,
+                    number INTEGER NOT NULL,
+                    first_seen INTEGER NOT NULL,
+                    PRIMARY KEY (app_id, user_id)
+                ) WITHOUT ROWID;
+                CREATE UNIQUE INDEX app_user_by_number ON app_user(app_id, number);
+                CREATE TABLE bucket_users (
+                    app_id INTEGER NOT NULL,
+                    bucket INTEGER NOT NULL,
+                    active BLOB NOT NULL,
+                    first BLOB NOT NULL,
+                    PRIMARY KEY (app_id, bucket)
+                ) WITHOUT ROWID;
+                CREATE TABLE day_users (
+                    app_id INTEGER NOT NULL,
+                    day INTEGER NOT NULL,
+                    active BLOB NOT NULL,
+                    first BLOB NOT NULL,
+                    PRIMARY KEY (app_id, day)
+                ) WITHOUT ROWID;
+                CREATE TABLE bucket_activity (
+                    app_id INTEGER NOT NULL,
+                    bucket INTEGER NOT NULL,
+                    names BLOB NOT NULL,
+                    versions BLOB NOT NULL,
+                    PRIMARY KEY (app_id, bucket)
+                ) WITHOUT ROWID;
+                """)
+            try rebuildRollups(db)
+        }
         return migrator
+    }
+
+    /// Fills the rollups from the raw events, in batches of 50,000, as ingest would have.
+    private static func rebuildRollups(_ db: Database) throws {
+        let rows = try RawStatement(db, sql: """
+            SELECT rowid, app_id, name, timestamp, user_id, app_version,
+                CASE WHEN name = 'screen_view' AND json_type(properties, '$.screen') = 'text'
+                    THEN json_extract(properties, '$.screen') END
+            FROM event WHERE rowid > ?1 ORDER BY rowid LIMIT 50000
+            """)
+        func text(_ column: Int32) -> String {
+            rows.withText(at: column) { String(decoding: $0, as: UTF8.self) }
+        }
+        let unused = Date(timeIntervalSince1970: 0)
+        var cache = RollupCache()
+        var last: Int64 = 0
+        while true {
+            rows.bind(last, at: 1)
+            var deltas: [AppID: RollupDelta] = [:]
+            while try rows.step() {
+                last = rows.int64(at: 0)
+                let event = Event(
+                    id: UUID(), name: text(2), timestamp: unused, deviceTimestamp: unused, userID: text(4),
+                    sessionID: nil, appVersion: text(5), platform: "",
+                    properties: rows.isNull(at: 6) ? [:] : ["screen": .string(text(6))])
+                deltas[AppID(rawValue: rows.int64(at: 1)), default: RollupDelta()].add(event, timestamp: rows.int64(at: 3))
+            }
+            guard !deltas.isEmpty else { return }
+            for (app, delta) in deltas { try delta.write(db, app: app, cache: &cache) }
+            cache.trim()
+        }
     }
 }

@@ -1,0 +1,128 @@
+extension UserSet {
+    /// The low 16 bits of the numbers of one chunk: a sorted array up to ``UserSet/arrayLimit``
+    /// elements, a bitmap of 1,024 words beyond. The representation follows from the count
+    /// alone, so derived equality is set equality.
+    struct Container: Hashable, Sendable {
+        static let words = 1_024
+
+        /// The elements, ascending, while ``bits`` is empty.
+        private(set) var values: [UInt16] = []
+        /// Bit `v` set for each element `v` once the container holds more than ``UserSet/arrayLimit``.
+        private(set) var bits: [UInt64] = []
+        /// The number of elements.
+        private(set) var count = 0
+
+        init() {}
+
+        /// A container of `values`, ascending and distinct.
+        init(sorted values: [UInt16]) {
+            if values.count > UserSet.arrayLimit {
+                bits = Self.bitmap(of: values)
+            } else {
+                self.values = values
+            }
+            count = values.count
+        }
+
+        /// A container of the set bits of `bits`, 1,024 words, holding `count` elements.
+        init(bits: [UInt64], count: Int) {
+            if count > UserSet.arrayLimit {
+                self.bits = bits
+            } else {
+                values = Self.elements(of: bits, count: count)
+            }
+            self.count = count
+        }
+
+        var isBitmap: Bool { !bits.isEmpty }
+
+        func contains(_ value: UInt16) -> Bool {
+            if isBitmap { return bits[Int(value >> 6)] & (1 << (value & 63)) != 0 }
+            let position = insertionPoint(of: value)
+            return position < values.count && values[position] == value
+        }
+
+        mutating func insert(_ value: UInt16) -> Bool {
+            if isBitmap {
+                let word = Int(value >> 6), bit: UInt64 = 1 << (value & 63)
+                guard bits[word] & bit == 0 else { return false }
+                bits[word] |= bit
+                count += 1
+                return true
+            }
+            let position = insertionPoint(of: value)
+            guard position == values.count || values[position] != value else { return false }
+            if count == UserSet.arrayLimit {
+                bits = Self.bitmap(of: values)
+                values = []
+                bits[Int(value >> 6)] |= 1 << (value & 63)
+            } else {
+                values.insert(value, at: position)
+            }
+            count += 1
+            return true
+        }
+
+        mutating func remove(_ value: UInt16) -> Bool {
+            if isBitmap {
+                let word = Int(value >> 6), bit: UInt64 = 1 << (value & 63)
+                guard bits[word] & bit != 0 else { return false }
+                bits[word] &= ~bit
+                count -= 1
+                if count == UserSet.arrayLimit {
+                    values = Self.elements(of: bits, count: count)
+                    bits = []
+                }
+                return true
+            }
+            let position = insertionPoint(of: value)
+            guard position < values.count, values[position] == value else { return false }
+            values.remove(at: position)
+            count -= 1
+            return true
+        }
+
+        /// Calls `body` with each element, ascending.
+        func forEach(_ body: (UInt16) throws -> Void) rethrows {
+            if isBitmap {
+                for (index, word) in bits.enumerated() {
+                    var word = word
+                    while word != 0 {
+                        try body(UInt16(truncatingIfNeeded: index << 6 | word.trailingZeroBitCount))
+                        word &= word - 1
+                    }
+                }
+            } else {
+                for value in values { try body(value) }
+            }
+        }
+
+        private func insertionPoint(of value: UInt16) -> Int {
+            var low = 0, high = values.count
+            while low < high {
+                let middle = (low + high) / 2
+                if values[middle] < value { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+
+        static func bitmap(of values: [UInt16]) -> [UInt64] {
+            var bits = [UInt64](repeating: 0, count: words)
+            for value in values { bits[Int(value >> 6)] |= 1 << (value & 63) }
+            return bits
+        }
+
+        static func elements(of bits: [UInt64], count: Int) -> [UInt16] {
+            var values: [UInt16] = []
+            values.reserveCapacity(count)
+            for (index, word) in bits.enumerated() {
+                var word = word
+                while word != 0 {
+                    values.append(UInt16(truncatingIfNeeded: index << 6 | word.trailingZeroBitCount))
+                    word &= word - 1
+                }
+            }
+            return values
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import PropertyBased
+import Testing
+import TallyStore
+
+/// ``UserSet`` against `Set<UInt32>` on generated sets, sparse (array chunks) and dense
+/// (bitmap chunks, past ``UserSet/arrayLimit`` numbers in a 65,536-number chunk), across
+/// several chunks.
+@Suite struct UserSetPropertyTests {
+    /// Numbers over four chunks, about 2,000 to a chunk: array chunks, some near the limit.
+    static let sparse = Gen.uint32(in: 0...(4 << 16)).array(of: 0...8_000)
+    /// Numbers in the first two chunks' first 12,000 values: bitmap chunks, some crossing the
+    /// limit in both directions as numbers are added and removed.
+    static let dense = Gen.uint32(in: 0...12_000).array(of: 0...9_000)
+        .map { $0.map { $0 % 2 == 0 ? $0 : $0 + (1 << 16) } }
+
+    @Test func holdsWhatASetHolds() async {
+        for generator in [Self.sparse, Self.dense] {
+            await propertyCheck(count: 60, input: generator) { numbers in
+                let set = UserSet(numbers), expected = Set(numbers)
+                #expect(set.count == expected.count)
+                #expect(Array(set) == expected.sorted())
+                var visited: [UInt32] = []
+                set.forEach { visited.append($0) }
+                #expect(visited == expected.sorted())
+                for number in numbers.prefix(50) { #expect(set.contains(number)) }
+                for number in numbers.prefix(50) where !expected.contains(number &+ 1) { #expect(!set.contains(number &+ 1)) }
+            }
+        }
+    }
+
+    @Test func setAlgebraMatchesSet() async {
+        for generator in [Self.sparse, Self.dense] {
+            await propertyCheck(count: 60, input: generator, generator) { a, b in
+                let left = UserSet(a), right = UserSet(b)
+                let expectedLeft = Set(a), expectedRight = Set(b)
+                #expect(Array(left.union(right)) == expectedLeft.union(expectedRight).sorted())
+                #expect(left.union(right) == right.union(left))
+                #expect(Array(left.subtracting(right)) == expectedLeft.subtracting(expectedRight).sorted())
+                #expect(left.intersectionCount(right) == expectedLeft.intersection(expectedRight).count)
+            }
+        }
+    }
+
+    /// Equal sets compare equal however they were built: chunks shrunk back under the limit
+    /// by removals are arrays again.
+    @Test func removalsLeaveTheSetOfTheRemainingNumbers() async {
+        for generator in [Self.sparse, Self.dense] {
+            await propertyCheck(count: 60, input: generator, generator) { a, b in
+                var set = UserSet(a)
+                var expected = Set(a)
+                for number in b { #expect(set.remove(number) == (expected.remove(number) != nil)) }
+                #expect(set == UserSet(expected))
+                #expect(set.count == expected.count)
+                #expect(set.isEmpty == expected.isEmpty)
+            }
+        }
+    }
+
+    @Test func serializedBytesDecodeToTheSameSet() async {
+        for generator in [Self.sparse, Self.dense] {
+            await propertyCheck(count: 60, input: generator) { numbers in
+                let set = UserSet(numbers)
+                #expect((try? UserSet(serialized: set.serialized)) == set)
+            }
+        }
+        #expect(UserSet().serialized.isEmpty)
+    }
+
+    /// Damaged bytes (cut short, or any bytes at all) are refused or decode to some set; they
+    /// never trap.
+    @Test func damagedBytesAreRefusedWithoutTrapping() async {
+        await propertyCheck(count: 200, input: Gen.uint8().array(of: 0...40)) { bytes in
+            if let set = try? UserSet(serialized: bytes) { #expect((try? UserSet(serialized: set.serialized)) == set) }
+        }
+        await propertyCheck(count: 60, input: Self.dense, Gen.int(in: 1...100)) { numbers, cut in
+            let bytes = UserSet(numbers).serialized
+            guard cut <= bytes.count else { return }
+            #expect(throws: UserSet.FormatError.self) { try UserSet(serialized: Array(bytes.dropLast(cut))) }
+        }
+        let outOfOrder: [UInt8] = [1, 0, 1, 0, 5, 0, 3, 0]
+        #expect(throws: UserSet.FormatError.self) { try UserSet(serialized: outOfOrder) }
+    }
+}
