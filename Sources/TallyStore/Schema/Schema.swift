@@ -191,19 +191,19 @@ enum Schema {
 
     /// Fills the rollups from the raw events, in batches of 50,000, as ingest would have.
     private static func rebuildRollups(_ db: Database) throws {
-        let rows = try RawStatement(db, sql: """
-            SELECT rowid, app_id, name, timestamp, user_id, app_version,
-                CASE WHEN name = 'screen_view' AND json_type(properties, '$.screen') = 'text'
-                    THEN json_extract(properties, '$.screen') END
-            FROM event WHERE rowid > ?1 ORDER BY rowid LIMIT 50000
-            """)
-        func text(_ column: Int32) -> String {
-            rows.withText(at: column) { String(decoding: $0, as: UTF8.self) }
-        }
         let unused = Date(timeIntervalSince1970: 0)
         var cache = RollupCache()
         var last: Int64 = 0
         while true {
+            let rows = try RawStatement(db, sql: """
+                SELECT rowid, app_id, name, timestamp, user_id, app_version,
+                    CASE WHEN name = 'screen_view' AND json_type(properties, '$.screen') = 'text'
+                        THEN json_extract(properties, '$.screen') END
+                FROM event WHERE rowid > ?1 ORDER BY rowid LIMIT 50000
+                """)
+            func text(_ column: Int32) -> String {
+                rows.withText(at: column) { String(decoding: $0, as: UTF8.self) }
+            }
             rows.bind(last, at: 1)
             var deltas: [AppID: RollupDelta] = [:]
             while try rows.step() {
