@@ -19,9 +19,9 @@ import GRDB
 ///   batches committed together is stored, and counted as accepted, once.
 /// - Rollups: the accepted events of the whole group go into one ``RollupDelta`` per app,
 ///   written once before the commit, so a rollup row touched by many batches is upserted once.
-///   A ``RollupCache`` of what earlier transactions committed spares the writes that would
-///   change nothing; it is emptied when a transaction fails, since it may then hold facts that
-///   were rolled back.
+///   A ``RollupCache`` of what earlier transactions committed spares the user lookups that
+///   would change nothing; it is emptied when a transaction fails, since it may then hold facts
+///   that were rolled back.
 /// - Data health: counts recorded with ``record(_:)`` (see ``HealthCounts``) are written by the
 ///   next transaction, with its batches or alone, without their callers waiting: ingest gets no
 ///   extra transaction or disk sync per request. Counts of a failed transaction wait for the next.

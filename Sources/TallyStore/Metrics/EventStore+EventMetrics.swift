@@ -1,7 +1,7 @@
 extension EventStore {
     /// The distinct users who sent an event named `event` on a day.
     ///
-    /// Reads the `user_bucket` rollup, not raw events, like ``metrics(app:date:timeZone:)``.
+    /// Reads the `bucket_activity` rollup, not raw events, like ``metrics(app:date:timeZone:)``.
     ///
     /// - Parameters:
     ///   - app: The app.
@@ -16,7 +16,7 @@ extension EventStore {
     /// Per day from `from` through `to`, the events named `event` and the distinct users who
     /// sent them: the series of a metric's detail chart.
     ///
-    /// Days are defined as in ``DayMetrics``. Reads the `user_bucket` rollup once for the whole
+    /// Days are defined as in ``DayMetrics``. Reads the `bucket_activity` rollup once for the whole
     /// range: the cost grows with the users active in it, not with their events.
     ///
     /// - Parameters:

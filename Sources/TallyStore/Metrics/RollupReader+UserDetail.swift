@@ -4,14 +4,19 @@ extension RollupReader {
     ///
     /// Versions: buckets are read latest first, and each user counts for the version of the
     /// first entry met, their last event (within a bucket, the stored entry is already the
-    /// last, ties broken by version text). Names: each name's entries, gathered from every
-    /// bucket, are summed per user in one array indexed by user number, reused from name to
-    /// name, for the users who sent the name and the most any one sent.
+    /// last, ties broken by version text).
+    ///
+    /// Names: each row's name sections are copied out as they are (about two bytes a user),
+    /// then decoded name by name into one array indexed by user number that holds each user's
+    /// events of the current name, stamped with the name so no reset is needed between names.
+    /// Gathering decoded entries in arrays per name instead took twice as long (2.3 against
+    /// 1.2 ms for a day of the 20,000-user fixture), and an array per name and user number
+    /// would grow with names times users, not with the day's data.
     func userDetail(in buckets: Range<Int64>) throws -> (perUser: [String: PerUserStats], versions: [String: Int]) {
         var versionUsers: [Int64: Int] = [:]
         var assigned = DenseFlags()
-        var entries: [Int64: (users: [UInt32], counts: [Int64])] = [:]
-        var largestUser: UInt32 = 0
+        var sectionBytes: [UInt8] = []
+        var sections: [(name: Int64, bytes: Range<Int>)] = []
         let rows = try bucketRows(
             sql: """
                 SELECT names, versions FROM bucket_activity WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3
@@ -20,18 +25,15 @@ extension RollupReader {
             in: buckets)
         while try rows.step() {
             try rows.withBlob(at: 0) { names in
-                try BucketActivity.forEachSection(in: names) { name, section in
-                    try BucketActivity.forEachEntry(in: section) { user, count in
-                        entries[name, default: ([], [])].users.append(user)
-                        entries[name, default: ([], [])].counts.append(count)
-                        largestUser = max(largestUser, user)
-                    }
+                try BucketActivity.forEachSection(in: names) { name, entries in
+                    sections.append((name, sectionBytes.count..<sectionBytes.count + entries.count))
+                    sectionBytes.append(contentsOf: entries)
                 }
             }
             try rows.withBlob(at: 1) { versions in
-                try BucketActivity.forEachSection(in: versions) { version, section in
+                try BucketActivity.forEachSection(in: versions) { version, entries in
                     var newUsers = 0
-                    try BucketActivity.forEachEntry(in: section) { user, _ in
+                    try BucketActivity.forEachEntry(in: entries) { user, _ in
                         if assigned.insert(user) { newUsers += 1 }
                     }
                     if newUsers > 0 { versionUsers[version, default: 0] += newUsers }
@@ -40,18 +42,37 @@ extension RollupReader {
         }
 
         var perUser: [String: PerUserStats] = [:]
-        var sums = [Int64](repeating: 0, count: entries.isEmpty ? 0 : Int(largestUser) + 1)
-        for (name, list) in entries {
-            var events: Int64 = 0, users = 0, maximum: Int64 = 0
-            for (user, count) in zip(list.users, list.counts) {
-                let index = Int(user)
-                if sums[index] == 0 { users += 1 }
-                sums[index] += count
-                events += count
-                maximum = max(maximum, sums[index])
+        // Per user number: the stamp of the name last counted (high 32 bits) and the user's
+        // events of that name (low 32 bits, saturating: no user sends 2^32 events a day).
+        var totals: [UInt64] = []
+        sections.sort { $0.name < $1.name }
+        var start = 0
+        try sectionBytes.withUnsafeBytes { bytes in
+            while start < sections.count {
+                let name = sections[start].name
+                let stamp = UInt64(perUser.count + 1) << 32
+                var events: Int64 = 0, users = 0, maximum: UInt64 = 0
+                var end = start
+                while end < sections.count, sections[end].name == name {
+                    try BucketActivity.forEachEntry(in: UnsafeRawBufferPointer(rebasing: bytes[sections[end].bytes])) { user, count in
+                        let index = Int(user)
+                        if index >= totals.count { totals.append(contentsOf: repeatElement(0, count: max(index + 1 - totals.count, totals.count))) }
+                        let known = totals[index]
+                        var sum = UInt64(UInt32(clamping: count))
+                        if known & ~0xFFFF_FFFF == stamp {
+                            sum = min(known & 0xFFFF_FFFF + sum, 0xFFFF_FFFF)
+                        } else {
+                            users += 1
+                        }
+                        totals[index] = stamp | sum
+                        maximum = max(maximum, sum)
+                        events += count
+                    }
+                    end += 1
+                }
+                perUser[try label(name)] = PerUserStats(average: Double(events) / Double(users), maximum: Int(maximum))
+                start = end
             }
-            for user in list.users { sums[Int(user)] = 0 }
-            perUser[try label(name)] = PerUserStats(average: Double(events) / Double(users), maximum: Int(maximum))
         }
         var versions: [String: Int] = [:]
         for (version, users) in versionUsers { versions[try label(version), default: 0] += users }
@@ -67,7 +88,7 @@ struct DenseFlags {
     /// Marks `user`; returns whether it was unmarked.
     mutating func insert(_ user: UInt32) -> Bool {
         let word = Int(user >> 6), bit: UInt64 = 1 << (user & 63)
-        if word >= words.count { words.append(contentsOf: repeatElement(0, count: word + 1 - words.count)) }
+        if word >= words.count { words.append(contentsOf: repeatElement(0, count: max(word + 1 - words.count, words.count))) }
         guard words[word] & bit == 0 else { return false }
         words[word] |= bit
         return true

@@ -15,8 +15,8 @@ extension RollupReader {
     }
 
     private func users(column: String, in buckets: Range<Int64>) throws -> UserSet {
-        var users = UserSet()
-        guard !buckets.isEmpty else { return users }
+        var users: [UserSet] = []
+        guard !buckets.isEmpty else { return UserSet() }
         let firstWholeDay = -Bucket.floorDivide(-buckets.lowerBound, Bucket.perDay)
         let endWholeDay = Bucket.floorDivide(buckets.upperBound, Bucket.perDay)
         if firstWholeDay < endWholeDay {
@@ -28,21 +28,21 @@ extension RollupReader {
         } else {
             try addUsers(inBuckets: buckets, column: column, to: &users)
         }
-        return users
+        return UserSet.union(users)
     }
 
-    private func addUsers(inBuckets buckets: Range<Int64>, column: String, to users: inout UserSet) throws {
+    private func addUsers(inBuckets buckets: Range<Int64>, column: String, to users: inout [UserSet]) throws {
         guard !buckets.isEmpty else { return }
         try addUsers(
             sql: "SELECT \(column) FROM bucket_users WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3",
             in: buckets, to: &users)
     }
 
-    /// Adds the user set in column 0 of each row `sql` selects over `range`.
-    private func addUsers(sql: String, in range: Range<Int64>, to users: inout UserSet) throws {
+    /// Appends the user set in column 0 of each row `sql` selects over `range`.
+    private func addUsers(sql: String, in range: Range<Int64>, to users: inout [UserSet]) throws {
         let rows = try bucketRows(sql: sql, in: range)
         while try rows.step() {
-            users.formUnion(try rows.withBlob(at: 0) { try UserSet(serialized: $0) })
+            users.append(try rows.withBlob(at: 0) { try UserSet(serialized: $0) })
         }
     }
 }

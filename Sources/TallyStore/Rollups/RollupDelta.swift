@@ -77,7 +77,8 @@ struct RollupDelta {
     func write(_ db: Database, app: AppID, cache: inout RollupCache) throws {
         let (users, moves) = try resolveUsers(db, app: app, cache: &cache)
         let labels = try Self.resolveLabels(
-            db, Set(names.keys.map(\.label)).union(activity.values.map(\.lastVersion)), cache: &cache)
+            db, Set(names.keys.map(\.label)).union(screens.keys.map(\.label)).union(activity.values.map(\.lastVersion)),
+            cache: &cache)
         try writeCounts(db, app: app, labels: labels)
 
         var bucketSets: [Int64: SetChanges] = [:], daySets: [Int64: SetChanges] = [:]
@@ -104,7 +105,7 @@ struct RollupDelta {
     /// Adds the events per name and per screen to `name_bucket` and `screen_bucket`.
     private func writeCounts(_ db: Database, app: AppID, labels: [String: Int64]) throws {
         try Self.add(names, to: "name_bucket", keyColumn: "name_id", db, app: app) { $0.bind(labels[$1]!, at: 3) }
-        try Self.add(screens, to: "screen_bucket", keyColumn: "screen", db, app: app) { $0.bind($1, at: 3) }
+        try Self.add(screens, to: "screen_bucket", keyColumn: "screen_id", db, app: app) { $0.bind(labels[$1]!, at: 3) }
     }
 
     /// Adds `counts` to the `count` column of `table`, keyed by app, bucket and `keyColumn`,

@@ -13,7 +13,17 @@ enum Varint {
 
     /// Reads the number at `offset` in `bytes` and moves `offset` past it, or returns `nil`
     /// if the bytes end first or it does not fit 64 bits.
+    @inline(__always)
     static func read(_ bytes: UnsafeRawBufferPointer, at offset: inout Int) -> UInt64? {
+        // Most numbers of the rollups fit one byte.
+        if offset < bytes.count, bytes[offset] < 0x80 {
+            offset += 1
+            return UInt64(bytes[offset - 1])
+        }
+        return readLong(bytes, at: &offset)
+    }
+
+    private static func readLong(_ bytes: UnsafeRawBufferPointer, at offset: inout Int) -> UInt64? {
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while offset < bytes.count, shift < 64 {

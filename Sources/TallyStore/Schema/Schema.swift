@@ -3,22 +3,23 @@ import GRDB
 
 /// The database schema, applied by GRDB's `DatabaseMigrator` when a store opens.
 ///
-/// Raw events live in `event`. `label` interns event names and app versions as small
-/// integers, so rollup rows are all integers: narrower rows to scan and integer keys to group
-/// by when metrics read them. Everything else except `app` is a rollup that
-/// ``EventStore/insert(_:app:)`` updates in the same transaction as the events, keyed by
-/// UTC 15-minute bucket (see ``Bucket``) so metrics are exact in every time zone:
+/// Raw events live in `event`. `label` interns event names, app versions and screens as
+/// small integers. Everything else except `app` is a rollup that ``EventStore/insert(_:app:)``
+/// updates in the same transaction as the events, keyed by UTC 15-minute bucket (see
+/// ``Bucket``) so metrics are exact in every time zone. Migration "v3" laid them out as today:
 ///
-/// - `app_user`: one row per user, with the instant of the user's first event (new users)
-///   and a small integer `key` the other rollups use instead of the user id text.
+/// - `app_user`: per app and user id, the user's `number` (dense per app, from 0, what the user
+///   sets hold) and the instant of the user's first event.
 /// - `name_bucket`: events per name (a `label`) per bucket (event counts).
-/// - `screen_bucket`: `screen_view` events per `screen` property per bucket (screens).
-/// - `user_bucket`: per user and bucket, the events per name (see ``NameCounts``) and the
-///   last event's timestamp and app version (a `label`) (per-user averages and maxima, versions).
-/// - `user_day`: per user and UTC day, a 96-bit bitmap of the buckets with activity, in two
-///   48-bit integers (distinct users over the partial UTC days at the edges of a window).
-/// - `user_chunk`: per user and 64-day UTC chunk, a bitmap of active UTC days (distinct users
-///   over the whole UTC days inside a window, for WAU and MAU).
+/// - `screen_bucket`: `screen_view` events per `screen` property (a `label`) per bucket (screens).
+/// - `bucket_users`: per bucket, the ``UserSet`` of users active in it (`active`) and of users
+///   whose first event ever is in it (`first`).
+/// - `day_users`: the same two sets per UTC day, the unions of its buckets' sets, so a window
+///   of whole UTC days reads one row a day.
+/// - `bucket_activity`: per bucket, the per-user detail of ``BucketActivity``: events per name
+///   and user, and each user's last event's version (per-user averages and maxima, versions).
+///
+/// Migration "v3" rebuilds these rollups from the raw events.
 ///
 /// Migration "v2" adds the dashboard's tables and the data health counters:
 ///
@@ -153,7 +154,14 @@ enum Schema {
                 DROP TABLE user_chunk;
                 DROP TABLE app_user;
                 DELETE FROM name_bucket;
-                DELETE FROM screen_bucket;
+                DROP TABLE screen_bucket;
+                CREATE TABLE screen_bucket (
+                    app_id INTEGER NOT NULL,
+                    bucket INTEGER NOT NULL,
+                    screen_id INTEGER NOT NULL,
+                    count INTEGER NOT NULL,
+                    PRIMARY KEY (app_id, bucket, screen_id)
+                ) WITHOUT ROWID;
                 CREATE TABLE app_user (
                     app_id INTEGER NOT NULL,
                     user_id TEXT NOT NULL,

@@ -82,6 +82,40 @@ extension UserSet {
             return true
         }
 
+        /// Adds the elements of `other`, in place.
+        mutating func formUnion(_ other: Self) {
+            switch (isBitmap, other.isBitmap) {
+            case (true, true):
+                var count = 0
+                bits.withUnsafeMutableBufferPointer { bits in
+                    other.bits.withUnsafeBufferPointer { otherBits in
+                        for index in bits.indices {
+                            bits[index] |= otherBits[index]
+                            count += bits[index].nonzeroBitCount
+                        }
+                    }
+                }
+                self.count = count
+            case (true, false):
+                for value in other.values { _ = insert(value) }
+            case (false, true):
+                var union = other
+                for value in values { _ = union.insert(value) }
+                self = union
+            case (false, false):
+                self = Self(sorted: Self.merge(values, other.values))
+            }
+        }
+
+        /// Sets the bits of this container's elements in `bitmap`, 1,024 words.
+        func addBits(to bitmap: inout [UInt64]) {
+            if isBitmap {
+                for index in bitmap.indices { bitmap[index] |= bits[index] }
+            } else {
+                for value in values { bitmap[Int(value >> 6)] |= 1 << (value & 63) }
+            }
+        }
+
         /// Calls `body` with each element, ascending.
         func forEach(_ body: (UInt16) throws -> Void) rethrows {
             if isBitmap {

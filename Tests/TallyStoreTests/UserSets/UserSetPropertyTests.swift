@@ -35,6 +35,8 @@ import TallyStore
                 let expectedLeft = Set(a), expectedRight = Set(b)
                 #expect(Array(left.union(right)) == expectedLeft.union(expectedRight).sorted())
                 #expect(left.union(right) == right.union(left))
+                #expect(UserSet.union([left, right, left]) == left.union(right))
+                #expect(UserSet.union([UserSet]()) == UserSet())
                 #expect(Array(left.subtracting(right)) == expectedLeft.subtracting(expectedRight).sorted())
                 #expect(left.intersectionCount(right) == expectedLeft.intersection(expectedRight).count)
             }
