@@ -10,6 +10,11 @@
 /// an array against 25 KB as bitmaps. Sparse slots need arrays and dense days need bitmaps,
 /// so each chunk picks the smaller: an array of 4,096 numbers is exactly as large as a bitmap.
 ///
+/// swift-collections' `BitSet`, one bitmap over all numbers, was the starting point. It is as
+/// fast for the operations metrics are made of (`UserSetBenchmarks`, 200,000 users: the union
+/// of 96 slots in 80 µs against 67 µs with ``union(_:)``, an intersection count of two days in
+/// 6 against 7 µs), but it stores every slot in 25 KB where the containers take about 1 KB.
+///
 /// ```swift
 /// var today: UserSet = [1, 5, 70_000]
 /// today.formUnion([5, 9])
