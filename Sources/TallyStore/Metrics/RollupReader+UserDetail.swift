@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Componentry
 
 extension RollupReader {
     /// Per event name, how often the users who sent it in `buckets` sent it, and the users
@@ -57,7 +57,7 @@ extension RollupReader {
             split += 1
         }
         let halves = [groups[..<split], groups[split...]]
-        let results = Mutex<[Result<[NameTotal], any Error>]>([])
+        let results = Locked<[Result<[NameTotal], any Error>]>([])
         let (bytes, sectionList) = (sectionBytes, sections)
         DispatchQueue.concurrentPerform(iterations: 2) { half in
             let result = Result { try Self.totals(of: halves[half], sections: sectionList, bytes: bytes) }
