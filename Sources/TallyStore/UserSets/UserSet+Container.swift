@@ -38,7 +38,7 @@ extension UserSet {
 
         func contains(_ value: UInt16) -> Bool {
             if isBitmap { return bits[Int(value >> 6)] & (1 << (value & 63)) != 0 }
-            let position = insertionPoint(of: value)
+            let position = values.insertionPoint(of: value)
             return position < values.count && values[position] == value
         }
 
@@ -50,7 +50,7 @@ extension UserSet {
                 count += 1
                 return true
             }
-            let position = insertionPoint(of: value)
+            let position = values.insertionPoint(of: value)
             guard position == values.count || values[position] != value else { return false }
             if count == UserSet.arrayLimit {
                 bits = Self.bitmap(of: values)
@@ -75,7 +75,7 @@ extension UserSet {
                 }
                 return true
             }
-            let position = insertionPoint(of: value)
+            let position = values.insertionPoint(of: value)
             guard position < values.count, values[position] == value else { return false }
             values.remove(at: position)
             count -= 1
@@ -129,15 +129,6 @@ extension UserSet {
             } else {
                 for value in values { try body(value) }
             }
-        }
-
-        private func insertionPoint(of value: UInt16) -> Int {
-            var low = 0, high = values.count
-            while low < high {
-                let middle = (low + high) / 2
-                if values[middle] < value { low = middle + 1 } else { high = middle }
-            }
-            return low
         }
 
         static func bitmap(of values: [UInt16]) -> [UInt64] {

@@ -44,18 +44,8 @@ extension UserSet {
 
     /// The number of numbers in both this set and `other`, without building the intersection.
     public func intersectionCount(_ other: UserSet) -> Int {
-        var count = 0, mine = 0, theirs = 0
-        while mine < keys.count, theirs < other.keys.count {
-            if keys[mine] < other.keys[theirs] {
-                mine += 1
-            } else if other.keys[theirs] < keys[mine] {
-                theirs += 1
-            } else {
-                count += containers[mine].intersectionCount(other.containers[theirs])
-                mine += 1
-                theirs += 1
-            }
-        }
+        var count = 0
+        keys.forEachCommonIndex(with: other.keys) { count += containers[$0].intersectionCount(other.containers[$1]) }
         return count
     }
 }
@@ -72,18 +62,8 @@ extension UserSet.Container {
         case (false, true):
             return values.reduce(0) { $0 + (other.contains($1) ? 1 : 0) }
         case (false, false):
-            var count = 0, mine = 0, theirs = 0
-            while mine < values.count, theirs < other.values.count {
-                if values[mine] < other.values[theirs] {
-                    mine += 1
-                } else if other.values[theirs] < values[mine] {
-                    theirs += 1
-                } else {
-                    count += 1
-                    mine += 1
-                    theirs += 1
-                }
-            }
+            var count = 0
+            values.forEachCommonIndex(with: other.values) { _, _ in count += 1 }
             return count
         }
     }

@@ -60,7 +60,7 @@ public struct UserSet: Hashable, Sendable {
     @discardableResult
     public mutating func insert(_ number: UInt32) -> Bool {
         let chunk = Self.chunk(of: number)
-        let position = insertionPoint(ofChunk: chunk)
+        let position = keys.insertionPoint(of: chunk)
         if position == keys.count || keys[position] != chunk {
             keys.insert(chunk, at: position)
             containers.insert(Container(), at: position)
@@ -86,17 +86,7 @@ public struct UserSet: Hashable, Sendable {
 
     /// The index of `chunk` in ``keys``, or `nil`.
     func index(ofChunk chunk: UInt16) -> Int? {
-        let position = insertionPoint(ofChunk: chunk)
+        let position = keys.insertionPoint(of: chunk)
         return position < keys.count && keys[position] == chunk ? position : nil
-    }
-
-    /// The first index of ``keys`` whose chunk is not below `chunk` (binary search).
-    private func insertionPoint(ofChunk chunk: UInt16) -> Int {
-        var low = 0, high = keys.count
-        while low < high {
-            let middle = (low + high) / 2
-            if keys[middle] < chunk { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 }
