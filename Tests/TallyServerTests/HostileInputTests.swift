@@ -162,3 +162,8 @@ extension HostileInputTests {
         }
     }
 }
+
+extension EventStore {
+    /// The SQLite database behind the store, for tests that break it.
+    var pool: DatabasePool { (backend as! SQLiteBackend).pool }
+}

@@ -29,3 +29,8 @@ func event(
 func storedEventIDs(_ db: Database) throws -> Set<UUID> {
     Set(try Data.fetchAll(db, sql: "SELECT id FROM event").compactMap(UUID.init(storedID:)))
 }
+
+extension EventStore {
+    /// The SQLite database behind the store, for tests that inspect or break it.
+    var pool: DatabasePool { (backend as! SQLiteBackend).pool }
+}

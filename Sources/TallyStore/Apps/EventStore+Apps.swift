@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 extension EventStore {
     /// Registers an app and returns it with a fresh ingest key and read token.
@@ -17,47 +16,37 @@ extension EventStore {
     ) async throws -> NewApp {
         _ = try LocalCalendar(identifier: timeZone)
         try App.validate(acceptedEventAge: acceptedEventAge)
-        let ingestKey = AccessKey.generate(prefix: "ik_")
-        let readToken = AccessKey.generate(prefix: "rt_")
+        let ingestKey = AccessKey.generate(prefix: "ik_"), readToken = AccessKey.generate(prefix: "rt_")
         let createdAt = Date().unixMilliseconds
-        let app = try await pool.write { db in
-            try db.execute(
-                sql: """
-                    INSERT INTO app (name, time_zone, accepted_event_age, ingest_key_hash, read_token_hash, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [name, timeZone, acceptedEventAge, AccessKey.hash(ingestKey), AccessKey.hash(readToken), createdAt])
-            return App(
-                id: AppID(rawValue: db.lastInsertedRowID), name: name, timeZone: timeZone,
-                acceptedEventAge: acceptedEventAge, createdAt: Date(unixMilliseconds: createdAt))
-        }
+        let id = try await backend.insertApp(
+            name: name, timeZone: timeZone, acceptedEventAge: acceptedEventAge,
+            ingestKeyHash: AccessKey.hash(ingestKey), readTokenHash: AccessKey.hash(readToken), createdAt: createdAt)
+        let app = App(id: id, name: name, timeZone: timeZone, acceptedEventAge: acceptedEventAge, createdAt: Date(unixMilliseconds: createdAt))
         return NewApp(app: app, ingestKey: ingestKey, readToken: readToken)
     }
 
     /// The app with this id, or `nil` if there is none.
     public func app(id: AppID) async throws -> App? {
-        try await pool.read { db in try App.fetch(db, id: id) }
+        try await backend.app(id: id)
     }
 
     /// The app whose ingest key is `ingestKey`, or `nil` if no app has it.
     ///
     /// Hashes the presented key and looks the hash up; use it to authenticate ingest requests.
     public func app(ingestKey: String) async throws -> App? {
-        try await pool.read { db in try App.fetch(db, whereColumn: "ingest_key_hash", equals: AccessKey.hash(ingestKey)) }
+        try await backend.app(.ingestKey, hash: AccessKey.hash(ingestKey))
     }
 
     /// The app whose read token is `readToken`, or `nil` if no app has it.
     ///
     /// Hashes the presented token and looks the hash up; use it to authenticate metrics and export requests.
     public func app(readToken: String) async throws -> App? {
-        try await pool.read { db in try App.fetch(db, whereColumn: "read_token_hash", equals: AccessKey.hash(readToken)) }
+        try await backend.app(.readToken, hash: AccessKey.hash(readToken))
     }
 
     /// All apps, ordered by id (creation order).
     public func apps() async throws -> [App] {
-        try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT \(App.columns) FROM app ORDER BY id").map(App.init(row:))
-        }
+        try await backend.apps()
     }
 
     /// Changes an app's settings and returns the updated app; `nil` arguments keep the current value.
@@ -70,16 +59,7 @@ extension EventStore {
     public func updateApp(_ id: AppID, timeZone: String? = nil, acceptedEventAge: TimeInterval? = nil) async throws -> App {
         if let timeZone { _ = try LocalCalendar(identifier: timeZone) }
         if let acceptedEventAge { try App.validate(acceptedEventAge: acceptedEventAge) }
-        return try await pool.write { db in
-            try db.execute(
-                sql: """
-                    UPDATE app SET time_zone = coalesce(?, time_zone), accepted_event_age = coalesce(?, accepted_event_age)
-                    WHERE id = ?
-                    """,
-                arguments: [timeZone, acceptedEventAge, id.rawValue])
-            guard let app = try App.fetch(db, id: id) else { throw TallyStoreError.unknownApp(id) }
-            return app
-        }
+        return try await backend.updateApp(id, timeZone: timeZone, acceptedEventAge: acceptedEventAge)
     }
 
     /// Replaces an app's ingest key and read token with fresh ones and returns them.
@@ -90,15 +70,8 @@ extension EventStore {
     ///
     /// - Throws: ``TallyStoreError/unknownApp(_:)``.
     public func rotateKeys(_ id: AppID) async throws -> NewApp {
-        let ingestKey = AccessKey.generate(prefix: "ik_")
-        let readToken = AccessKey.generate(prefix: "rt_")
-        let app = try await pool.write { db in
-            try db.execute(
-                sql: "UPDATE app SET ingest_key_hash = ?, read_token_hash = ? WHERE id = ?",
-                arguments: [AccessKey.hash(ingestKey), AccessKey.hash(readToken), id.rawValue])
-            guard let app = try App.fetch(db, id: id) else { throw TallyStoreError.unknownApp(id) }
-            return app
-        }
+        let ingestKey = AccessKey.generate(prefix: "ik_"), readToken = AccessKey.generate(prefix: "rt_")
+        let app = try await backend.replaceKeys(id, ingestKeyHash: AccessKey.hash(ingestKey), readTokenHash: AccessKey.hash(readToken))
         return NewApp(app: app, ingestKey: ingestKey, readToken: readToken)
     }
 }

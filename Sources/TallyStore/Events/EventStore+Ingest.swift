@@ -16,6 +16,6 @@ extension EventStore {
     /// - Throws: ``TallyStoreError/unknownApp(_:)`` if no app has id `app`, or a database error.
     @discardableResult
     public func insert(_ events: [Event], app: AppID) async throws -> InsertResult {
-        try await groupCommit.insert(events, app: app)
+        try await backend.insert(events, app: app)
     }
 }

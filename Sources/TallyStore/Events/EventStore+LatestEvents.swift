@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension EventStore {
     /// The most events ``latestEvents(app:limit:)`` returns.
@@ -15,13 +14,6 @@ extension EventStore {
     ///   stored properties are corrupt.
     public func latestEvents(app: AppID, limit: Int = 50) async throws -> [Event] {
         let limit = min(max(limit, 1), Self.maximumLatestEvents)
-        return try await pool.read { db in
-            guard try App.fetch(db, id: app) != nil else { throw TallyStoreError.unknownApp(app) }
-            let decoder = JSONDecoder()
-            return try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT \(Event.columns) FROM event WHERE app_id = ? ORDER BY timestamp DESC, rowid DESC LIMIT ?"),
-                arguments: [app.rawValue, limit]
-            ).map { try Event(row: $0, decoder: decoder) }
-        }
+        return try await backend.latestEvents(app: app, limit: limit)
     }
 }

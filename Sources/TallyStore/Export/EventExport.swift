@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// The raw events of an app in a time range, as returned by ``EventStore/export(app:from:to:)``:
 /// an asynchronous sequence ordered by timestamp (then by storage order).
@@ -15,23 +14,20 @@ public struct EventExport: AsyncSequence, Sendable {
     /// Events read per transaction.
     public static let pageSize = 1000
 
-    /// What a page selects: ``Event``'s columns, then the `rowid` that orders equal instants.
-    static let columns = "\(Event.columns), rowid"
-
-    let pool: DatabasePool
+    let backend: any StoreBackend
     let app: AppID
     let range: Range<Int64>
 
     /// Starts reading from the beginning of the range.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(export: self, after: (range.lowerBound, 0))
+        Iterator(export: self)
     }
 
     /// Reads the export one page at a time.
     public struct Iterator: AsyncIteratorProtocol {
         let export: EventExport
-        /// The sort key, (timestamp, rowid), of the last event read.
-        var after: (timestamp: Int64, rowID: Int64)
+        /// Where the last page ended; `nil` before the first.
+        var after: EventCursor?
         var page: [Event] = []
         var pageIndex = 0
         var exhausted = false
@@ -42,23 +38,8 @@ public struct EventExport: AsyncSequence, Sendable {
         public mutating func next() async throws -> Event? {
             if pageIndex == page.count {
                 guard !exhausted else { return nil }
-                let (export, start) = (export, after)
-                let (events, last) = try await export.pool.read { db in
-                    let rows = try Row.fetchAll(
-                        db,
-                        sql: """
-                            SELECT \(EventExport.columns) FROM event
-                            WHERE app_id = ? AND timestamp >= ? AND timestamp < ? AND (timestamp, rowid) > (?, ?)
-                            ORDER BY timestamp, rowid LIMIT ?
-                            """,
-                        arguments: [
-                            export.app.rawValue, start.timestamp, export.range.upperBound, start.timestamp, start.rowID,
-                            EventExport.pageSize,
-                        ])
-                    let decoder = JSONDecoder()
-                    let events = try rows.map { try Event(row: $0, decoder: decoder) }
-                    return (events, rows.last.map { ($0[2] as Int64, $0[9] as Int64) })
-                }
+                let (events, last) = try await export.backend.events(
+                    app: export.app, in: export.range, after: after, limit: EventExport.pageSize)
                 (page, pageIndex, exhausted) = (events, 0, events.count < EventExport.pageSize)
                 if let last { after = last }
                 if page.isEmpty { return nil }

@@ -18,7 +18,7 @@ struct ExportWriter {
         bytes.reserveCapacity(capacity)
     }
 
-    /// Appends the current row of `row`, selected with ``EventExport/columns``.
+    /// Appends the current row of `row`, selected with ``Event/columns``.
     mutating func append(_ row: RawStatement) {
         switch format {
         case .ndjson: appendJSONLine(row)
@@ -27,7 +27,7 @@ struct ExportWriter {
     }
 
     // Columns: 0 id, 1 name, 2 timestamp, 3 device_timestamp, 4 user_id, 5 session_id,
-    // 6 app_version, 7 platform, 8 properties (the order of `EventExport.columns`).
+    // 6 app_version, 7 platform, 8 properties (the order of `Event.columns`).
 
     private mutating func appendJSONLine(_ row: RawStatement) {
         // Keys in sorted order, as the HTTP API's `JSONEncoder` with `.sortedKeys` writes them.

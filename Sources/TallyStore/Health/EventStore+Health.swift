@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 extension EventStore {
     /// The longest reason code ``recordIngest(app:at:accepted:duplicates:rejectedByReason:droppedByReason:)`` accepts, in UTF-8 bytes.
@@ -39,7 +38,7 @@ extension EventStore {
             else { throw TallyStoreError.invalidHealthCount(reason: reason, count: count) }
             counts.add(count, .init(app: app, bucket: bucket, outcome: outcome, reason: reason))
         }
-        groupCommit.record(counts)
+        backend.record(counts)
     }
 
     /// The ingest outcomes of a day: see ``DataHealth``.
@@ -50,27 +49,17 @@ extension EventStore {
     ///
     /// - Throws: The errors of ``metrics(app:date:timeZone:)``.
     public func dataHealth(app: AppID, date: String, timeZone: String? = nil) async throws -> DataHealth {
-        // An empty batch is a barrier: its transaction writes every count recorded before it.
-        if groupCommit.holdsHealthCounts { _ = try await groupCommit.insert([], app: app) }
-        return try await readDay(app: app, date: date, timeZone: timeZone) { db, day, calendar in
-            var health = DataHealth(date: date, timeZone: calendar.identifier, accepted: 0, duplicates: 0, rejected: [:], dropped: [:])
-            let rows = try Row.fetchCursor(
-                db.cachedStatement(sql: """
-                    SELECT outcome, reason, sum(count) FROM ingest_health
-                    WHERE app_id = ? AND bucket >= ? AND bucket < ? GROUP BY outcome, reason
-                    """),
-                arguments: [app.rawValue, day.lowerBound / Bucket.milliseconds, day.upperBound / Bucket.milliseconds])
-            while let row = try rows.next() {
-                let count: Int = row[2]
-                switch HealthCounts.Outcome(rawValue: row[0]) {
-                case .accepted: health.accepted += count
-                case .duplicate: health.duplicates += count
-                case .rejected: health.rejected[row[1], default: 0] += count
-                case .dropped: health.dropped[row[1], default: 0] += count
-                case nil: break
-                }
+        let (milliseconds, calendar) = try await day(date, app: app, timeZone: timeZone)
+        try await backend.flushHealthCounts(app: app)
+        var health = DataHealth(date: date, timeZone: calendar.identifier, accepted: 0, duplicates: 0, rejected: [:], dropped: [:])
+        for (outcome, reason, count) in try await backend.healthCounts(app: app, in: milliseconds.lowerBound / Bucket.milliseconds..<milliseconds.upperBound / Bucket.milliseconds) {
+            switch outcome {
+            case .accepted: health.accepted += count
+            case .duplicate: health.duplicates += count
+            case .rejected: health.rejected[reason, default: 0] += count
+            case .dropped: health.dropped[reason, default: 0] += count
             }
-            return health
         }
+        return health
     }
 }

@@ -1,5 +1,3 @@
-import GRDB
-
 extension EventStore {
     /// The metrics of one day: see ``DayMetrics`` for the exact definitions.
     ///
@@ -70,8 +68,8 @@ extension EventStore {
         return first...last
     }
 
-    /// Runs `body` in a read transaction with the app's rollups and the calendar of `timeZone`,
-    /// or of the app's time zone when `timeZone` is `nil`.
+    /// Runs `body` over the app's rollups in one consistent read, with the calendar of
+    /// `timeZone`, or of the app's time zone when `timeZone` is `nil`.
     ///
     /// - Throws: ``TallyStoreError/invalidTimeZone(_:)``, ``TallyStoreError/unknownApp(_:)``,
     ///   what `body` throws, or a database error.
@@ -79,10 +77,21 @@ extension EventStore {
         app: AppID, timeZone: String?, _ body: @escaping @Sendable (RollupReader, LocalCalendar) throws -> T
     ) async throws -> T {
         let requestedCalendar = try timeZone.map { identifier throws(TallyStoreError) in try LocalCalendar(identifier: identifier) }
-        return try await pool.read { db in
-            guard let stored = try App.fetch(db, id: app) else { throw TallyStoreError.unknownApp(app) }
-            let calendar = try requestedCalendar ?? LocalCalendar(identifier: stored.timeZone)
-            return try body(RollupReader(db: db, app: app), calendar)
+        return try await backend.readRollups(app: app) { reader, stored in
+            try body(reader, requestedCalendar ?? LocalCalendar(identifier: stored.timeZone))
         }
+    }
+
+    /// The milliseconds of the local day `date` (see ``metrics(app:date:timeZone:)``) and the
+    /// calendar of `timeZone`, or of the app's time zone when `timeZone` is `nil`.
+    ///
+    /// - Throws: The errors of ``metrics(app:date:timeZone:)``.
+    func day(_ date: String, app: AppID, timeZone: String?) async throws -> (milliseconds: Range<Int64>, calendar: LocalCalendar) {
+        let day = try CivilDay(date)
+        let requestedCalendar = try timeZone.map { identifier throws(TallyStoreError) in try LocalCalendar(identifier: identifier) }
+        guard let stored = try await backend.app(id: app) else { throw TallyStoreError.unknownApp(app) }
+        let calendar = try requestedCalendar ?? LocalCalendar(identifier: stored.timeZone)
+        let buckets = try calendar.buckets(of: day...day)
+        return (buckets.lowerBound * Bucket.milliseconds..<buckets.upperBound * Bucket.milliseconds, calendar)
     }
 }

@@ -20,27 +20,17 @@ extension RollupReader {
         var assigned = DenseFlags()
         var sectionBytes: [UInt8] = []
         var sections: [(name: Int64, bytes: Range<Int>)] = []
-        let rows = try bucketRows(
-            sql: """
-                SELECT names, versions FROM bucket_activity WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3
-                ORDER BY bucket DESC
-                """,
-            in: buckets)
-        while try rows.step() {
-            try rows.withBlob(at: 0) { names in
-                try BucketActivity.forEachSection(in: names) { name, entries in
-                    sections.append((name, sectionBytes.count..<sectionBytes.count + entries.count))
-                    sectionBytes.append(contentsOf: entries)
-                }
+        try rows.forEachActivity(in: buckets, latestFirst: true) { _, names, versions in
+            try BucketActivity.forEachSection(in: names) { name, entries in
+                sections.append((name, sectionBytes.count..<sectionBytes.count + entries.count))
+                sectionBytes.append(contentsOf: entries)
             }
-            try rows.withBlob(at: 1) { versions in
-                try BucketActivity.forEachSection(in: versions) { version, entries in
-                    var newUsers = 0
-                    try BucketActivity.forEachEntry(in: entries) { user, _ in
-                        if assigned.insert(user) { newUsers += 1 }
-                    }
-                    if newUsers > 0 { versionUsers[version, default: 0] += newUsers }
+            try BucketActivity.forEachSection(in: versions) { version, entries in
+                var newUsers = 0
+                try BucketActivity.forEachEntry(in: entries) { user, _ in
+                    if assigned.insert(user) { newUsers += 1 }
                 }
+                if newUsers > 0 { versionUsers[version, default: 0] += newUsers }
             }
         }
 

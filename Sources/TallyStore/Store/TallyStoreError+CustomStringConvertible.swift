@@ -24,6 +24,8 @@ extension TallyStoreError: CustomStringConvertible {
             "A section layout of \(bytes) bytes is too large: at most \(EventStore.maximumSectionLayoutBytes) bytes."
         case .invalidHealthCount(let reason, let count):
             "Invalid data health count \(count) for reason \"\(reason)\": expected 0 to \(EventStore.maximumHealthCount) and a reason of 1 to \(EventStore.maximumHealthReasonBytes) bytes."
+        case .tooManyUsers(let id):
+            "App \(id.rawValue) has 4,294,967,296 users, the most the store can number."
         }
     }
 }

@@ -30,4 +30,6 @@ public enum TallyStoreError: Error, Hashable, Sendable {
     /// A data health count below 0 or above ``EventStore/maximumHealthCount``, or a reason code
     /// that is empty or longer than ``EventStore/maximumHealthReasonBytes`` bytes.
     case invalidHealthCount(reason: String, count: Int)
+    /// An app with 2^32 users, the most the rollups' user numbers (`UInt32`) can tell apart.
+    case tooManyUsers(AppID)
 }

@@ -1,5 +1,4 @@
 public import Foundation
-import GRDB
 
 extension EventStore {
     /// The most sessions a user keeps: creating one more deletes the one that expires first,
@@ -20,62 +19,27 @@ extension EventStore {
     /// - Throws: ``TallyStoreError/unknownUser(_:)``, or a database error.
     @discardableResult
     public func createSession(user: DashboardUserID, tokenHash: Data, expiresAt: Date) async throws -> DashboardSession {
-        let csrfToken = AccessKey.generate(prefix: "")
-        return try await pool.write { db in
-            guard let name = try String.fetchOne(db, sql: "SELECT name FROM dashboard_user WHERE id = ?", arguments: [user.rawValue]) else {
-                throw TallyStoreError.unknownUser(user)
-            }
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO dashboard_session (token_hash, user_id, csrf_token, expires_at) VALUES (?, ?, ?, ?)",
-                arguments: [tokenHash, user.rawValue, csrfToken, expiresAt.unixMilliseconds])
-            try db.execute(
-                sql: """
-                    DELETE FROM dashboard_session WHERE token_hash IN (
-                        SELECT token_hash FROM dashboard_session WHERE user_id = ?
-                        ORDER BY expires_at DESC, rowid DESC LIMIT -1 OFFSET ?)
-                    """,
-                arguments: [user.rawValue, Self.maximumSessionsPerUser])
-            return DashboardSession(
-                user: DashboardUser(id: user, name: name), expiresAt: Date(unixMilliseconds: expiresAt.unixMilliseconds),
-                csrfToken: csrfToken)
-        }
+        try await backend.insertSession(
+            user: user, tokenHash: tokenHash, csrfToken: AccessKey.generate(prefix: ""), expiresAt: expiresAt.unixMilliseconds,
+            keeping: Self.maximumSessionsPerUser)
     }
 
     /// The session whose token hashes to `tokenHash`, with its user, or `nil` if there is
     /// none or it expired at or before `now`.
     public func session(tokenHash: Data, now: Date = Date()) async throws -> DashboardSession? {
-        try await pool.read { db in
-            try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT u.id, u.name, s.expires_at, s.csrf_token
-                    FROM dashboard_session s JOIN dashboard_user u ON u.id = s.user_id
-                    WHERE s.token_hash = ? AND s.expires_at > ?
-                    """,
-                arguments: [tokenHash, now.unixMilliseconds]
-            ).map { row in
-                DashboardSession(
-                    user: DashboardUser(id: DashboardUserID(rawValue: row[0]), name: row[1]),
-                    expiresAt: Date(unixMilliseconds: row[2]), csrfToken: row[3])
-            }
-        }
+        try await backend.session(tokenHash: tokenHash, now: now.unixMilliseconds)
     }
 
     /// Deletes the session whose token hashes to `tokenHash` (signing out); does nothing if
     /// there is none.
     public func deleteSession(tokenHash: Data) async throws {
-        try await pool.write { db in
-            try db.execute(sql: "DELETE FROM dashboard_session WHERE token_hash = ?", arguments: [tokenHash])
-        }
+        try await backend.deleteSession(tokenHash: tokenHash)
     }
 
     /// Deletes every session that expired at or before `now` and returns how many; call it
     /// now and then (for example hourly) to keep the table small.
     @discardableResult
     public func deleteExpiredSessions(now: Date = Date()) async throws -> Int {
-        try await pool.write { db in
-            try db.execute(sql: "DELETE FROM dashboard_session WHERE expires_at <= ?", arguments: [now.unixMilliseconds])
-            return db.changesCount
-        }
+        try await backend.deleteExpiredSessions(now: now.unixMilliseconds)
     }
 }

@@ -1,0 +1,56 @@
+/// The rollup rows of one app that ``RollupReader`` computes metrics from: what each backend
+/// reads, so that every metric is computed by the same code over SQLite and PostgreSQL.
+///
+/// Ranges are of 15-minute buckets (see ``Bucket``), or of UTC days for ``UserSetPeriod/day``.
+/// Rows come in ascending order of their bucket (or day) unless a method says otherwise.
+/// Blobs are lent to the body for the call only.
+protocol RollupRows {
+    /// Calls `body` with the bucket, `label` id and count of each `name_bucket` (event counts)
+    /// or `screen_bucket` (screen views) row in `buckets`.
+    func forEachCount(
+        _ table: CountTable, in buckets: Range<Int64>, _ body: (_ bucket: Int64, _ label: Int64, _ count: Int64) throws -> Void
+    ) throws
+
+    /// Calls `body` with the bucket and the two blobs of each `bucket_activity` row (see
+    /// ``BucketActivity``) in `buckets`, latest bucket first when `latestFirst`.
+    func forEachActivity(
+        in buckets: Range<Int64>, latestFirst: Bool,
+        _ body: (_ bucket: Int64, _ names: UnsafeRawBufferPointer, _ versions: UnsafeRawBufferPointer) throws -> Void
+    ) throws
+
+    /// Calls `body` with the serialized ``UserSet`` in `column` of each row of `period`'s
+    /// table (`bucket_users` or `day_users`) in `range`.
+    func forEachUserSet(
+        _ column: UserSetColumn, of period: UserSetPeriod, in range: Range<Int64>, _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws
+
+    /// The text of the `label` with id `id`.
+    func label(_ id: Int64) throws -> String
+
+    /// The id of the `label` with text `text`, or `nil` if no event name, version or screen has it.
+    func labelID(_ text: String) throws -> Int64?
+}
+
+/// A rollup table of counts per bucket and label.
+enum CountTable {
+    /// `name_bucket`: events per name.
+    case names
+    /// `screen_bucket`: `screen_view` events per screen.
+    case screens
+}
+
+/// The two user sets of `bucket_users` and `day_users` rows.
+enum UserSetColumn {
+    /// The users with an event in the period.
+    case active
+    /// The users whose first event ever is in the period.
+    case first
+}
+
+/// The periods user sets are stored for.
+enum UserSetPeriod {
+    /// 15-minute buckets: `bucket_users`.
+    case bucket
+    /// UTC days: `day_users`.
+    case day
+}

@@ -1,0 +1,60 @@
+import Foundation
+import GRDB
+
+extension SQLiteBackend {
+    func insertApp(
+        name: String, timeZone: String, acceptedEventAge: TimeInterval, ingestKeyHash: Data, readTokenHash: Data, createdAt: Int64
+    ) async throws -> AppID {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO app (name, time_zone, accepted_event_age, ingest_key_hash, read_token_hash, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [name, timeZone, acceptedEventAge, ingestKeyHash, readTokenHash, createdAt])
+            return AppID(rawValue: db.lastInsertedRowID)
+        }
+    }
+
+    func app(id: AppID) async throws -> App? {
+        try await pool.read { db in try App.fetch(db, id: id) }
+    }
+
+    func app(_ secret: AppSecret, hash: Data) async throws -> App? {
+        try await pool.read { db in
+            switch secret {
+            case .ingestKey: try App.fetch(db, whereColumn: "ingest_key_hash", equals: hash)
+            case .readToken: try App.fetch(db, whereColumn: "read_token_hash", equals: hash)
+            }
+        }
+    }
+
+    func apps() async throws -> [App] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT \(App.columns) FROM app ORDER BY id").map(App.init(row:))
+        }
+    }
+
+    func updateApp(_ id: AppID, timeZone: String?, acceptedEventAge: TimeInterval?) async throws -> App {
+        try await pool.write { db in
+            try db.execute(
+                sql: """
+                    UPDATE app SET time_zone = coalesce(?, time_zone), accepted_event_age = coalesce(?, accepted_event_age)
+                    WHERE id = ?
+                    """,
+                arguments: [timeZone, acceptedEventAge, id.rawValue])
+            guard let app = try App.fetch(db, id: id) else { throw TallyStoreError.unknownApp(id) }
+            return app
+        }
+    }
+
+    func replaceKeys(_ id: AppID, ingestKeyHash: Data, readTokenHash: Data) async throws -> App {
+        try await pool.write { db in
+            try db.execute(
+                sql: "UPDATE app SET ingest_key_hash = ?, read_token_hash = ? WHERE id = ?",
+                arguments: [ingestKeyHash, readTokenHash, id.rawValue])
+            guard let app = try App.fetch(db, id: id) else { throw TallyStoreError.unknownApp(id) }
+            return app
+        }
+    }
+}

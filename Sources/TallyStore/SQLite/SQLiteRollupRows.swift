@@ -1,0 +1,66 @@
+import GRDB
+
+/// The rollup rows of one app in a SQLite read transaction, stepped through cached
+/// ``RawStatement``s.
+struct SQLiteRollupRows: RollupRows {
+    let db: Database
+    let app: AppID
+
+    func forEachCount(
+        _ table: CountTable, in buckets: Range<Int64>, _ body: (_ bucket: Int64, _ label: Int64, _ count: Int64) throws -> Void
+    ) throws {
+        let sql = switch table {
+        case .names: "SELECT bucket, name_id, count FROM name_bucket WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3"
+        case .screens: "SELECT bucket, screen_id, count FROM screen_bucket WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3"
+        }
+        let rows = try self.rows(sql: sql, in: buckets)
+        while try rows.step() { try body(rows.int64(at: 0), rows.int64(at: 1), rows.int64(at: 2)) }
+    }
+
+    func forEachActivity(
+        in buckets: Range<Int64>, latestFirst: Bool,
+        _ body: (_ bucket: Int64, _ names: UnsafeRawBufferPointer, _ versions: UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        let rows = try self.rows(
+            sql: """
+                SELECT bucket, names, versions FROM bucket_activity WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3
+                ORDER BY bucket \(latestFirst ? "DESC" : "ASC")
+                """,
+            in: buckets)
+        while try rows.step() {
+            try rows.withBlob(at: 1) { names in try rows.withBlob(at: 2) { try body(rows.int64(at: 0), names, $0) } }
+        }
+    }
+
+    func forEachUserSet(
+        _ column: UserSetColumn, of period: UserSetPeriod, in range: Range<Int64>, _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        let name = switch column {
+        case .active: "active"
+        case .first: "first"
+        }
+        let sql = switch period {
+        case .bucket: "SELECT \(name) FROM bucket_users WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3"
+        case .day: "SELECT \(name) FROM day_users WHERE app_id = ?1 AND day >= ?2 AND day < ?3"
+        }
+        let rows = try self.rows(sql: sql, in: range)
+        while try rows.step() { try rows.withBlob(at: 0, body) }
+    }
+
+    func label(_ id: Int64) throws -> String {
+        try String.fetchOne(db.cachedStatement(sql: "SELECT text FROM label WHERE id = ?"), arguments: [id]) ?? ""
+    }
+
+    func labelID(_ text: String) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM label WHERE text = ?"), arguments: [text])
+    }
+
+    /// `sql`, whose parameters are the app (1) and the range's bounds (2 and 3), ready to step.
+    private func rows(sql: String, in range: Range<Int64>) throws -> RawStatement {
+        let rows = try RawStatement.cached(db, sql: sql)
+        rows.bind(app.rawValue, at: 1)
+        rows.bind(range.lowerBound, at: 2)
+        rows.bind(range.upperBound, at: 3)
+        return rows
+    }
+}
