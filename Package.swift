@@ -38,6 +38,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // The pattern library: Foundation only.
@@ -49,12 +50,13 @@ let package = Package(
         // The client SDK apps embed: Foundation and Componentry only.
         .target(name: "TallyTracker", dependencies: ["Componentry"], swiftSettings: strict),
 
-        // Storage, rollups and exact metrics over SQLite.
+        // Storage, rollups and exact metrics over SQLite or PostgreSQL.
         .target(
             name: "TallyStore",
             dependencies: [
                 "Componentry", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -176,7 +178,10 @@ let package = Package(
         ),
         .testTarget(
             name: "TallyStoreTests",
-            dependencies: ["TallyStore", "SeededRandom", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: [
+                "TallyStore", "SeededRandom", .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

@@ -56,7 +56,7 @@ import Testing
         let failing = [event(at: at), event(at: at), event(name: "poison", at: at)]
         let last = [first[0], event(at: at)]
 
-        let groupCommit = GroupCommit(pool: store.pool)
+        let groupCommit = GroupCommit(writer: SQLiteGroupWriter(pool: store.pool))
         let results = try await whileWriterIsBusy(store, until: { groupCommit.waitingBatches == 4 }) {
             [
                 Task { try await groupCommit.insert(first, app: app) },
@@ -121,7 +121,7 @@ import Testing
         // With a cap of 10: [4, 4] [12] [3, 3, 3] [5].
         let sizes = [4, 4, 12, 3, 3, 3, 5]
 
-        let groupCommit = GroupCommit(pool: store.pool, maximumEvents: 10)
+        let groupCommit = GroupCommit(writer: SQLiteGroupWriter(pool: store.pool), maximumEvents: 10)
         let tasks = try await whileWriterIsBusy(store, until: { groupCommit.waitingBatches == sizes.count }) {
             sizes.map { size in
                 Task { try await groupCommit.insert((0..<size).map { _ in event(at: at) }, app: app) }

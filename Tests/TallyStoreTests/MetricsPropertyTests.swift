@@ -10,11 +10,11 @@ import Testing
 
     /// A store holding one app's random events (resent some, batched at random) over 40
     /// days from `start`, and the time zone the seed picks for reading them.
-    static func randomStore(seed: UInt64) async throws -> (store: EventStore, app: AppID, events: [Event], timeZone: String) {
+    static func randomStore(seed: UInt64, on database: TestDatabase) async throws -> (store: EventStore, app: AppID, events: [Event], timeZone: String) {
         var random = SplitMix64(seed: seed)
         let timeZone = Self.timeZones[Int(seed) % Self.timeZones.count]
         let appTimeZone = Self.timeZones.randomElement(using: &random)!
-        let store = try makeStore()
+        let store = try await database.makeStore()
         let app = try await store.createApp(name: "Random", timeZone: appTimeZone).app.id
 
         // 40 days spanning the US DST change of 2026-03-08; timestamps on a 7.5-minute grid
@@ -53,9 +53,9 @@ import Testing
     /// The start of the random data's 40 days.
     static let start = instant("2026-02-10T00:00:00Z").unixMilliseconds
 
-    @Test(arguments: 1...8 as ClosedRange<UInt64>)
-    func metricsMatchBruteForce(seed: UInt64) async throws {
-        let (store, app, events, timeZone) = try await Self.randomStore(seed: seed)
+    @Test(arguments: TestDatabase.all, 1...8 as ClosedRange<UInt64>)
+    func metricsMatchBruteForce(database: TestDatabase, seed: UInt64) async throws {
+        let (store, app, events, timeZone) = try await Self.randomStore(seed: seed, on: database)
         let oracle = MetricsOracle(events: events, timeZone: timeZone)
         let days = (-1...41).map { oracle.day(oracle.day(of: Date(unixMilliseconds: Self.start)), offset: $0) }
         for date in days {
@@ -72,9 +72,9 @@ import Testing
         }
     }
 
-    @Test(arguments: 1...8 as ClosedRange<UInt64>)
-    func retentionMatchesBruteForce(seed: UInt64) async throws {
-        let (store, app, events, timeZone) = try await Self.randomStore(seed: seed)
+    @Test(arguments: TestDatabase.all, 1...8 as ClosedRange<UInt64>)
+    func retentionMatchesBruteForce(database: TestDatabase, seed: UInt64) async throws {
+        let (store, app, events, timeZone) = try await Self.randomStore(seed: seed, on: database)
         let oracle = MetricsOracle(events: events, timeZone: timeZone)
         let first = oracle.day(of: Date(unixMilliseconds: Self.start))
         // Windows before, across and after the data, starting on different weekdays.
@@ -88,9 +88,9 @@ import Testing
     }
 
     /// Single cells read from one day's activity equal the whole matrix's.
-    @Test(arguments: 1...4 as ClosedRange<UInt64>)
-    func returningUsersAreTheMatrixCells(seed: UInt64) async throws {
-        let (store, app, events, timeZone) = try await Self.randomStore(seed: seed)
+    @Test(arguments: TestDatabase.all, 1...4 as ClosedRange<UInt64>)
+    func returningUsersAreTheMatrixCells(database: TestDatabase, seed: UInt64) async throws {
+        let (store, app, events, timeZone) = try await Self.randomStore(seed: seed, on: database)
         let oracle = MetricsOracle(events: events, timeZone: timeZone)
         let first = oracle.day(of: Date(unixMilliseconds: Self.start))
         let days = [1, 2, 7, 30, 7]

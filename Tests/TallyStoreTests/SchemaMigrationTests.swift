@@ -8,7 +8,7 @@ import Testing
     /// A database left at schema "v2" (before per-app user numbers and user sets) with the
     /// raw events of a random store answers, once opened, exactly as the store that ingested them.
     @Test func rollupsRebuiltFromRawEventsMatchIngestedOnes() async throws {
-        let (ingested, app, events, timeZone) = try await MetricsPropertyTests.randomStore(seed: 3)
+        let (ingested, app, events, timeZone) = try await MetricsPropertyTests.randomStore(seed: 3, on: .sqlite)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("TallyStoreTests/\(UUID().uuidString).sqlite").path
         let source = try await ingested.pool.read { db in try String.fetchOne(db, sql: "SELECT file FROM pragma_database_list WHERE name = 'main'")! }
         do {

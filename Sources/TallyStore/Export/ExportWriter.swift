@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Formats the rows of an export query into bytes, without `JSONEncoder` and without an
 /// `Event` per row: each column goes from SQLite's buffers into the output.
@@ -19,7 +18,7 @@ struct ExportWriter {
     }
 
     /// Appends the current row of `row`, selected with ``Event/columns``.
-    mutating func append(_ row: RawStatement) {
+    mutating func append(_ row: some ExportRow) {
         switch format {
         case .ndjson: appendJSONLine(row)
         case .csv: appendCSVLine(row)
@@ -29,7 +28,7 @@ struct ExportWriter {
     // Columns: 0 id, 1 name, 2 timestamp, 3 device_timestamp, 4 user_id, 5 session_id,
     // 6 app_version, 7 platform, 8 properties (the order of `Event.columns`).
 
-    private mutating func appendJSONLine(_ row: RawStatement) {
+    private mutating func appendJSONLine(_ row: some ExportRow) {
         // Keys in sorted order, as the HTTP API's `JSONEncoder` with `.sortedKeys` writes them.
         append(#"{"app":"#)
         bytes.append(contentsOf: app)
@@ -56,7 +55,7 @@ struct ExportWriter {
         append("}\n")
     }
 
-    private mutating func appendCSVLine(_ row: RawStatement) {
+    private mutating func appendCSVLine(_ row: some ExportRow) {
         bytes.append(contentsOf: app)
         append(",")
         appendUUID(row)
@@ -78,7 +77,7 @@ struct ExportWriter {
     }
 
     /// The text of `column` as a JSON string.
-    private mutating func appendJSONString(_ row: RawStatement, column: Int32) {
+    private mutating func appendJSONString(_ row: some ExportRow, column: Int32) {
         bytes.append(UInt8(ascii: "\""))
         row.withText(at: column) { text in
             // Most text needs no escape: copied whole.
@@ -102,7 +101,7 @@ struct ExportWriter {
 
     /// The text of `column` as a CSV field: quoted, with quotes doubled, when it holds a
     /// comma, a quote or a line break (RFC 4180); empty for `NULL`.
-    private mutating func appendCSVField(_ row: RawStatement, column: Int32) {
+    private mutating func appendCSVField(_ row: some ExportRow, column: Int32) {
         row.withText(at: column) { text in
             guard text.contains(where: Self.needsQuotes) else { return bytes.append(contentsOf: text) }
             bytes.append(UInt8(ascii: "\""))
@@ -115,7 +114,7 @@ struct ExportWriter {
     }
 
     /// The stored 16-byte id as an upper-case UUID string, as `UUID.uuidString` writes it.
-    private mutating func appendUUID(_ row: RawStatement) {
+    private mutating func appendUUID(_ row: some ExportRow) {
         row.withBlob(at: 0) { id in
             for (index, byte) in id.enumerated() {
                 if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(UInt8(ascii: "-")) }
@@ -176,4 +175,18 @@ struct ExportWriter {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
     private static let upperHexDigits = Array("0123456789ABCDEF".utf8)
+}
+
+/// A row of raw events as ``ExportWriter`` reads it, by column: 0 id (16 bytes), 1 name,
+/// 2 timestamp, 3 device_timestamp, 4 user_id, 5 session_id (may be `NULL`), 6 app_version,
+/// 7 platform, 8 properties (JSON text): the order of `Event.columns`.
+protocol ExportRow {
+    /// The integer in column `index`.
+    func int64(at index: Int32) -> Int64
+    /// Calls `body` with the bytes of the blob in column `index`.
+    func withBlob<Result>(at index: Int32, _ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result
+    /// Calls `body` with the UTF-8 bytes of the text in column `index` (empty for `NULL`).
+    func withText<Result>(at index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result
+    /// Whether column `index` is `NULL`.
+    func isNull(at index: Int32) -> Bool
 }

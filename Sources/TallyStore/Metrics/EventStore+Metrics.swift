@@ -15,7 +15,11 @@ extension EventStore {
     ///   or a database error.
     public func metrics(app: AppID, date: String, timeZone: String? = nil) async throws -> DayMetrics {
         let day = try CivilDay(date)
-        return try await read(app: app, timeZone: timeZone) { reader, calendar in
+        return try await read(app: app, timeZone: timeZone) { calendar in
+            var needs = RollupNeeds.day(try calendar.buckets(of: day...day))
+            needs.userWindows += [try calendar.buckets(of: day.advanced(by: -6)...day), try calendar.buckets(of: day.advanced(by: -29)...day)]
+            return needs
+        } body: { reader, calendar in
             let buckets = try calendar.buckets(of: day...day)
             let detail = try reader.userDetail(in: buckets)
             return DayMetrics(
@@ -44,7 +48,10 @@ extension EventStore {
     /// - Throws: The errors of ``metrics(app:date:timeZone:)``, and ``TallyStoreError/invalidRange(from:to:)``.
     public func metricsRange(app: AppID, from: String, to: String, timeZone: String? = nil) async throws -> RangeMetrics {
         let days = try Self.days(from: from, to: to)
-        return try await read(app: app, timeZone: timeZone) { reader, calendar in
+        return try await read(app: app, timeZone: timeZone) { calendar in
+            let starts = try (days.lowerBound...days.upperBound.advanced(by: 1)).map(calendar.bucket(startOf:))
+            return RollupNeeds(names: starts.first!..<starts.last!, userWindows: zip(starts, starts.dropFirst()).map { $0..<$1 })
+        } body: { reader, calendar in
             let starts = try (days.lowerBound...days.upperBound.advanced(by: 1)).map(calendar.bucket(startOf:))
             var counts: [Int64: [Int]] = [:]
             var dayIndex = 0
@@ -71,13 +78,19 @@ extension EventStore {
     /// Runs `body` over the app's rollups in one consistent read, with the calendar of
     /// `timeZone`, or of the app's time zone when `timeZone` is `nil`.
     ///
+    /// - Parameters:
+    ///   - needs: The rows `body` reads, given the same calendar (see ``RollupNeeds``).
+    ///   - body: The computation.
     /// - Throws: ``TallyStoreError/invalidTimeZone(_:)``, ``TallyStoreError/unknownApp(_:)``,
     ///   what `body` throws, or a database error.
     func read<T: Sendable>(
-        app: AppID, timeZone: String?, _ body: @escaping @Sendable (RollupReader, LocalCalendar) throws -> T
+        app: AppID, timeZone: String?, needs: @escaping @Sendable (LocalCalendar) throws -> RollupNeeds,
+        body: @escaping @Sendable (RollupReader, LocalCalendar) throws -> T
     ) async throws -> T {
         let requestedCalendar = try timeZone.map { identifier throws(TallyStoreError) in try LocalCalendar(identifier: identifier) }
-        return try await backend.readRollups(app: app) { reader, stored in
+        return try await backend.readRollups(app: app) { stored in
+            try needs(requestedCalendar ?? LocalCalendar(identifier: stored.timeZone))
+        } body: { reader, stored in
             try body(reader, requestedCalendar ?? LocalCalendar(identifier: stored.timeZone))
         }
     }

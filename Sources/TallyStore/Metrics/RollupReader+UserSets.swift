@@ -16,20 +16,23 @@ extension RollupReader {
 
     private func users(column: UserSetColumn, in buckets: Range<Int64>) throws -> UserSet {
         var users: [UserSet] = []
-        guard !buckets.isEmpty else { return UserSet() }
-        func add(_ period: UserSetPeriod, _ range: Range<Int64>) throws {
-            guard !range.isEmpty else { return }
+        for (period, range) in Self.userSetRows(covering: buckets) {
             try rows.forEachUserSet(column, of: period, in: range) { users.append(try UserSet(serialized: $0)) }
         }
+        return UserSet.union(users)
+    }
+
+    /// The rows whose user sets cover `buckets` exactly: `day_users` for the whole UTC days
+    /// inside, `bucket_users` for the buckets at the edges. Empty ranges are left out.
+    static func userSetRows(covering buckets: Range<Int64>) -> [(period: UserSetPeriod, range: Range<Int64>)] {
+        guard !buckets.isEmpty else { return [] }
         let firstWholeDay = -Bucket.floorDivide(-buckets.lowerBound, Bucket.perDay)
         let endWholeDay = Bucket.floorDivide(buckets.upperBound, Bucket.perDay)
-        if firstWholeDay < endWholeDay {
-            try add(.day, firstWholeDay..<endWholeDay)
-            try add(.bucket, buckets.lowerBound..<firstWholeDay * Bucket.perDay)
-            try add(.bucket, endWholeDay * Bucket.perDay..<buckets.upperBound)
-        } else {
-            try add(.bucket, buckets)
-        }
-        return UserSet.union(users)
+        guard firstWholeDay < endWholeDay else { return [(.bucket, buckets)] }
+        return [
+            (.day, firstWholeDay..<endWholeDay),
+            (.bucket, buckets.lowerBound..<firstWholeDay * Bucket.perDay),
+            (.bucket, endWholeDay * Bucket.perDay..<buckets.upperBound),
+        ].filter { !$0.range.isEmpty }
     }
 }

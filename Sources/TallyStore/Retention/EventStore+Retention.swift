@@ -23,7 +23,10 @@ extension EventStore {
         app: AppID, from: String, to: String, timeZone: String? = nil, period: RetentionPeriod = .day
     ) async throws -> Retention {
         let boundaries = period.boundaries(covering: try Self.days(from: from, to: to))
-        return try await read(app: app, timeZone: timeZone) { reader, calendar in
+        return try await read(app: app, timeZone: timeZone) { calendar in
+            let starts = try boundaries.map(calendar.bucket(startOf:))
+            return RollupNeeds(userWindows: zip(starts, starts.dropFirst()).map { $0..<$1 })
+        } body: { reader, calendar in
             let cohorts = try reader.retention(between: boundaries.map(calendar.bucket(startOf:)))
             return Retention(
                 from: boundaries.first!.text, to: boundaries.last!.advanced(by: -1).text, timeZone: calendar.identifier,
@@ -55,9 +58,13 @@ extension EventStore {
         for back in days where !(1...Self.maximumRangeDays).contains(back) {
             throw TallyStoreError.invalidRange(from: "\(back) days before \(date)", to: date)
         }
-        return try await read(app: app, timeZone: timeZone) { reader, calendar in
-            let cohorts = try days.map { back in try calendar.buckets(of: day.advanced(by: -back)...day.advanced(by: -back)) }
-            let counts = try reader.returning(to: calendar.buckets(of: day...day), from: cohorts)
+        @Sendable func cohorts(_ calendar: LocalCalendar) throws -> [Range<Int64>] {
+            try days.map { back in try calendar.buckets(of: day.advanced(by: -back)...day.advanced(by: -back)) }
+        }
+        return try await read(app: app, timeZone: timeZone) { calendar in
+            RollupNeeds(userWindows: try cohorts(calendar) + [calendar.buckets(of: day...day)])
+        } body: { reader, calendar in
+            let counts = try reader.returning(to: calendar.buckets(of: day...day), from: cohorts(calendar))
             return zip(days, counts).map { ReturningUsers(days: $0, firstSeen: $1.firstSeen, returned: $1.returned) }
         }
     }

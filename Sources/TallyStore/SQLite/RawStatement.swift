@@ -15,7 +15,7 @@ import GRDBSQLite
 /// Bound values persist until rebound, so bind every parameter before each ``execute()``
 /// or first ``step()``. Parameter and column indexes are those of SQLite: parameters
 /// count from 1, columns from 0.
-struct RawStatement {
+struct RawStatement: ExportRow {
     private let statement: Statement
 
     /// Prepares `sql`, a single statement, on `db`.

@@ -15,7 +15,7 @@ extension SQLiteBackend {
     func emptyProperty(app: AppID, event: String, property: String, in milliseconds: Range<Int64>) async throws -> EmptyShare {
         try await aggregate(
             "count(*), total(p.type IS NULL OR p.type = 'null' OR (p.type = 'text' AND trim(p.value, ?6) = ''))",
-            app: app, event: event, property: property, in: milliseconds, extra: [Self.whiteSpace]
+            app: app, event: event, property: property, in: milliseconds, extra: [EmptyShare.whiteSpace]
         ) { row in
             EmptyShare(events: row[0], empty: Int(row[1] as Double))
         }
@@ -69,9 +69,4 @@ extension SQLiteBackend {
     private static func arguments(_ app: AppID, _ day: Range<Int64>, _ event: String, _ property: String) -> StatementArguments {
         [app.rawValue, day.lowerBound, day.upperBound, event, property]
     }
-
-    /// Every Unicode `White_Space` character, for SQLite's `trim`.
-    private static let whiteSpace =
-        "\u{09}\u{0A}\u{0B}\u{0C}\u{0D}\u{20}\u{85}\u{A0}\u{1680}\u{2000}\u{2001}\u{2002}\u{2003}\u{2004}\u{2005}\u{2006}"
-        + "\u{2007}\u{2008}\u{2009}\u{200A}\u{2028}\u{2029}\u{202F}\u{205F}\u{3000}"
 }

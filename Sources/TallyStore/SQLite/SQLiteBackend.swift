@@ -17,7 +17,7 @@ import GRDB
 /// gives the same guarantee without making the writer wait for the disk.
 final class SQLiteBackend: StoreBackend {
     let pool: DatabasePool
-    let groupCommit: GroupCommit
+    let groupCommit: GroupCommit<SQLiteGroupWriter>
 
     /// Opens the database at `path`, creating the file and schema if needed and migrating an
     /// older schema.
@@ -38,7 +38,7 @@ final class SQLiteBackend: StoreBackend {
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 16384")
         }
         try Schema.migrator.migrate(pool)
-        groupCommit = GroupCommit(pool: pool)
+        groupCommit = GroupCommit(writer: SQLiteGroupWriter(pool: pool))
     }
 
     func insert(_ events: [Event], app: AppID) async throws -> InsertResult {
@@ -54,7 +54,10 @@ final class SQLiteBackend: StoreBackend {
         if groupCommit.holdsHealthCounts { _ = try await groupCommit.insert([], app: app) }
     }
 
-    func readRollups<T: Sendable>(app: AppID, _ body: @escaping @Sendable (RollupReader, App) throws -> T) async throws -> T {
+    /// Reads rows while `body` runs, in one read transaction: `needs` is not used.
+    func readRollups<T: Sendable>(
+        app: AppID, needs: @escaping @Sendable (App) throws -> RollupNeeds, body: @escaping @Sendable (RollupReader, App) throws -> T
+    ) async throws -> T {
         try await pool.read { db in
             guard let stored = try App.fetch(db, id: app) else { throw TallyStoreError.unknownApp(app) }
             return try body(RollupReader(rows: SQLiteRollupRows(db: db, app: app)), stored)

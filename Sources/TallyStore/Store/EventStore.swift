@@ -3,8 +3,9 @@
 ///
 /// A store is `Sendable` and meant to be shared: one instance per database, used from any
 /// number of tasks. Every method is `async` and suspends, rather than blocks, while it waits
-/// for the database. The database is SQLite, in one file (``init(path:)``); every write is on
-/// disk before the call that made it returns.
+/// for the database: SQLite, in one file (``init(path:)``), or PostgreSQL, which several
+/// collector processes can share (``init(database:)``). Every write is durable before the
+/// call that made it returns, and every metric is computed by the same code on both.
 public final class EventStore: Sendable {
     /// The longest range, in days, ``metricsRange(app:from:to:timeZone:)`` accepts.
     public static let maximumRangeDays = 366
@@ -19,11 +20,29 @@ public final class EventStore: Sendable {
     /// - Parameter path: A file path; the directory must exist. SQLite also creates
     ///   `path-wal` and `path-shm` beside it.
     /// - Throws: ``OpenError``, naming `path`, if the file cannot be opened or migrated.
-    public init(path: String) throws(OpenError) {
+    public convenience init(path: String) throws(OpenError) {
         do {
-            backend = try SQLiteBackend(path: path)
+            self.init(backend: try SQLiteBackend(path: path))
         } catch {
             throw OpenError(path: path, reason: "\(error)")
         }
+    }
+
+    /// Opens the store `database` names: a PostgreSQL URL,
+    /// `postgres://user[:password]@host[:port]/database[?sslmode=disable|require]`, or else the
+    /// path of a SQLite file (see ``init(path:)``). Creates or migrates the schema.
+    ///
+    /// - Throws: ``OpenError`` if the database cannot be reached, opened or migrated; a URL's
+    ///   password is not repeated in it.
+    public convenience init(database: String) async throws(OpenError) {
+        if PostgresURL.matches(database) {
+            self.init(backend: try await PostgresBackend(url: database))
+        } else {
+            try self.init(path: database)
+        }
+    }
+
+    private init(backend: any StoreBackend) {
+        self.backend = backend
     }
 }

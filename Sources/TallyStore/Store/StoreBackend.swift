@@ -63,7 +63,14 @@ protocol StoreBackend: Sendable {
 
     /// Runs `body` over the rollups of `app` in one consistent read, with the app; throws
     /// ``TallyStoreError/unknownApp(_:)``.
-    func readRollups<T: Sendable>(app: AppID, _ body: @escaping @Sendable (RollupReader, App) throws -> T) async throws -> T
+    ///
+    /// - Parameters:
+    ///   - needs: The rows `body` reads, given the app: a backend that cannot read rows while
+    ///     `body` runs fetches them first; reading others throws ``RollupNeeds/Unfetched``.
+    ///   - body: The computation.
+    func readRollups<T: Sendable>(
+        app: AppID, needs: @escaping @Sendable (App) throws -> RollupNeeds, body: @escaping @Sendable (RollupReader, App) throws -> T
+    ) async throws -> T
 
     /// The numeric values of `property` on `app`'s events named `event` in `milliseconds`:
     /// their count, sum and maximum.

@@ -21,6 +21,11 @@ struct CivilDay: Hashable {
               let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
               (1...12).contains(month), (1...Self.daysIn(month: month, year: year)).contains(day)
         else { throw .invalidDate(text) }
+        self.init(year: year, month: month, day: day)
+    }
+
+    /// The day `day` of `month` (1…12) of `year`, which must exist.
+    init(year: Int, month: Int, day: Int) {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400

@@ -1,0 +1,101 @@
+import Componentry
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The store's PostgreSQL database, shared by any number of collector processes, through a
+/// PostgresNIO client (a pool of connections).
+///
+/// Ingest batches share transactions as on SQLite (see ``GroupCommit`` and
+/// ``PostgresGroupWriter``); a commit returns once PostgreSQL made it durable
+/// (`synchronous_commit` on, the server's default). Metrics read a snapshot of the rollups in
+/// one transaction (see ``PostgresRollupRows``), and are computed by the same code as on SQLite.
+final class PostgresBackend: StoreBackend {
+    let client: PostgresClient
+    let logger: Logger
+    let groupCommit: GroupCommit<PostgresGroupWriter>
+    /// Label texts by id, for metrics: labels never change once interned.
+    let labels = Locked(LabelTexts())
+    private let running: Task<Void, Never>
+
+    /// Connects to the database `url` names and brings its schema up to date.
+    init(url: String) async throws(EventStore.OpenError) {
+        let configuration = try PostgresURL.configuration(url)
+        let logger = Logger(label: "tally.postgres")
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let running = Task { await client.run() }
+        do {
+            try await PostgresSchema.migrate(client, logger: logger)
+        } catch {
+            running.cancel()
+            throw EventStore.OpenError(path: PostgresURL.redacted(url), reason: String(reflecting: error))
+        }
+        self.client = client
+        self.logger = logger
+        self.running = running
+        groupCommit = GroupCommit(writer: PostgresGroupWriter(client: client, logger: logger))
+    }
+
+    deinit {
+        running.cancel()
+    }
+
+    func insert(_ events: [Event], app: AppID) async throws -> InsertResult {
+        try await groupCommit.insert(events, app: app)
+    }
+
+    func record(_ counts: HealthCounts) {
+        groupCommit.record(counts)
+    }
+
+    func flushHealthCounts(app: AppID) async throws {
+        if groupCommit.holdsHealthCounts { _ = try await groupCommit.insert([], app: app) }
+    }
+
+    /// The rows of `query`, decoded as `types`.
+    func rows<each Column: PostgresDecodable & Sendable>(
+        _ query: PostgresQuery, as types: (repeat each Column).Type
+    ) async throws -> [(repeat each Column)] {
+        var rows: [(repeat each Column)] = []
+        for try await row in try await client.query(query, logger: logger).decode(types) { rows.append(row) }
+        return rows
+    }
+}
+
+/// A bounded memory of `label` texts by id.
+struct LabelTexts {
+    /// The most texts kept before the memory is emptied.
+    static let maximumEntries = 1 << 16
+
+    private(set) var texts: [Int64: String] = [:]
+
+    /// Adds texts, emptying the memory first when it would pass ``maximumEntries``.
+    mutating func add(_ new: [Int64: String]) {
+        if texts.count + new.count > Self.maximumEntries { texts = [:] }
+        texts.merge(new) { old, _ in old }
+    }
+}
+
+extension PostgresBackend {
+    /// Fetches the rows `needs` declares in one read-only snapshot, then runs `body` over them.
+    func readRollups<T: Sendable>(
+        app: AppID, needs: @escaping @Sendable (App) throws -> RollupNeeds, body: @escaping @Sendable (RollupReader, App) throws -> T
+    ) async throws -> T {
+        guard let stored = try await self.app(id: app) else { throw TallyStoreError.unknownApp(app) }
+        let needs = try needs(stored)
+        let known = labels.withLock { $0.texts }
+        let rows = try await client.withConnection { connection in
+            try await connection.query("START TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
+            do {
+                let rows = try await PostgresRollupRows.fetch(needs, app: app, knownLabels: known, connection, logger: logger)
+                try await connection.query("COMMIT", logger: logger)
+                return rows
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+        labels.withLock { $0.add(rows.fetchedLabels) }
+        return try body(RollupReader(rows: rows), stored)
+    }
+}

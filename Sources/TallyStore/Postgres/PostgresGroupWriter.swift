@@ -1,0 +1,164 @@
+import Componentry
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// Writes ``GroupCommit``'s transactions to PostgreSQL: each batch in a savepoint, rows sent
+/// as arrays (`unnest`), and the commit durable when it returns.
+///
+/// Several collectors may write to one database at once. Each transaction first takes an
+/// advisory lock per app it writes, in app order, so an app's rollup rows, which are read,
+/// merged and written back, have one writer at a time; labels, shared by all apps, are
+/// interned in text order so two transactions never wait for each other's labels in a cycle.
+final class PostgresGroupWriter: GroupWriter {
+    /// The high half of the advisory lock keys of apps.
+    static let appLockSpace: Int64 = 0x7461_6c6c << 32
+
+    let client: PostgresClient
+    let logger: Logger
+    /// Used by one transaction at a time: taken out for it, and put back if it commits.
+    private let cache = Locked(RollupCache())
+    /// The months whose partition exists.
+    private let partitions = Locked(Set<EventPartition>())
+
+    init(client: PostgresClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    func commit(
+        takeGroup: @escaping @Sendable () -> [IngestBatch], takeHealthCounts: @escaping @Sendable () -> HealthCounts
+    ) async throws -> [Result<InsertResult, any Error>] {
+        let group = takeGroup()
+        try await createPartitions(for: group)
+        var cache = self.cache.withLock { cache in
+            defer { cache = RollupCache() }
+            return cache
+        }
+        let (outcomes, written) = try await client.withTransaction(logger: logger) { connection in
+            var writer = Transaction(connection: connection, logger: logger, cache: cache)
+            let outcomes = try await writer.store(group)
+            try await writer.write(takeHealthCounts())
+            return (outcomes, writer.cache)
+        }
+        cache = written
+        cache.trim()
+        self.cache.withLock { $0 = cache }
+        return outcomes
+    }
+
+    func afterDurable(_ body: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        body(.success(()))
+    }
+
+    /// Creates the monthly partitions `group`'s events need, each in its own transaction
+    /// under an advisory lock, so that collectors creating the same month wait for each other.
+    private func createPartitions(for group: [IngestBatch]) async throws {
+        var needed: Set<EventPartition> = []
+        for batch in group {
+            for row in batch.rows {
+                if let partition = EventPartition(containing: row.timestamp) { needed.insert(partition) }
+            }
+        }
+        needed.subtract(partitions.withLock { $0 })
+        for partition in needed {
+            let range = partition.milliseconds
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.migrationLock))", logger: logger)
+                try await connection.query(PostgresQuery(unsafeSQL: """
+                    CREATE TABLE IF NOT EXISTS \(partition.table) PARTITION OF event
+                    FOR VALUES FROM (\(range.lowerBound)) TO (\(range.upperBound))
+                    """), logger: logger)
+            }
+            partitions.withLock { _ = $0.insert(partition) }
+        }
+    }
+}
+
+extension PostgresGroupWriter {
+    /// One group's transaction on one connection.
+    struct Transaction {
+        let connection: PostgresConnection
+        let logger: Logger
+        var cache: RollupCache
+
+        /// Stores every batch of `group`, each in a savepoint, then the group's rollups;
+        /// returns each batch's outcome in order.
+        mutating func store(_ group: [IngestBatch]) async throws -> [Result<InsertResult, any Error>] {
+            let apps = Set(group.map(\.app)).sorted { $0.rawValue < $1.rawValue }
+            for app in apps {
+                try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresGroupWriter.appLockSpace | (app.rawValue & 0xFFFF_FFFF)))", logger: logger)
+            }
+            var knownApps: Set<AppID> = []
+            for try await id in try await connection.query(
+                "SELECT id FROM app WHERE id = ANY(\(apps.map(\.rawValue)))", logger: logger
+            ).decode(Int64.self) {
+                knownApps.insert(AppID(rawValue: id))
+            }
+            var deltas: [AppID: RollupDelta] = [:]
+            var outcomes: [Result<InsertResult, any Error>] = []
+            for batch in group {
+                guard knownApps.contains(batch.app) else {
+                    outcomes.append(.failure(TallyStoreError.unknownApp(batch.app)))
+                    continue
+                }
+                try await connection.query("SAVEPOINT batch", logger: logger)
+                do {
+                    let accepted = try await insert(batch)
+                    try await connection.query("RELEASE SAVEPOINT batch", logger: logger)
+                    // Only a released savepoint's events reach the rollups.
+                    outcomes.append(.success(batch.result(accepted: accepted, deltas: &deltas)))
+                } catch {
+                    try await connection.query("ROLLBACK TO SAVEPOINT batch", logger: logger)
+                    outcomes.append(.failure(error))
+                }
+            }
+            for app in apps {
+                if let delta = deltas[app] { try await delta.write(connection, app: app, cache: &cache, logger: logger) }
+            }
+            return outcomes
+        }
+
+        /// Inserts the events of `batch` whose id the app has not stored; returns them.
+        private func insert(_ batch: IngestBatch) async throws -> [IngestBatch.Row] {
+            guard !batch.rows.isEmpty else { return [] }
+            var fresh: Set<UUID> = []
+            for try await id in try await connection.query("""
+                INSERT INTO event_key (app_id, id) SELECT \(batch.app.rawValue), unnest(\(batch.rows.map(\.event.id)))
+                ON CONFLICT DO NOTHING RETURNING id
+                """, logger: logger).decode(UUID.self) {
+                fresh.insert(id)
+            }
+            // The first of several rows with one id is the one stored.
+            let accepted = batch.rows.filter { fresh.remove($0.event.id) != nil }
+            guard !accepted.isEmpty else { return [] }
+            try await connection.query("""
+                INSERT INTO event (app_id, id, name, timestamp, device_timestamp, user_id, session_id, app_version, platform, properties)
+                SELECT \(batch.app.rawValue), id, name, timestamp, device_timestamp, user_id,
+                    CASE WHEN has_session THEN session_id END, app_version, platform, properties::json
+                FROM unnest(
+                    \(accepted.map(\.event.id)), \(accepted.map(\.event.name)), \(accepted.map(\.timestamp)),
+                    \(accepted.map(\.deviceTimestamp)), \(accepted.map(\.event.userID)), \(accepted.map { $0.event.sessionID ?? "" }),
+                    \(accepted.map { $0.event.sessionID != nil }), \(accepted.map(\.event.appVersion)), \(accepted.map(\.event.platform)),
+                    \(accepted.map(\.properties))
+                ) AS row (id, name, timestamp, device_timestamp, user_id, session_id, has_session, app_version, platform, properties)
+                """, logger: logger)
+            return accepted
+        }
+
+        /// Adds data health counts to `ingest_health`, saturating at `Int64.max`.
+        func write(_ counts: HealthCounts) async throws {
+            guard !counts.isEmpty else { return }
+            let rows = Array(counts.counts)
+            try await connection.query("""
+                INSERT INTO ingest_health (app_id, bucket, outcome, reason, count)
+                SELECT * FROM unnest(
+                    \(rows.map(\.key.app.rawValue)), \(rows.map(\.key.bucket)), \(rows.map(\.key.outcome.rawValue)),
+                    \(rows.map(\.key.reason)), \(rows.map { Int64($0.value) }))
+                ON CONFLICT (app_id, bucket, outcome, reason)
+                DO UPDATE SET count = least(ingest_health.count::numeric + excluded.count, 9223372036854775807)::bigint
+                """, logger: logger)
+        }
+    }
+}

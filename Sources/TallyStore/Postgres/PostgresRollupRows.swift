@@ -1,0 +1,177 @@
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// The rollup rows of one app that a computation declared (see ``RollupNeeds``), fetched
+/// from PostgreSQL in one read-only snapshot before the computation runs.
+///
+/// Each table is read with one statement; a read of rows outside what was fetched throws
+/// ``RollupNeeds/Unfetched`` rather than answer from missing rows.
+struct PostgresRollupRows: RollupRows {
+    private struct Counts {
+        var range: Range<Int64>
+        /// Bucket, label, count; ascending by bucket.
+        var rows: [(bucket: Int64, label: Int64, count: Int64)]
+    }
+
+    private var names: Counts?
+    private var screens: Counts?
+    private var activityRange: Range<Int64>?
+    /// Ascending by bucket.
+    private var activity: [(bucket: Int64, names: ByteBuffer, versions: ByteBuffer)] = []
+    /// The fetched ranges of each user set table, and their rows ascending by period.
+    private var userSetRanges: [UserSetPeriod: [Range<Int64>]] = [:]
+    private var userSets: [UserSetPeriod: [(period: Int64, active: ByteBuffer, first: ByteBuffer)]] = [:]
+    private var labels: [Int64: String] = [:]
+    private var labelIDs: [String: Int64] = [:]
+
+    /// Fetches what `needs` declares for `app` over `connection`, inside a transaction the
+    /// caller opened; `knownLabels` spares fetching label texts already known.
+    static func fetch(
+        _ needs: RollupNeeds, app: AppID, knownLabels: [Int64: String], _ connection: PostgresConnection, logger: Logger
+    ) async throws -> Self {
+        var rows = PostgresRollupRows()
+        let app = app.rawValue
+        func query<each Column: PostgresDecodable & Sendable>(
+            _ query: PostgresQuery, as types: (repeat each Column).Type
+        ) async throws -> [(repeat each Column)] {
+            var rows: [(repeat each Column)] = []
+            for try await row in try await connection.query(query, logger: logger).decode(types) { rows.append(row) }
+            return rows
+        }
+        if let range = needs.names {
+            rows.names = Counts(range: range, rows: try await query("""
+                SELECT bucket, name_id, count FROM name_bucket
+                WHERE app_id = \(app) AND bucket >= \(range.lowerBound) AND bucket < \(range.upperBound) ORDER BY bucket
+                """, as: (Int64, Int64, Int64).self).map { ($0.0, $0.1, $0.2) })
+        }
+        if let range = needs.screens {
+            rows.screens = Counts(range: range, rows: try await query("""
+                SELECT bucket, screen_id, count FROM screen_bucket
+                WHERE app_id = \(app) AND bucket >= \(range.lowerBound) AND bucket < \(range.upperBound) ORDER BY bucket
+                """, as: (Int64, Int64, Int64).self).map { ($0.0, $0.1, $0.2) })
+        }
+        if let range = needs.activity {
+            rows.activityRange = range
+            rows.activity = try await query("""
+                SELECT bucket, names, versions FROM bucket_activity
+                WHERE app_id = \(app) AND bucket >= \(range.lowerBound) AND bucket < \(range.upperBound) ORDER BY bucket
+                """, as: (Int64, ByteBuffer, ByteBuffer).self).map { ($0.0, $0.1, $0.2) }
+        }
+        var wanted: [UserSetPeriod: [Range<Int64>]] = [:]
+        for window in needs.userWindows {
+            for (period, range) in RollupReader.userSetRows(covering: window) { wanted[period, default: []].append(range) }
+        }
+        for (period, ranges) in wanted {
+            let merged = Self.merged(ranges)
+            rows.userSetRanges[period] = merged
+            let (table, column) = switch period {
+            case .bucket: ("bucket_users", "bucket")
+            case .day: ("day_users", "day")
+            }
+            rows.userSets[period] = try await query(PostgresQuery(
+                unsafeSQL: """
+                    SELECT t.\(column), t.active, t.first FROM \(table) t
+                    JOIN unnest($2::bigint[], $3::bigint[]) AS r (low, high) ON t.\(column) >= r.low AND t.\(column) < r.high
+                    WHERE t.app_id = $1 ORDER BY t.\(column)
+                    """,
+                binds: try PostgresBindings(binding: app, merged.map(\.lowerBound), merged.map(\.upperBound))
+            ), as: (Int64, ByteBuffer, ByteBuffer).self).map { ($0.0, $0.1, $0.2) }
+        }
+        if !needs.labelTexts.isEmpty {
+            for (id, text) in try await query("SELECT id, text FROM label WHERE text = ANY(\(needs.labelTexts))", as: (Int64, String).self) {
+                rows.labelIDs[text] = id
+                rows.labels[id] = text
+            }
+        }
+        var ids = Set((rows.names?.rows ?? []).map(\.label)).union((rows.screens?.rows ?? []).map(\.label))
+        for row in rows.activity {
+            for blob in [row.names, row.versions] {
+                try blob.withUnsafeReadableBytes { bytes in try BucketActivity.forEachSection(in: bytes) { label, _ in ids.insert(label) } }
+            }
+        }
+        for id in ids where rows.labels[id] == nil { rows.labels[id] = knownLabels[id] }
+        let missing = ids.filter { rows.labels[$0] == nil }
+        if !missing.isEmpty {
+            for (id, text) in try await query("SELECT id, text FROM label WHERE id = ANY(\(Array(missing)))", as: (Int64, String).self) {
+                rows.labels[id] = text
+            }
+        }
+        return rows
+    }
+
+    /// The texts of the labels fetched, to remember for later snapshots.
+    var fetchedLabels: [Int64: String] { labels }
+
+    func forEachCount(
+        _ table: CountTable, in buckets: Range<Int64>, _ body: (_ bucket: Int64, _ label: Int64, _ count: Int64) throws -> Void
+    ) throws {
+        let counts = switch table {
+        case .names: names
+        case .screens: screens
+        }
+        guard let counts, buckets.isEmpty || counts.range.contains(buckets.lowerBound) && buckets.upperBound <= counts.range.upperBound
+        else { throw RollupNeeds.Unfetched() }
+        for row in Self.slice(counts.rows, key: \.bucket, in: buckets) { try body(row.bucket, row.label, row.count) }
+    }
+
+    func forEachActivity(
+        in buckets: Range<Int64>, latestFirst: Bool,
+        _ body: (_ bucket: Int64, _ names: UnsafeRawBufferPointer, _ versions: UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        guard let range = activityRange, buckets.isEmpty || range.contains(buckets.lowerBound) && buckets.upperBound <= range.upperBound
+        else { throw RollupNeeds.Unfetched() }
+        let rows = Self.slice(activity, key: \.bucket, in: buckets)
+        for row in latestFirst ? Array(rows.reversed()) : Array(rows) {
+            try row.names.withUnsafeReadableBytes { names in try row.versions.withUnsafeReadableBytes { try body(row.bucket, names, $0) } }
+        }
+    }
+
+    func forEachUserSet(
+        _ column: UserSetColumn, of period: UserSetPeriod, in range: Range<Int64>, _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+        guard (userSetRanges[period] ?? []).contains(where: { $0.lowerBound <= range.lowerBound && range.upperBound <= $0.upperBound })
+        else { throw RollupNeeds.Unfetched() }
+        for row in Self.slice(userSets[period] ?? [], key: \.period, in: range) {
+            switch column {
+            case .active: try row.active.withUnsafeReadableBytes(body)
+            case .first: try row.first.withUnsafeReadableBytes(body)
+            }
+        }
+    }
+
+    func label(_ id: Int64) throws -> String {
+        guard let text = labels[id] else { throw RollupNeeds.Unfetched() }
+        return text
+    }
+
+    func labelID(_ text: String) throws -> Int64? {
+        labelIDs[text]
+    }
+
+    /// The rows of `rows`, ascending by `key`, whose key is in `range` (binary search).
+    private static func slice<Row>(_ rows: [Row], key: (Row) -> Int64, in range: Range<Int64>) -> ArraySlice<Row> {
+        func firstIndex(notBelow value: Int64) -> Int {
+            var low = 0, high = rows.count
+            while low < high {
+                let middle = (low + high) / 2
+                if key(rows[middle]) < value { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
+        return rows[firstIndex(notBelow: range.lowerBound)..<firstIndex(notBelow: range.upperBound)]
+    }
+
+    /// `ranges` sorted, with overlapping or touching ranges joined.
+    private static func merged(_ ranges: [Range<Int64>]) -> [Range<Int64>] {
+        var merged: [Range<Int64>] = []
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, range.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                merged.append(range)
+            }
+        }
+        return merged
+    }
+}
