@@ -27,8 +27,8 @@ import Testing
         }
     }
 
-    @Test func lookupByKeyFindsTheAppAndWrongKeysFail() async throws {
-        let store = try makeStore()
+    @Test(arguments: TestDatabase.all) func lookupByKeyFindsTheAppAndWrongKeysFail(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
         let first = try await store.createApp(name: "First")
         let second = try await store.createApp(name: "Second", timeZone: "Asia/Shanghai")
 
@@ -47,17 +47,17 @@ import Testing
 
     /// The ingest server turns the age into a cut-off time and a message; an infinite, NaN
     /// or absurd age would trap there on every old event, so the store never keeps one.
-    @Test(arguments: [0, -1, .infinity, -.infinity, .nan, 1e308, App.maximumAcceptedEventAge + 1] as [Double])
-    func acceptedEventAgesOutOfRangeAreRefused(age: Double) async throws {
-        let store = try makeStore()
+    @Test(arguments: TestDatabase.all, [0, -1, .infinity, -.infinity, .nan, 1e308, App.maximumAcceptedEventAge + 1] as [Double])
+    func acceptedEventAgesOutOfRangeAreRefused(database: TestDatabase, age: Double) async throws {
+        let store = try await database.makeStore()
         await #expect(throws: TallyStoreError.self) { try await store.createApp(name: "Demo", acceptedEventAge: age) }
         let app = try await store.createApp(name: "Demo").app.id
         await #expect(throws: TallyStoreError.self) { try await store.updateApp(app, acceptedEventAge: age) }
         #expect(try await store.app(id: app)?.acceptedEventAge == App.defaultAcceptedEventAge)
     }
 
-    @Test func rotatingKeysReplacesBothSecrets() async throws {
-        let store = try makeStore()
+    @Test(arguments: TestDatabase.all) func rotatingKeysReplacesBothSecrets(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
         let created = try await store.createApp(name: "Demo")
         let rotated = try await store.rotateKeys(created.app.id)
         #expect(rotated.app == created.app)
@@ -68,8 +68,8 @@ import Testing
         await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 42))) { try await store.rotateKeys(AppID(rawValue: 42)) }
     }
 
-    @Test func updateChangesSettingsAndValidates() async throws {
-        let store = try makeStore()
+    @Test(arguments: TestDatabase.all) func updateChangesSettingsAndValidates(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
         let created = try await store.createApp(name: "Demo")
         let updated = try await store.updateApp(created.app.id, timeZone: "Europe/Paris", acceptedEventAge: 86_400)
         #expect(updated.timeZone == "Europe/Paris")

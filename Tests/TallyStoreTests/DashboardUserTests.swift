@@ -4,8 +4,8 @@ import Testing
 @testable import TallyStore
 
 @Suite struct DashboardUserTests {
-    @Test func usersAreCreatedFoundAndListed() async throws {
-        let store = try makeStore()
+    @Test(arguments: TestDatabase.all) func usersAreCreatedFoundAndListed(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
         let ana = try await store.createUser(name: "Ana", passwordHash: "$2b$12$hashA")
         let bo = try await store.createUser(name: String(repeating: "b", count: 64), passwordHash: "$2b$12$hashB")
         let found = try #require(try await store.user(named: "Ana"))
@@ -14,15 +14,15 @@ import Testing
         #expect(try await store.users() == [ana, bo])
     }
 
-    @Test(arguments: ["", String(repeating: "x", count: 65), "a\nb", "tab\there", "\u{7F}"])
-    func invalidNamesThrow(name: String) async throws {
-        let store = try makeStore()
+    @Test(arguments: TestDatabase.all, ["", String(repeating: "x", count: 65), "a\nb", "tab\there", "\u{7F}"])
+    func invalidNamesThrow(database: TestDatabase, name: String) async throws {
+        let store = try await database.makeStore()
         await #expect(throws: TallyStoreError.invalidUserName(name)) { try await store.createUser(name: name, passwordHash: "h") }
         #expect(try await store.users().isEmpty)
     }
 
-    @Test func takenNamesThrow() async throws {
-        let store = try makeStore()
+    @Test(arguments: TestDatabase.all) func takenNamesThrow(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
         try await store.createUser(name: "Ana", passwordHash: "h1")
         await #expect(throws: TallyStoreError.userNameTaken("Ana")) { try await store.createUser(name: "Ana", passwordHash: "h2") }
         #expect(try await store.user(named: "Ana")?.passwordHash == "h1")
@@ -72,8 +72,8 @@ import Testing
         #expect(try await store.session(tokenHash: Data("bo".utf8), now: start.addingTimeInterval(-1)) != nil)
     }
 
-    @Test func sectionLayoutsArePerUserAndAppAndBounded() async throws {
-        let store = try makeStore()
+    @Test(arguments: TestDatabase.all) func sectionLayoutsArePerUserAndAppAndBounded(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
         let ana = try await store.createUser(name: "Ana", passwordHash: "h").id
         let bo = try await store.createUser(name: "Bo", passwordHash: "h").id
         let app = try await store.createApp(name: "Demo").app.id

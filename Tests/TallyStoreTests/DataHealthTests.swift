@@ -5,8 +5,8 @@ import Testing
 @Suite struct DataHealthTests {
     /// Kathmandu (+05:45) days start at 18:15 UTC: counts on either side of that instant go
     /// to two different local days, and a UTC query splits them differently.
-    @Test func countsSumPerLocalDay() async throws {
-        let store = try makeStore()
+    @Test(arguments: TestDatabase.all) func countsSumPerLocalDay(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
         let app = try await store.createApp(name: "Demo", timeZone: "Asia/Kathmandu").app.id
         let other = try await store.createApp(name: "Other").app.id
         let boundary = instant("2026-03-01T18:15:00Z")  // 2026-03-02 00:00 in Kathmandu
@@ -30,8 +30,8 @@ import Testing
         #expect((utc.accepted, utc.duplicates, utc.rejected) == (9, 3, ["invalid_name": 3, "too_old": 4]))
     }
 
-    @Test func invalidCountsThrowAndRecordNothing() async throws {
-        let store = try makeStore()
+    @Test(arguments: TestDatabase.all) func invalidCountsThrowAndRecordNothing(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
         let app = try await store.createApp(name: "Demo").app.id
         let now = instant("2026-03-01T12:00:00Z")
         await #expect(throws: TallyStoreError.invalidHealthCount(reason: "", count: -1)) {

@@ -3,8 +3,8 @@ import Testing
 @testable import TallyStore
 
 @Suite struct DayBoundaryTests {
-    @Test func shanghaiDayStartsAtSixteenHundredUTC() async throws {
-        let store = try makeStore()
+    @Test(arguments: TestDatabase.all) func shanghaiDayStartsAtSixteenHundredUTC(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
         let app = try await store.createApp(name: "Demo").app.id
         try await store.insert([event(at: instant("2026-03-01T17:30:00Z"))], app: app)
 
@@ -17,8 +17,8 @@ import Testing
         #expect(shanghai.timeZone == "Asia/Shanghai")
     }
 
-    @Test func appTimeZoneIsTheDefault() async throws {
-        let store = try makeStore()
+    @Test(arguments: TestDatabase.all) func appTimeZoneIsTheDefault(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
         let app = try await store.createApp(name: "Demo", timeZone: "Asia/Shanghai").app.id
         try await store.insert([event(at: instant("2026-03-01T17:30:00Z"))], app: app)
         #expect(try await store.metrics(app: app, date: "2026-03-02").dau == 1)

@@ -2,10 +2,10 @@ import Testing
 @testable import TallyStore
 
 @Suite struct ErrorTests {
-    @Test(arguments: ["", "2026-3-01", "2026-02-30", "2025-02-29", "2026-13-01", "2026-00-10", "2026-01-32", "2026/01/01",
+    @Test(arguments: TestDatabase.all, ["", "2026-3-01", "2026-02-30", "2025-02-29", "2026-13-01", "2026-00-10", "2026-01-32", "2026/01/01",
                       "2026-01-01T00:00", "２０２６-01-01", "-026-01-01", "abcd-ef-gh"])
-    func invalidDatesThrow(text: String) async throws {
-        let store = try makeStore()
+    func invalidDatesThrow(database: TestDatabase, text: String) async throws {
+        let store = try await database.makeStore()
         let app = try await store.createApp(name: "Demo").app.id
         await #expect(throws: TallyStoreError.invalidDate(text)) { try await store.metrics(app: app, date: text) }
         await #expect(throws: TallyStoreError.invalidDate(text)) {
@@ -13,8 +13,8 @@ import Testing
         }
     }
 
-    @Test func invalidTimeZonesRangesAndAppsThrow() async throws {
-        let store = try makeStore()
+    @Test(arguments: TestDatabase.all) func invalidTimeZonesRangesAndAppsThrow(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
         let app = try await store.createApp(name: "Demo").app.id
         await #expect(throws: TallyStoreError.invalidTimeZone("Mars/Olympus")) {
             try await store.metrics(app: app, date: "2026-03-01", timeZone: "Mars/Olympus")
@@ -35,8 +35,8 @@ import Testing
         #expect(TallyStoreError.invalidDate("x").description == "Invalid date \"x\": expected a calendar day as YYYY-MM-DD.")
     }
 
-    @Test func fullYearRangeIsAccepted() async throws {
-        let store = try makeStore()
+    @Test(arguments: TestDatabase.all) func fullYearRangeIsAccepted(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
         let app = try await store.createApp(name: "Demo").app.id
         let range = try await store.metricsRange(app: app, from: "2025-01-02", to: "2026-01-02")
         #expect(range.dates.count == EventStore.maximumRangeDays)

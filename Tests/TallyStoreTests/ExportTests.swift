@@ -34,8 +34,8 @@ import Testing
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    @Test func ndjsonLinesAreTheEventsAsTheAPIEncodesThem() async throws {
-        let store = try makeStore()
+    @Test(arguments: TestDatabase.all) func ndjsonLinesAreTheEventsAsTheAPIEncodesThem(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
         let (app, events) = try await fill(store)
         let lines = try await written(store, app: app, .ndjson).split(separator: "\n")
         #expect(lines.count == events.count)
@@ -52,8 +52,8 @@ import Testing
         #expect(lines[0].contains(#""app":"#) && !lines[0].contains("session_id"), "no key for a missing session")
     }
 
-    @Test func csvRowsHoldEachFieldUnderTheHeader() async throws {
-        let store = try makeStore()
+    @Test(arguments: TestDatabase.all) func csvRowsHoldEachFieldUnderTheHeader(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
         let (app, events) = try await fill(store)
         let rows = parseCSV(ExportFormat.csvHeader + (try await written(store, app: app, .csv)))
         #expect(rows.first == ExportFormat.csvHeader.dropLast().split(separator: ",").map(String.init))
@@ -72,8 +72,8 @@ import Testing
 
     /// Pages follow (timestamp, rowid): events stored newest first, many sharing an
     /// instant, over three pages, each come out once and in time order.
-    @Test func everyEventComesOutOnceAcrossPagesWhateverTheOrderItWasStoredIn() async throws {
-        let store = try makeStore()
+    @Test(arguments: TestDatabase.all) func everyEventComesOutOnceAcrossPagesWhateverTheOrderItWasStoredIn(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
         let app = try await store.createApp(name: "Pages").app.id
         let start = instant("2026-03-01T00:00:00Z")
         let count = EventStore.writePageSize * 2 + 500

@@ -24,8 +24,8 @@ import Testing
         #expect(rows == 3)
     }
 
-    @Test func sameIDInAnotherAppIsNotADuplicate() async throws {
-        let store = try makeStore()
+    @Test(arguments: TestDatabase.all) func sameIDInAnotherAppIsNotADuplicate(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
         let first = try await store.createApp(name: "First").app.id
         let second = try await store.createApp(name: "Second").app.id
         let shared = event(at: instant("2026-03-01T10:00:00Z"))
@@ -42,8 +42,8 @@ import Testing
         #expect(rows == 0)
     }
 
-    @Test func exportStreamsStoredEventsInTimeOrder() async throws {
-        let store = try makeStore()
+    @Test(arguments: TestDatabase.all) func exportStreamsStoredEventsInTimeOrder(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
         let app = try await store.createApp(name: "Demo").app.id
         let start = instant("2026-03-01T00:00:00Z")
         // More than a page, out of order, with equal timestamps, and one event outside the range.

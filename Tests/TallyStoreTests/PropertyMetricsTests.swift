@@ -9,11 +9,11 @@ import Testing
     static let timeZones = ["Asia/Kathmandu", "America/New_York", "UTC"]
     static let properties = ["amount", "note", "screen", "price", "a.\"b c"]
 
-    @Test(arguments: 1...6 as ClosedRange<UInt64>)
-    func propertyMetricsMatchBruteForce(seed: UInt64) async throws {
+    @Test(arguments: TestDatabase.all, 1...6 as ClosedRange<UInt64>)
+    func propertyMetricsMatchBruteForce(database: TestDatabase, seed: UInt64) async throws {
         var random = SplitMix64(seed: seed)
         let timeZone = Self.timeZones[Int(seed) % Self.timeZones.count]
-        let store = try makeStore()
+        let store = try await database.makeStore()
         let app = try await store.createApp(name: "Random", timeZone: timeZone).app.id
 
         // Six days around the US DST change of 2026-03-08, on a 7.5-minute grid plus jitter so
@@ -88,8 +88,8 @@ import Testing
         }
     }
 
-    @Test func breakdownRendersValuesAsSentAndSplitsTheRest() async throws {
-        let store = try makeStore()
+    @Test(arguments: TestDatabase.all) func breakdownRendersValuesAsSentAndSplitsTheRest(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
         let app = try await store.createApp(name: "Demo").app.id
         let noon = instant("2026-03-01T12:00:00Z")
         let values: [(PropertyValue?, String)] = [
@@ -108,8 +108,8 @@ import Testing
         #expect(clamped.top.count == 1)
     }
 
-    @Test func latestEventsAreNewestFirstAndClamped() async throws {
-        let store = try makeStore()
+    @Test(arguments: TestDatabase.all) func latestEventsAreNewestFirstAndClamped(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
         let app = try await store.createApp(name: "Demo").app.id
         let other = try await store.createApp(name: "Other").app.id
         let start = instant("2026-03-01T12:00:00Z")
@@ -128,8 +128,8 @@ import Testing
         await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 9))) { try await store.latestEvents(app: AppID(rawValue: 9)) }
     }
 
-    @Test func inputErrorsThrow() async throws {
-        let store = try makeStore()
+    @Test(arguments: TestDatabase.all) func inputErrorsThrow(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
         let app = try await store.createApp(name: "Demo").app.id
         await #expect(throws: TallyStoreError.invalidDate("2026-02-30")) {
             try await store.breakdown(app: app, event: "e", property: "p", date: "2026-02-30")
