@@ -18,17 +18,39 @@ final class PostgresBackend: StoreBackend {
     let labels = Locked(LabelTexts())
     private let running: Task<Void, Never>
 
+    /// How long opening waits for a connection.
+    static let openTimeout = Duration.seconds(15)
+
+    private struct OpenTimeout: Error {}
+
     /// Connects to the database `url` names and brings its schema up to date.
     init(url: String) async throws(EventStore.OpenError) {
         let configuration = try PostgresURL.configuration(url)
         let logger = Logger(label: "tally.postgres")
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        let running = Task { await client.run() }
+        let (started, start) = AsyncStream.makeStream(of: Void.self)
+        let running = Task {
+            start.finish()
+            await client.run()
+        }
+        // The client warns about leases asked for before it runs.
+        for await _ in started {}
         do {
-            try await PostgresSchema.migrate(client, logger: logger)
+            // The client retries a refused connection forever: give up after a while instead.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await PostgresSchema.migrate(client, logger: logger) }
+                group.addTask {
+                    try await Task.sleep(for: Self.openTimeout)
+                    throw OpenTimeout()
+                }
+                defer { group.cancelAll() }
+                try await group.next()
+            }
         } catch {
             running.cancel()
-            throw EventStore.OpenError(path: PostgresURL.redacted(url), reason: String(reflecting: error))
+            let reason = error is OpenTimeout
+                ? "no connection within \(Self.openTimeout) (the reason is in the log above)" : String(reflecting: error)
+            throw EventStore.OpenError(path: PostgresURL.redacted(url), reason: reason)
         }
         self.client = client
         self.logger = logger

@@ -37,7 +37,7 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         let termination = TerminationWatch()
         defer { termination.cancel() }
-        let store = try EventStore(path: database.db)
+        let store = try await EventStore(database: database.db)
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port

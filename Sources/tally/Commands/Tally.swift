@@ -13,7 +13,9 @@ struct Tally: AsyncParsableCommand {
 
 /// The database option every subcommand shares.
 struct DatabaseOptions: ParsableArguments {
-    @Option(name: .long, help: "The SQLite database file (created if missing).")
+    @Option(
+        name: .long,
+        help: "The SQLite database file (created if missing), or a PostgreSQL URL: postgres://user[:password]@host[:port]/database.")
     var db = "tally.sqlite"
 }
 
