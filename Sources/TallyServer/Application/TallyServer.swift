@@ -19,7 +19,8 @@ public import TallyStore
 ///   `Authorization: Bearer <read token>`.
 /// - `GET /healthz`.
 ///
-/// Every committed batch is announced on ``bus`` as ``EventsIngested``, after its answer.
+/// Every committed batch is announced on ``bus`` as ``EventsIngested``, after its answer, and
+/// so are the batches of other collectors sharing a PostgreSQL database.
 public struct TallyServer: Sendable {
     /// Where events and apps live.
     public let store: EventStore
@@ -38,11 +39,12 @@ public struct TallyServer: Sendable {
         self.store = store
         self.configuration = configuration
         self.bus = bus
-        announcer = IngestAnnouncer(bus: bus)
+        announcer = IngestAnnouncer(bus: bus, store: store)
     }
 
     /// The services the routes of ``router()`` need running beside them: the one that posts
-    /// ``EventsIngested`` once an ingest request has been answered.
+    /// ``EventsIngested`` once an ingest request has been answered, or once another collector
+    /// sharing the database stored events.
     public var services: [any Service] { [announcer] }
 
     /// The router with every route of the API, for embedding in a larger application; run

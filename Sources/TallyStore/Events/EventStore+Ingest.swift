@@ -19,3 +19,16 @@ extension EventStore {
         try await backend.insert(events, app: app)
     }
 }
+
+extension EventStore {
+    /// The events that other processes sharing this database store, as their transactions
+    /// commit: live views of a server add them to the ones it stored itself.
+    ///
+    /// On PostgreSQL, where several collectors share a database, each commit notifies the
+    /// others (`NOTIFY`), and the stream follows them for as long as it is iterated,
+    /// reconnecting after a lost connection (notices sent meanwhile are lost: a view must not
+    /// rely on them for exact figures). On SQLite, whose file one server owns, it is empty.
+    public func ingestNotices() -> AsyncStream<IngestNotice> {
+        backend.ingestNotices()
+    }
+}

@@ -121,3 +121,45 @@ extension PostgresBackend {
         return try body(RollupReader(rows: rows), stored)
     }
 }
+
+extension PostgresBackend {
+    /// The channel of ingest notices.
+    static let noticeChannel = "tally_ingest"
+
+    /// What a commit sends on ``noticeChannel``: who sent it, so its sender skips it.
+    struct NoticePayload: Codable {
+        var origin: String
+        var notice: IngestNotice
+    }
+
+    /// Listens on ``noticeChannel`` on a connection of its own, from the moment it is called,
+    /// and yields the notices of other processes; reconnects a second after a failure.
+    func ingestNotices() -> AsyncStream<IngestNotice> {
+        let (notices, continuation) = AsyncStream.makeStream(of: IngestNotice.self, bufferingPolicy: .bufferingNewest(1_024))
+        let (client, logger, origin) = (client, logger, groupCommit.writer.origin)
+        let listening = Task {
+            while !Task.isCancelled {
+                do {
+                    try await client.withConnection { connection in
+                        try await connection.listen(on: Self.noticeChannel) { notifications in
+                            let decoder = JSONDecoder()
+                            for try await notification in notifications {
+                                guard let payload = try? decoder.decode(NoticePayload.self, from: Data(notification.payload.utf8)),
+                                      payload.origin != origin
+                                else { continue }
+                                continuation.yield(payload.notice)
+                            }
+                        }
+                    }
+                } catch {
+                    guard !Task.isCancelled else { break }
+                    logger.warning("ingest notices: listening failed, retrying in a second: \(String(reflecting: error))")
+                    try? await Task.sleep(for: .seconds(1))
+                }
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in listening.cancel() }
+        return notices
+    }
+}

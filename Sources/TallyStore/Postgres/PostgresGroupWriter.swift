@@ -17,6 +17,8 @@ final class PostgresGroupWriter: GroupWriter {
 
     let client: PostgresClient
     let logger: Logger
+    /// Names this process in the ingest notices it sends (see ``PostgresBackend/ingestNotices()``).
+    let origin = UUID().uuidString
     /// Used by one transaction at a time: taken out for it, and put back if it commits.
     private let cache = Locked(RollupCache())
     /// The months whose partition exists.
@@ -37,7 +39,7 @@ final class PostgresGroupWriter: GroupWriter {
             return cache
         }
         let (outcomes, written) = try await client.withTransaction(logger: logger) { connection in
-            var writer = Transaction(connection: connection, logger: logger, cache: cache)
+            var writer = Transaction(connection: connection, logger: logger, origin: origin, cache: cache)
             let outcomes = try await writer.store(group)
             try await writer.write(takeHealthCounts())
             return (outcomes, writer.cache)
@@ -81,6 +83,7 @@ extension PostgresGroupWriter {
     struct Transaction {
         let connection: PostgresConnection
         let logger: Logger
+        let origin: String
         var cache: RollupCache
 
         /// Stores every batch of `group`, each in a savepoint, then the group's rollups;
@@ -117,7 +120,29 @@ extension PostgresGroupWriter {
             for app in apps {
                 if let delta = deltas[app] { try await delta.write(connection, app: app, cache: &cache, logger: logger) }
             }
+            try await notify(group, outcomes)
             return outcomes
+        }
+
+        /// Tells the other processes on the database, at commit, which events each app gained.
+        private func notify(_ group: [IngestBatch], _ outcomes: [Result<InsertResult, any Error>]) async throws {
+            var accepted: [AppID: [String: Int]] = [:]
+            for (batch, outcome) in zip(group, outcomes) {
+                if case .success(let result) = outcome, result.accepted > 0 {
+                    accepted[batch.app, default: [:]].merge(result.acceptedByName, uniquingKeysWith: +)
+                }
+            }
+            let encoder = JSONEncoder()
+            for (app, names) in accepted {
+                var payload = String(decoding: try encoder.encode(
+                    PostgresBackend.NoticePayload(origin: origin, notice: IngestNotice(app: app, acceptedByName: names))), as: UTF8.self)
+                // A notification carries at most 8,000 bytes: many names are sent as a total.
+                if payload.utf8.count > 7_000 {
+                    payload = String(decoding: try encoder.encode(PostgresBackend.NoticePayload(
+                        origin: origin, notice: IngestNotice(app: app, accepted: names.values.reduce(0, +)))), as: UTF8.self)
+                }
+                try await connection.query("SELECT pg_notify(\(PostgresBackend.noticeChannel), \(payload))", logger: logger)
+            }
         }
 
         /// Inserts the events of `batch` whose id the app has not stored; returns them.

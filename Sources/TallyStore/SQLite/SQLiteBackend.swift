@@ -45,6 +45,11 @@ final class SQLiteBackend: StoreBackend {
         try await groupCommit.insert(events, app: app)
     }
 
+    /// No other process writes the file: an empty stream.
+    func ingestNotices() -> AsyncStream<IngestNotice> {
+        AsyncStream { $0.finish() }
+    }
+
     func record(_ counts: HealthCounts) {
         groupCommit.record(counts)
     }

@@ -36,6 +36,9 @@ protocol StoreBackend: Sendable {
     /// Stores events and their rollups durably, as ``EventStore/insert(_:app:)`` documents.
     func insert(_ events: [Event], app: AppID) async throws -> InsertResult
 
+    /// The events other processes store in the same database, as they commit.
+    func ingestNotices() -> AsyncStream<IngestNotice>
+
     /// Adds data health counts to those the next ingest transaction writes, without waiting.
     func record(_ counts: HealthCounts)
 

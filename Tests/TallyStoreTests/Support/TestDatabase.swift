@@ -52,4 +52,22 @@ enum TestDatabase: String, CaseIterable, Sendable, CustomTestStringConvertible {
         components.path = "/" + name
         return components.string!
     }
+
+    /// Waits until `count` connections to the database of `url` are listening for notifications.
+    static func waitForListeners(_ count: Int, on url: String) async throws {
+        let client = PostgresClient(configuration: try PostgresURL.configuration(url))
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask { await client.run() }
+            while true {
+                let rows = try await client.query("""
+                    SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'
+                    """)
+                var listening = 0
+                for try await found in rows.decode(Int.self) { listening = found }
+                if listening >= count { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            group.cancelAll()
+        }
+    }
 }
