@@ -60,6 +60,25 @@ struct IngestContractTests {
         }
     }
 
+    /// PostgreSQL cannot store U+0000: an event holding it in any text or key is refused
+    /// alone, whatever the database, and the others are stored.
+    @Test func textsHoldingNULAreRefusedAlone() async throws {
+        try await LiveServer.with { server in
+            let app = try await server.makeApp()
+            let nul = "a\u{0}b"
+            let events = [
+                Batch.event(), Batch.event(["name": nul]), Batch.event(["user_id": nul]), Batch.event(["session_id": nul]),
+                Batch.event(["properties": [nul: 1]]), Batch.event(["properties": ["note": nul]]), Batch.event(["name": "a\u{1}b"]),
+            ]
+            let response = try await server.ingest(Batch.body(events), key: app.ingestKey)
+            #expect(response.json["accepted"] as? Int == 2)
+            let rejected = try #require(response.json["rejected"] as? [[String: Any]])
+            #expect(rejected.compactMap { $0["index"] as? Int } == [1, 2, 3, 4, 5])
+            #expect(rejected.allSatisfy { ($0["reason"] as? String)?.contains("U+0000") == true })
+            #expect(try await server.storedCount(app) == 2)
+        }
+    }
+
     @Test func unknownOrMissingKeyIs401() async throws {
         try await LiveServer.with { server in
             _ = try await server.makeApp()

@@ -6,7 +6,9 @@ import TallyStore
 /// Rules (the HTTP contract): `id` (a UUID), `name` (1 to 100 characters), `timestamp`
 /// (ISO-8601 with an offset) and `user_id` (a non-empty string) are required;
 /// `session_id`, `app_version` and `platform` are optional strings; `properties` is an
-/// optional object of strings, numbers, booleans and nulls. The timestamp is corrected
+/// optional object of strings, numbers, booleans and nulls. No text, key included, may hold
+/// U+0000, which PostgreSQL cannot store: such an event is refused alone, on any database, so
+/// that both accept the same events. The timestamp is corrected
 /// for the device's clock skew, measured from the batch's `sent_at`; the corrected time
 /// must lie within the app's accepted age and at most ``maximumFuture`` ahead.
 struct EventValidator {
@@ -30,23 +32,25 @@ struct EventValidator {
         guard case .string(let idText)? = fields["id"], let id = EventID.parse(idText) else {
             return .failure(.init(.invalidID, "id must be a UUID string"))
         }
-        guard case .string(let name)? = fields["name"], (1...100).contains(name.count) else {
-            return .failure(.init(.invalidName, "name must be a string of 1 to 100 characters"))
+        guard case .string(let name)? = fields["name"], (1...100).contains(name.count), !name.holdsNUL else {
+            return .failure(.init(.invalidName, "name must be a string of 1 to 100 characters, without U+0000"))
         }
         guard case .string(let timestampText)? = fields["timestamp"],
               let deviceTimestamp = Timestamp.parse(timestampText)
         else { return .failure(.init(.invalidTimestamp, "timestamp must be an ISO-8601 string with an offset")) }
         guard case .string(let userID)? = fields["user_id"], !userID.isEmpty,
-              userID.utf8.count <= Self.maximumFieldLength
+              userID.utf8.count <= Self.maximumFieldLength, !userID.holdsNUL
         else {
-            return .failure(.init(.invalidUserID, "user_id must be a non-empty string of at most \(Self.maximumFieldLength) bytes"))
+            return .failure(.init(
+                .invalidUserID, "user_id must be a non-empty string of at most \(Self.maximumFieldLength) bytes, without U+0000"))
         }
 
         func optionalText(_ key: String) -> Result<String?, Rejection.Reason> {
             switch fields[key] {
             case nil, .null?: .success(nil)
-            case .string(let text)? where text.utf8.count <= Self.maximumFieldLength: .success(text)
-            default: .failure(.init(.invalidField, "\(key) must be a string of at most \(Self.maximumFieldLength) bytes, or null"))
+            case .string(let text)? where text.utf8.count <= Self.maximumFieldLength && !text.holdsNUL: .success(text)
+            default:
+                .failure(.init(.invalidField, "\(key) must be a string of at most \(Self.maximumFieldLength) bytes without U+0000, or null"))
             }
         }
         let sessionID: String?, appVersion: String?, platform: String?
@@ -64,8 +68,11 @@ struct EventValidator {
         case .object(let object)? where object.members.count <= Self.maximumProperties:
             for member in object.members {
                 let (key, value) = (member.key, member.value)
+                guard !key.holdsNUL else { return .failure(.init(.invalidProperties, "property keys must not hold U+0000")) }
                 switch value {
-                case .string(let text): properties[key] = .string(text)
+                case .string(let text):
+                    guard !text.holdsNUL else { return .failure(.init(.invalidProperties, "property '\(key)' must not hold U+0000")) }
+                    properties[key] = .string(text)
                 case .int(let number): properties[key] = .number(Double(number))
                 case .double(let number): properties[key] = .number(number)
                 case .bool(let flag): properties[key] = .bool(flag)
@@ -93,4 +100,9 @@ struct EventValidator {
             sessionID: sessionID, appVersion: appVersion ?? "", platform: platform ?? "", properties: properties
         ))
     }
+}
+
+extension String {
+    /// Whether the text holds U+0000.
+    fileprivate var holdsNUL: Bool { utf8.contains(0) }
 }
