@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "TallyTracker", targets: ["TallyTracker"]),
         .library(name: "TallyStore", targets: ["TallyStore"]),
         .library(name: "TallyServer", targets: ["TallyServer"]),
+        .library(name: "TallyStoreTesting", targets: ["TallyStoreTesting"]),
         .library(name: "TallyServerTesting", targets: ["TallyServerTesting"]),
         .library(name: "TallyDashboard", targets: ["TallyDashboard"]),
         .library(name: "SeededRandom", targets: ["SeededRandom"]),
@@ -58,6 +59,13 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strict
+        ),
+
+        // Test helpers: a fresh store on each database the tests run on.
+        .target(
+            name: "TallyStoreTesting",
+            dependencies: ["TallyStore", .product(name: "PostgresNIO", package: "postgres-nio")],
             swiftSettings: strict
         ),
 
@@ -102,7 +110,7 @@ let package = Package(
         .target(
             name: "TallyServerTesting",
             dependencies: [
-                "TallyServer",
+                "TallyServer", "TallyStoreTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -179,15 +187,14 @@ let package = Package(
         .testTarget(
             name: "TallyStoreTests",
             dependencies: [
-                "TallyStore", "SeededRandom", .product(name: "PropertyBased", package: "swift-property-based"),
-                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+                "TallyStore", "TallyStoreTesting", "SeededRandom", .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "TallyServerTests",
             dependencies: [
-                "TallyServer", "TallyServerTesting", "TallyTracker", "TallyDashboard", "SeededRandom", "tally",
+                "TallyServer", "TallyServerTesting", "TallyStoreTesting", "TallyTracker", "TallyDashboard", "SeededRandom", "tally",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict

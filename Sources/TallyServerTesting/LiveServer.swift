@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 public import TallyServer
 public import TallyStore
+public import TallyStoreTesting
 import Logging
 import ServiceLifecycle
 
@@ -24,22 +25,22 @@ public struct LiveServer: Sendable {
     /// The server itself (its ``TallyServer/bus`` announces ingested batches).
     public let server: TallyServer
 
-    /// Starts a server with `configuration` (its host and port are replaced by
-    /// 127.0.0.1 and a free port, and it logs only critical messages), runs `body`, then
-    /// shuts the server down gracefully and deletes the database.
+    /// Starts a server on a fresh database of `database`'s kind with `configuration` (its host
+    /// and port are replaced by 127.0.0.1 and a free port, and it logs only critical messages),
+    /// runs `body`, then shuts the server down gracefully and deletes a SQLite database.
     ///
     /// The shutdown lets the server finish every connection it accepted, including those of
     /// requests `body` gave up on: cancelling a Hummingbird server instead traps in
     /// swift-nio ("Deinited NIOAsyncWriter without calling finish()") when a connection was
     /// accepted but not yet served.
     public static func with<Result: Sendable>(
+        database: TestDatabase = .sqlite,
         configuration: ServerConfiguration = .init(),
         _ body: (LiveServer) async throws -> Result
     ) async throws -> Result {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-live-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try EventStore(path: folder.appendingPathComponent("tally.sqlite").path)
+        let path = try await database.makeDatabase()
+        defer { database.removeDatabase(path) }
+        let store = try await EventStore(database: path)
 
         var configuration = configuration
         configuration.host = "127.0.0.1"

@@ -1,5 +1,6 @@
 import Foundation
 import TallyServerTesting
+import TallyStoreTesting
 import TallyStore
 import TallyTracker
 import Testing
@@ -7,8 +8,8 @@ import Testing
 
 @Suite("POST /v1/events feeds data health")
 struct DataHealthContractTests {
-    @Test func rejectionsDuplicatesAndDropsShowUpInDataHealth() async throws {
-        try await LiveServer.with { server in
+    @Test(arguments: TestDatabase.all) func rejectionsDuplicatesAndDropsShowUpInDataHealth(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
             let day = utcDay(Date())
             let events = [Batch.event(), Batch.event(["id": "not-a-uuid"]), Batch.event(), Batch.event(["name": ""])]
@@ -27,8 +28,8 @@ struct DataHealthContractTests {
         }
     }
 
-    @Test func hostileDroppedValuesAre400AndRecordNothing() async throws {
-        try await LiveServer.with { server in
+    @Test(arguments: TestDatabase.all) func hostileDroppedValuesAre400AndRecordNothing(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
             let tooMany = Dictionary(uniqueKeysWithValues: (0...IngestEnvelope.maximumDropReasons).map { ("r\($0)", 1) })
             let values: [String] = [

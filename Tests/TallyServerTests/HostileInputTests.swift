@@ -3,6 +3,7 @@ import GRDB
 import SeededRandom
 import TallyServer
 import TallyServerTesting
+import TallyStoreTesting
 @testable import TallyStore
 import Testing
 
@@ -45,8 +46,8 @@ struct HostileInputTests {
         }
     }
 
-    @Test func theSDKsLargestIntegersAreStoredAsNumbers() async throws {
-        try await LiveServer.with { server in
+    @Test(arguments: TestDatabase.all) func theSDKsLargestIntegersAreStoredAsNumbers(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
             _ = try await server.ingest(Self.sandwich(#"{"min": -9223372036854775808, "max": 9223372036854775807}"#), key: app.ingestKey)
             let stored = try await server.storedEvents(app).compactMap { $0.properties["min"] }
@@ -54,8 +55,8 @@ struct HostileInputTests {
         }
     }
 
-    @Test func nestingPastTheLimitRejectsItsEventAlone() async throws {
-        try await LiveServer.with { server in
+    @Test(arguments: TestDatabase.all) func nestingPastTheLimitRejectsItsEventAlone(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
             let deep = String(repeating: "[", count: 200_000) + String(repeating: "]", count: 200_000)
             let answer = try await server.ingest(Self.sandwich(#"{"deep": \#(deep)}"#), key: app.ingestKey)
@@ -90,8 +91,8 @@ struct HostileInputTests {
     /// The fuzz test the collector must survive: valid bodies with bytes flipped, dropped or
     /// inserted, and with hostile tokens spliced in — numbers of any length, sign and
     /// exponent, and brackets nested far past the limit.
-    @Test func mutatedBodiesNeverCrashTheServerAndLoseNothing() async throws {
-        try await LiveServer.with { server in
+    @Test(arguments: TestDatabase.all) func mutatedBodiesNeverCrashTheServerAndLoseNothing(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
             let before = try await server.ingest(Batch.body((0..<5).map { _ in Batch.event() }), key: app.ingestKey)
             #expect(before.json["accepted"] as? Int == 5)
@@ -138,8 +139,8 @@ struct HostileInputTests {
 extension HostileInputTests {
     /// Read routes take dates and zones from the query: the ends of the calendar, days that do
     /// not exist, huge or odd strings. Each answer is a 200 or a 400, never a failure.
-    @Test func metricsQueriesAtTheLimitsAnswer200Or400() async throws {
-        try await LiveServer.with { server in
+    @Test(arguments: TestDatabase.all) func metricsQueriesAtTheLimitsAnswer200Or400(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
             let long = String(repeating: "9", count: 10_000)
             let queries = [

@@ -1,13 +1,14 @@
 import Foundation
 import TallyServer
 import TallyServerTesting
+import TallyStoreTesting
 import TallyStore
 import Testing
 
 @Suite("POST /v1/events contract")
 struct IngestContractTests {
-    @Test func acceptsAValidBatchAndCountsResentIdsAsDuplicates() async throws {
-        try await LiveServer.with { server in
+    @Test(arguments: TestDatabase.all) func acceptsAValidBatchAndCountsResentIdsAsDuplicates(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
             let events = (0..<20).map { _ in Batch.event() }
             let first = try await server.ingest(Batch.body(events), key: app.ingestKey)
@@ -24,8 +25,8 @@ struct IngestContractTests {
         }
     }
 
-    @Test func aBadEventIsRejectedAloneWithAReason() async throws {
-        try await LiveServer.with { server in
+    @Test(arguments: TestDatabase.all) func aBadEventIsRejectedAloneWithAReason(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
             let events: [[String: Any]] = [
                 Batch.event(),
@@ -62,8 +63,8 @@ struct IngestContractTests {
 
     /// PostgreSQL cannot store U+0000: an event holding it in any text or key is refused
     /// alone, whatever the database, and the others are stored.
-    @Test func textsHoldingNULAreRefusedAlone() async throws {
-        try await LiveServer.with { server in
+    @Test(arguments: TestDatabase.all) func textsHoldingNULAreRefusedAlone(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
             let nul = "a\u{0}b"
             let events = [
@@ -79,8 +80,8 @@ struct IngestContractTests {
         }
     }
 
-    @Test func unknownOrMissingKeyIs401() async throws {
-        try await LiveServer.with { server in
+    @Test(arguments: TestDatabase.all) func unknownOrMissingKeyIs401(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
             _ = try await server.makeApp()
             let body = Batch.body([Batch.event()])
             #expect(try await server.ingest(body, key: "ik_unknown").status == 401)
@@ -89,8 +90,8 @@ struct IngestContractTests {
         }
     }
 
-    @Test func bodiesThatAreNotTheContractShapeAre400() async throws {
-        try await LiveServer.with { server in
+    @Test(arguments: TestDatabase.all) func bodiesThatAreNotTheContractShapeAre400(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
             let valid = String(decoding: Batch.body([Batch.event()]), as: UTF8.self)
             let bodies: [Data] = [
@@ -113,8 +114,8 @@ struct IngestContractTests {
         }
     }
 
-    @Test func moreThanAThousandEventsIs413() async throws {
-        try await LiveServer.with { server in
+    @Test(arguments: TestDatabase.all) func moreThanAThousandEventsIs413(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
             let response = try await server.ingest(Batch.body((0..<1001).map { _ in Batch.event() }), key: app.ingestKey)
             #expect(response.status == 413)
@@ -123,8 +124,8 @@ struct IngestContractTests {
         }
     }
 
-    @Test func bodiesAboveOneMebibyteAre413EvenWhenGzipped() async throws {
-        try await LiveServer.with { server in
+    @Test(arguments: TestDatabase.all) func bodiesAboveOneMebibyteAre413EvenWhenGzipped(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
             let padding = String(repeating: "x", count: 1 << 20)
             let huge = Batch.body([Batch.event(["properties": ["note": padding]])])
@@ -138,8 +139,8 @@ struct IngestContractTests {
         }
     }
 
-    @Test func gzipBodiesAreAcceptedAndCorruptOnesAre400() async throws {
-        try await LiveServer.with { server in
+    @Test(arguments: TestDatabase.all) func gzipBodiesAreAcceptedAndCorruptOnesAre400(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
             let body = try gzip(Batch.body((0..<3).map { _ in Batch.event() }))
             let accepted = try await server.ingest(body, key: app.ingestKey, headers: ["Content-Encoding": "gzip"])
@@ -152,10 +153,10 @@ struct IngestContractTests {
         }
     }
 
-    @Test func aKeyAboveItsRateGets429WithRetryAfter() async throws {
+    @Test(arguments: TestDatabase.all) func aKeyAboveItsRateGets429WithRetryAfter(database: TestDatabase) async throws {
         var configuration = ServerConfiguration()
         configuration.rateLimit = RateLimit(eventsPerSecond: 1, burst: 10)
-        try await LiveServer.with(configuration: configuration) { server in
+        try await LiveServer.with(database: database, configuration: configuration) { server in
             let app = try await server.makeApp()
             let first = try await server.ingest(Batch.body((0..<10).map { _ in Batch.event() }), key: app.ingestKey)
             #expect(first.status == 200)
@@ -166,8 +167,8 @@ struct IngestContractTests {
         }
     }
 
-    @Test func clockSkewIsCorrectedFromSentAtAndTheDeviceTimeIsKept() async throws {
-        try await LiveServer.with { server in
+    @Test(arguments: TestDatabase.all) func clockSkewIsCorrectedFromSentAtAndTheDeviceTimeIsKept(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
             let now = Date()
             // The device clock runs two hours behind.
@@ -183,8 +184,8 @@ struct IngestContractTests {
         }
     }
 
-    @Test func eventsTooOldOrInTheFutureAreRejected() async throws {
-        try await LiveServer.with { server in
+    @Test(arguments: TestDatabase.all) func eventsTooOldOrInTheFutureAreRejected(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
             let now = Date()
             let events = [
@@ -203,8 +204,8 @@ struct IngestContractTests {
     }
 
     /// Live views refresh from these notices: they count only what was newly stored.
-    @Test func committedBatchesAreAnnouncedOnTheBusWithoutDuplicates() async throws {
-        try await LiveServer.with { server in
+    @Test(arguments: TestDatabase.all) func committedBatchesAreAnnouncedOnTheBusWithoutDuplicates(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
             let announcements = server.server.bus.events(of: EventsIngested.self)
             var iterator = announcements.makeAsyncIterator()
@@ -225,8 +226,8 @@ struct IngestContractTests {
 
     /// A subscriber that takes its time never holds up the answer to the client: here it
     /// waits for the answer itself, which would deadlock if it ran on the request's path.
-    @Test func aSlowSubscriberNeverDelaysTheAnswer() async throws {
-        try await LiveServer.with { server in
+    @Test(arguments: TestDatabase.all) func aSlowSubscriberNeverDelaysTheAnswer(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
             let answered = DispatchSemaphore(value: 0)
             let (outcomes, outcome) = AsyncStream.makeStream(of: DispatchTimeoutResult.self)
@@ -243,8 +244,8 @@ struct IngestContractTests {
 
     /// A change to an app made elsewhere (here straight in the store, as `tally app` does
     /// from another process) is seen by the running server without a restart.
-    @Test func appChangesTakeEffectWithoutARestart() async throws {
-        try await LiveServer.with { server in
+    @Test(arguments: TestDatabase.all) func appChangesTakeEffectWithoutARestart(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp(timeZone: "UTC")
             let today = utcDay(Date())
             #expect(try await server.metrics("/v1/metrics?date=\(today)", token: app.readToken).json["tz"] as? String == "UTC")

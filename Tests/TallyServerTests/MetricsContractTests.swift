@@ -1,12 +1,13 @@
 import Foundation
 import TallyServerTesting
+import TallyStoreTesting
 import TallyStore
 import Testing
 
 @Suite("GET /v1/metrics contract")
 struct MetricsContractTests {
-    @Test func dayMetricsHaveTheContractKeysAndValues() async throws {
-        try await LiveServer.with { server in
+    @Test(arguments: TestDatabase.all) func dayMetricsHaveTheContractKeysAndValues(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
             let now = Date()
             let events = [
@@ -35,8 +36,8 @@ struct MetricsContractTests {
         }
     }
 
-    @Test func theDayBoundaryFollowsTheRequestedTimeZone() async throws {
-        try await LiveServer.with { server in
+    @Test(arguments: TestDatabase.all) func theDayBoundaryFollowsTheRequestedTimeZone(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp(timeZone: "Asia/Shanghai")
             // 17:30 UTC yesterday is already today in Shanghai (UTC+8).
             let calendar = Calendar(identifier: .gregorian)
@@ -57,8 +58,8 @@ struct MetricsContractTests {
         }
     }
 
-    @Test func rangeGivesDailySeries() async throws {
-        try await LiveServer.with { server in
+    @Test(arguments: TestDatabase.all) func rangeGivesDailySeries(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
             let now = Date()
             _ = try await server.ingest(Batch.body([Batch.event(at: now), Batch.event(at: now.addingTimeInterval(-86_400))]), key: app.ingestKey)
@@ -72,8 +73,8 @@ struct MetricsContractTests {
         }
     }
 
-    @Test func breakdownGivesEventsAndUsersPerValue() async throws {
-        try await LiveServer.with { server in
+    @Test(arguments: TestDatabase.all) func breakdownGivesEventsAndUsersPerValue(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
             let now = Date()
             _ = try await server.ingest(
@@ -102,8 +103,8 @@ struct MetricsContractTests {
 
     /// Two users first seen two days ago, one back yesterday, both back today; one new user
     /// yesterday who does not come back.
-    @Test func retentionGivesCohortsAndShares() async throws {
-        try await LiveServer.with { server in
+    @Test(arguments: TestDatabase.all) func retentionGivesCohortsAndShares(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
             let now = Date()
             let day = 86_400.0
@@ -134,8 +135,8 @@ struct MetricsContractTests {
         }
     }
 
-    @Test func badRequestsGetClearErrors() async throws {
-        try await LiveServer.with { server in
+    @Test(arguments: TestDatabase.all) func badRequestsGetClearErrors(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
             let cases: [(String, String?, Int)] = [
                 ("/v1/metrics?date=2026-11-22", nil, 401),
@@ -160,8 +161,8 @@ struct MetricsContractTests {
         }
     }
 
-    @Test func healthz() async throws {
-        try await LiveServer.with { server in
+    @Test(arguments: TestDatabase.all) func healthz(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
             let response = try await server.request("/healthz")
             #expect(response.status == 200)
         }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import TallyStore
+import TallyStoreTesting
 
 @Suite struct DashboardUserTests {
     @Test(arguments: TestDatabase.all) func usersAreCreatedFoundAndListed(database: TestDatabase) async throws {

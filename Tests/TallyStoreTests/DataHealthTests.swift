@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TallyStore
+import TallyStoreTesting
 
 @Suite struct DataHealthTests {
     /// Kathmandu (+05:45) days start at 18:15 UTC: counts on either side of that instant go

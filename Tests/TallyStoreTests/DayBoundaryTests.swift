@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TallyStore
+import TallyStoreTesting
 
 @Suite struct DayBoundaryTests {
     @Test(arguments: TestDatabase.all) func shanghaiDayStartsAtSixteenHundredUTC(database: TestDatabase) async throws {

@@ -1,5 +1,6 @@
 import Testing
 @testable import TallyStore
+import TallyStoreTesting
 
 @Suite struct ErrorTests {
     @Test(arguments: TestDatabase.all, ["", "2026-3-01", "2026-02-30", "2025-02-29", "2026-13-01", "2026-00-10", "2026-01-32", "2026/01/01",

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TallyStore
+import TallyStoreTesting
 
 /// `EventStore.write(app:from:to:as:into:)`: the bytes of `tally export`.
 @Suite struct ExportTests {

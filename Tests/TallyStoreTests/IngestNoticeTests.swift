@@ -1,5 +1,6 @@
 import Foundation
 @testable import TallyStore
+import TallyStoreTesting
 import Testing
 
 /// Collectors sharing a PostgreSQL database hear of each other's events.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import TallyStore
+import TallyStoreTesting
 
 @Suite struct IngestTests {
     @Test func duplicateIDsAreStoredOnceAndCounted() async throws {

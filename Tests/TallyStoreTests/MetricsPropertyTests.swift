@@ -2,6 +2,7 @@ import SeededRandom
 import Foundation
 import Testing
 @testable import TallyStore
+import TallyStoreTesting
 
 /// Random data, metrics compared field by field with ``MetricsOracle``. Each seed picks its
 /// own time zone, so a failure reproduces from the seed alone.

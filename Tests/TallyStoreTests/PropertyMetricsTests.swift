@@ -2,6 +2,7 @@ import SeededRandom
 import Foundation
 import Testing
 @testable import TallyStore
+import TallyStoreTesting
 
 /// The configured metrics over raw events, compared with ``MetricsOracle`` on random data.
 /// Each seed picks its own time zone, so a failure reproduces from the seed alone.

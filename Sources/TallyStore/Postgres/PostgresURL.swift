@@ -1,18 +1,18 @@
 import Foundation
-import PostgresNIO
+package import PostgresNIO
 
 /// The connection a `postgres://user:password@host:port/database` URL names.
 ///
 /// The user and password are percent-decoded. A `sslmode` query item of `disable` turns TLS
 /// off, `require` demands it; otherwise TLS is used when the server offers it.
-enum PostgresURL {
+package enum PostgresURL {
     /// Whether `text` is a PostgreSQL URL rather than a file path.
-    static func matches(_ text: String) -> Bool {
+    package static func matches(_ text: String) -> Bool {
         text.hasPrefix("postgres://") || text.hasPrefix("postgresql://")
     }
 
     /// `url` with its password replaced by `***`, for messages and logs.
-    static func redacted(_ url: String) -> String {
+    package static func redacted(_ url: String) -> String {
         guard var components = URLComponents(string: url), components.password != nil else { return url }
         components.password = "***"
         return components.string ?? "postgres://…"
@@ -21,7 +21,7 @@ enum PostgresURL {
     /// The client configuration `url` names.
     ///
     /// - Throws: ``EventStore/OpenError`` without a user or host, or with a port out of range.
-    static func configuration(_ url: String) throws(EventStore.OpenError) -> PostgresClient.Configuration {
+    package static func configuration(_ url: String) throws(EventStore.OpenError) -> PostgresClient.Configuration {
         guard matches(url), let components = URLComponents(string: url), let host = components.host, !host.isEmpty,
               let user = components.user, !user.isEmpty
         else { throw EventStore.OpenError(path: redacted(url), reason: "expected postgres://user[:password]@host[:port]/database") }
