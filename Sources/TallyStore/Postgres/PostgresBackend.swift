@@ -38,7 +38,7 @@ final class PostgresBackend: StoreBackend {
         do {
             // The client retries a refused connection forever: give up after a while instead.
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await PostgresSchema.migrate(client, logger: logger) }
+                group.addTask { try await client.withConnection { _ in } }
                 group.addTask {
                     try await Task.sleep(for: Self.openTimeout)
                     throw OpenTimeout()
@@ -46,6 +46,7 @@ final class PostgresBackend: StoreBackend {
                 defer { group.cancelAll() }
                 try await group.next()
             }
+            try await PostgresSchema.migrate(client, logger: logger)
         } catch {
             running.cancel()
             let reason = error is OpenTimeout
@@ -78,9 +79,7 @@ final class PostgresBackend: StoreBackend {
     func rows<each Column: PostgresDecodable & Sendable>(
         _ query: PostgresQuery, as types: (repeat each Column).Type
     ) async throws -> [(repeat each Column)] {
-        var rows: [(repeat each Column)] = []
-        for try await row in try await client.query(query, logger: logger).decode(types) { rows.append(row) }
-        return rows
+        try await client.query(query, logger: logger).collect(as: types)
     }
 }
 

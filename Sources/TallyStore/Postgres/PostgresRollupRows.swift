@@ -35,9 +35,7 @@ struct PostgresRollupRows: RollupRows {
         func query<each Column: PostgresDecodable & Sendable>(
             _ query: PostgresQuery, as types: (repeat each Column).Type
         ) async throws -> [(repeat each Column)] {
-            var rows: [(repeat each Column)] = []
-            for try await row in try await connection.query(query, logger: logger).decode(types) { rows.append(row) }
-            return rows
+            try await connection.query(query, logger: logger).collect(as: types)
         }
         if let range = needs.names {
             rows.names = Counts(range: range, rows: try await query("""

@@ -42,9 +42,7 @@ private struct PostgresRollupWrites {
     let app: Int64
 
     func rows<each Column: PostgresDecodable & Sendable>(_ query: PostgresQuery, as types: (repeat each Column).Type) async throws -> [(repeat each Column)] {
-        var rows: [(repeat each Column)] = []
-        for try await row in try await connection.query(query, logger: logger).decode(types) { rows.append(row) }
-        return rows
+        try await connection.query(query, logger: logger).collect(as: types)
     }
 
     func write(_ users: RollupDelta.UserChanges) async throws {
