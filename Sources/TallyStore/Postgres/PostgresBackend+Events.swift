@@ -8,17 +8,19 @@ extension PostgresBackend {
 
     func latestEvents(app: AppID, limit: Int) async throws -> [Event] {
         guard try await self.app(id: app) != nil else { throw TallyStoreError.unknownApp(app) }
+        let decoder = JSONDecoder()
         return try await eventRows("""
             SELECT \(unescaped: Self.eventColumns) FROM event WHERE app_id = \(app.rawValue)
             ORDER BY timestamp DESC, sequence DESC LIMIT \(limit)
-            """).map { try $0.row.event() }
+            """).map { try $0.row.event(decoder: decoder) }
     }
 
     func events(
         app: AppID, in range: Range<Int64>, after cursor: EventCursor?, limit: Int
     ) async throws -> (events: [Event], last: EventCursor?) {
         let rows = try await page(app: app, in: range, after: cursor, limit: limit)
-        return (try rows.map { try $0.row.event() }, rows.last?.cursor)
+        let decoder = JSONDecoder()
+        return (try rows.map { try $0.row.event(decoder: decoder) }, rows.last?.cursor)
     }
 
     func exportPage(
@@ -80,11 +82,11 @@ struct PostgresEventRow: ExportRow {
     /// The event, its properties decoded.
     ///
     /// - Throws: A `DecodingError` if the stored properties are not a flat JSON object.
-    func event() throws -> Event {
+    func event(decoder: JSONDecoder) throws -> Event {
         Event(
             id: id, name: name, timestamp: Date(unixMilliseconds: timestamp), deviceTimestamp: Date(unixMilliseconds: deviceTimestamp),
             userID: userID, sessionID: sessionID, appVersion: appVersion, platform: platform,
-            properties: try JSONDecoder().decode([String: PropertyValue].self, from: Data(properties.utf8)))
+            properties: try decoder.decode([String: PropertyValue].self, from: Data(properties.utf8)))
     }
 
     func int64(at index: Int32) -> Int64 {

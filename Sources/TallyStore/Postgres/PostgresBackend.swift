@@ -10,7 +10,7 @@ import PostgresNIO
 /// ``PostgresGroupWriter``); a commit returns once PostgreSQL made it durable
 /// (`synchronous_commit` on, the server's default). Metrics read a snapshot of the rollups in
 /// one transaction (see ``PostgresRollupRows``), and are computed by the same code as on SQLite.
-final class PostgresBackend: StoreBackend {
+final class PostgresBackend: GroupCommitBackend {
     let client: PostgresClient
     let logger: Logger
     let groupCommit: GroupCommit<PostgresGroupWriter>
@@ -61,18 +61,6 @@ final class PostgresBackend: StoreBackend {
 
     deinit {
         running.cancel()
-    }
-
-    func insert(_ events: [Event], app: AppID) async throws -> InsertResult {
-        try await groupCommit.insert(events, app: app)
-    }
-
-    func record(_ counts: HealthCounts) {
-        groupCommit.record(counts)
-    }
-
-    func flushHealthCounts(app: AppID) async throws {
-        if groupCommit.holdsHealthCounts { _ = try await groupCommit.insert([], app: app) }
     }
 
     /// The rows of `query`, decoded as `types`.

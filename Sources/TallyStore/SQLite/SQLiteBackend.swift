@@ -15,7 +15,7 @@ import GRDB
 /// gives clients). Ingest is the exception in method only: its group commits are written with
 /// `NORMAL` and synced beside the writer before they return (see ``GroupCommit``), which
 /// gives the same guarantee without making the writer wait for the disk.
-final class SQLiteBackend: StoreBackend {
+final class SQLiteBackend: GroupCommitBackend {
     let pool: DatabasePool
     let groupCommit: GroupCommit<SQLiteGroupWriter>
 
@@ -41,22 +41,9 @@ final class SQLiteBackend: StoreBackend {
         groupCommit = GroupCommit(writer: SQLiteGroupWriter(pool: pool))
     }
 
-    func insert(_ events: [Event], app: AppID) async throws -> InsertResult {
-        try await groupCommit.insert(events, app: app)
-    }
-
     /// No other process writes the file: an empty stream.
     func ingestNotices() -> AsyncStream<IngestNotice> {
         AsyncStream { $0.finish() }
-    }
-
-    func record(_ counts: HealthCounts) {
-        groupCommit.record(counts)
-    }
-
-    func flushHealthCounts(app: AppID) async throws {
-        // An empty batch is a barrier: its transaction writes every count recorded before it.
-        if groupCommit.holdsHealthCounts { _ = try await groupCommit.insert([], app: app) }
     }
 
     /// Reads rows while `body` runs, in one read transaction: `needs` is not used.
