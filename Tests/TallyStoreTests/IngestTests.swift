@@ -75,4 +75,25 @@ import TallyStoreTesting
             "id", "name", "timestamp", "device_timestamp", "user_id", "session_id", "app_version", "platform", "properties",
         ])
     }
+
+    /// Events of any month and century are stored, once: on PostgreSQL each in its month's
+    /// partition, or in the default one before 1970, with duplicates found across them.
+    @Test(arguments: TestDatabase.all) func eventsOfAnyMonthAndCenturyAreStoredOnce(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
+        let app = try await store.createApp(name: "Demo").app.id
+        let instants = [
+            "1926-05-01T00:00:00Z", "1969-12-31T23:59:59.999Z", "1970-01-01T00:00:00Z", "2026-01-31T23:59:59.999Z",
+            "2026-02-01T00:00:00Z", "2026-12-31T12:00:00Z",
+        ].map(instant)
+        let events = instants.map { event(at: $0) }
+        #expect(try await store.insert(events, app: app).accepted == 6)
+        #expect(try await store.insert(events.reversed(), app: app).duplicates == 6)
+        var exported: [Double] = []
+        for try await stored in store.export(app: app, from: .distantPast, to: .distantFuture) {
+            exported.append((stored.timestamp.timeIntervalSince1970 * 1000).rounded())
+        }
+        #expect(exported == instants.map { ($0.timeIntervalSince1970 * 1000).rounded() })
+        #expect(try await store.metrics(app: app, date: "1969-12-31").events == ["open": 1])
+        #expect(try await store.metrics(app: app, date: "2026-01-31").dau == 1)
+    }
 }

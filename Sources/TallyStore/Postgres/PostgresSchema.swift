@@ -4,8 +4,9 @@ import PostgresNIO
 /// The PostgreSQL schema: the tables of the SQLite schema (see ``Schema``), with raw events in
 /// monthly partitions.
 ///
-/// - `event` is partitioned by `timestamp` into months (`event_YYYYMM`), created by the
-///   ingest transaction that first needs one (see ``PostgresGroupWriter``). Its `sequence`
+/// - `event` is partitioned by `timestamp` into months (``EventPartition``), created by the
+///   ingest transaction that first needs one (see ``PostgresGroupWriter``), and `event_other`,
+///   the default partition, for timestamps before 1970 or from year 10000. Its `sequence`
 ///   orders the events of one instant, as SQLite's `rowid` does. `properties` is `json`,
 ///   kept as written.
 /// - `event_key` holds every stored `(app_id, id)`: a partition cannot enforce uniqueness
@@ -43,6 +44,7 @@ enum PostgresSchema {
                 platform text NOT NULL,
                 properties json NOT NULL
             ) PARTITION BY RANGE (timestamp);
+            CREATE TABLE event_other PARTITION OF event DEFAULT;
             CREATE INDEX event_by_time ON event (app_id, timestamp, sequence);
             CREATE TABLE event_key (
                 app_id bigint NOT NULL,
