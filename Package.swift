@@ -174,6 +174,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "TrackerProbe", dependencies: ["TallyTracker"], path: "Tests/Fixtures/TrackerProbe", swiftSettings: strict),
+        .executableTarget(name: "IngestingClient", dependencies: ["TallyTracker"], path: "Tests/Fixtures/IngestingClient", swiftSettings: strict),
         .testTarget(
             name: "TallyDashboardTests",
             dependencies: [
@@ -195,7 +196,18 @@ let package = Package(
             name: "TallyServerTests",
             dependencies: [
                 "TallyServer", "TallyServerTesting", "TallyStoreTesting", "TallyTracker", "TallyDashboard", "SeededRandom", "tally",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: strict
+        ),
+        // The system in real processes: collectors and PostgreSQL crashed under load from SDKs in
+        // child processes; sustained ingest and many live dashboards on loopback.
+        .testTarget(
+            name: "TallySystemTests",
+            dependencies: [
+                "TallyStore", "TallyStoreTesting", "TallyServerTesting", "TallyDashboard", "SeededRandom", "tally", "IngestingClient",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],
             swiftSettings: strict
         ),

@@ -53,6 +53,7 @@ public struct DashboardServer: Sendable {
     /// The router with the API's routes and the dashboard's.
     public func router() -> Router<DashboardRequestContext> {
         let router = Router(context: DashboardRequestContext.self)
+        router.add(middleware: SecurityHeadersMiddleware())
         collector.addRoutes(to: router)
         SignInRoutes(access: access).add(to: router)
         PageRoutes(server: self).add(to: router)

@@ -49,18 +49,21 @@ public struct TallyServer: Sendable {
 
     /// The router with every route of the API, for embedding in a larger application; run
     /// ``services`` beside it.
-    public func router() -> Router<BasicRequestContext> {
-        let router = Router()
+    public func router() -> Router<CollectorRequestContext> {
+        let router = Router(context: CollectorRequestContext.self)
+        router.add(middleware: SecurityHeadersMiddleware())
         addRoutes(to: router)
         return router
     }
 
-    /// Adds every route of the API to `router`, whose other routes (a dashboard, say) it
-    /// leaves alone; run ``services`` beside it.
+    /// Adds every route of the API to `router`, whose other routes (a dashboard, say) and
+    /// middleware it leaves alone (add ``SecurityHeadersMiddleware`` there); run ``services``
+    /// beside it.
     public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         let apps = AppDirectory(store: store)
         let ingest = IngestController(
-            store: store, apps: apps, limiter: configuration.rateLimit.map(RateLimiter.init), configuration: configuration,
+            store: store, apps: apps, appLimiter: configuration.rateLimit.map { RateLimiter(limit: $0) },
+            addressLimiter: configuration.addressRateLimit.map { RateLimiter(limit: $0) }, configuration: configuration,
             announcer: announcer
         )
         let metrics = MetricsController(store: store, apps: apps)

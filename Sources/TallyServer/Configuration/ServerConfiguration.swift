@@ -1,14 +1,15 @@
 public import Foundation
 public import Logging
 
-/// How often one app may send events; see ``ServerConfiguration/rateLimit``.
+/// How often one app or one address may send events; see ``ServerConfiguration/rateLimit``
+/// and ``ServerConfiguration/addressRateLimit``.
 ///
 /// Both numbers must be positive (and the rate finite); ``TallyServer/init(store:configuration:bus:)``
 /// refuses a configuration whose limit is not.
 public struct RateLimit: Sendable, Hashable {
-    /// Events per second an app may send on average.
+    /// Events per second one app or address may send on average.
     public var eventsPerSecond: Double
-    /// Events an app may send at once after a quiet period.
+    /// Events one app or address may send at once after a quiet period.
     public var burst: Int
 
     /// Creates a limit of `eventsPerSecond` on average with bursts of `burst` events.
@@ -36,6 +37,11 @@ public struct ServerConfiguration: Sendable {
     /// The per-app ingest rate; `nil` for none. The default allows 20,000 events per
     /// second with bursts of 100,000.
     public var rateLimit: RateLimit? = RateLimit(eventsPerSecond: 20_000, burst: 100_000)
+    /// The ingest rate of one client address, over all apps; `nil` for none. The default
+    /// allows 2,000 events per second with bursts of 20,000: many devices behind one network
+    /// address, not a flood from one host. Loopback clients are not limited by address: a
+    /// reverse proxy on the same host speaks for every client.
+    public var addressRateLimit: RateLimit? = RateLimit(eventsPerSecond: 2_000, burst: 20_000)
     /// The least severe messages the server logs.
     public var logLevel: Logger.Level = .warning
     /// The server's clock; tests inject their own.
@@ -45,7 +51,7 @@ public struct ServerConfiguration: Sendable {
     public init() {}
 
     /// Checks every limit: the port is 0 to 65,535, the batch and body limits and both
-    /// numbers of the rate limit are positive, and the allowed clock skew is a finite
+    /// numbers of each rate limit are positive, and the allowed clock skew is a finite
     /// number of seconds, zero or more.
     ///
     /// - Throws: ``ConfigurationError`` naming the first setting out of range.
@@ -60,14 +66,21 @@ public struct ServerConfiguration: Sendable {
         guard maximumFutureSkew.isFinite, maximumFutureSkew >= 0 else {
             throw ConfigurationError(setting: "maximumFutureSkew", value: "\(maximumFutureSkew)", expected: "a finite number of seconds, 0 or more")
         }
-        if let rateLimit {
-            guard rateLimit.eventsPerSecond.isFinite, rateLimit.eventsPerSecond > 0 else {
-                throw ConfigurationError(
-                    setting: "rateLimit.eventsPerSecond", value: "\(rateLimit.eventsPerSecond)", expected: "a finite positive number")
-            }
-            guard rateLimit.burst > 0 else {
-                throw ConfigurationError(setting: "rateLimit.burst", value: "\(rateLimit.burst)", expected: "a positive number")
-            }
+        try rateLimit?.validate(as: "rateLimit")
+        try addressRateLimit?.validate(as: "addressRateLimit")
+    }
+}
+
+extension RateLimit {
+    /// Checks that both numbers are positive and the rate finite.
+    ///
+    /// - Throws: ``ConfigurationError`` naming `setting` and the number out of range.
+    func validate(as setting: String) throws(ConfigurationError) {
+        guard eventsPerSecond.isFinite, eventsPerSecond > 0 else {
+            throw ConfigurationError(setting: "\(setting).eventsPerSecond", value: "\(eventsPerSecond)", expected: "a finite positive number")
+        }
+        guard burst > 0 else {
+            throw ConfigurationError(setting: "\(setting).burst", value: "\(burst)", expected: "a positive number")
         }
     }
 }

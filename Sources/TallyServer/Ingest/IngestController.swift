@@ -1,4 +1,3 @@
-import CompressNIO
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -11,38 +10,36 @@ import TallyStore
 struct IngestController {
     let store: EventStore
     let apps: AppDirectory
-    let limiter: RateLimiter?
+    let appLimiter: RateLimiter<AppID>?
+    let addressLimiter: RateLimiter<String>?
     let configuration: ServerConfiguration
     let announcer: IngestAnnouncer
 
     func ingest(_ request: Request, context: some RequestContext) async throws -> Response {
         let app = try await authenticate(request)
-        let envelope = try IngestEnvelope(body: try await body(of: request), maximumEvents: configuration.maximumBatchEvents)
+        let decoder = IngestDecoder(configuration: configuration)
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: configuration.maximumBodyBytes)
+        } catch is NIOTooManyBytesError {
+            throw APIError.tooLarge("the body exceeds \(configuration.maximumBodyBytes) bytes")
+        }
         let receivedAt = configuration.now()
-        if let limiter, let wait = limiter.take(envelope.events.count, for: app.id, at: receivedAt) {
+        let batch = try decoder.decode(
+            decoder.inflate(body, contentEncoding: request.headers[.contentEncoding]), receivedAt: receivedAt,
+            acceptedEventAge: app.acceptedEventAge)
+        if let addressLimiter, let address = Self.limitedAddress(of: context),
+            let wait = addressLimiter.take(batch.count, for: address, at: receivedAt)
+        {
             throw APIError.tooManyRequests(retryAfter: wait)
         }
-        let validator = EventValidator(
-            receivedAt: receivedAt, skew: receivedAt.timeIntervalSince(envelope.sentAt),
-            maximumAge: app.acceptedEventAge, maximumFuture: configuration.maximumFutureSkew
-        )
-        var valid: [Event] = []
-        var rejected: [Rejection] = []
-        var rejectedByReason: [String: Int] = [:]
-        valid.reserveCapacity(envelope.events.count)
-        for (index, element) in envelope.events.enumerated() {
-            switch validator.validate(element) {
-            case .success(let event):
-                valid.append(event)
-            case .failure(let reason):
-                rejected.append(Rejection(index: index, reason: reason.message))
-                rejectedByReason[reason.code.rawValue, default: 0] += 1
-            }
+        if let appLimiter, let wait = appLimiter.take(batch.count, for: app.id, at: receivedAt) {
+            throw APIError.tooManyRequests(retryAfter: wait)
         }
         var (accepted, duplicates) = (0, 0)
-        if !valid.isEmpty {
+        if !batch.valid.isEmpty {
             do {
-                let result = try await store.insert(valid, app: app.id)
+                let result = try await store.insert(batch.valid, app: app.id)
                 (accepted, duplicates) = (result.accepted, result.duplicates)
                 announcer.record(app: app.id, acceptedByName: result.acceptedByName)
             } catch {
@@ -54,11 +51,11 @@ struct IngestController {
             // Buffered in memory and written with the next group commit: no wait here.
             try await store.recordIngest(
                 app: app.id, at: receivedAt, accepted: accepted, duplicates: duplicates,
-                rejectedByReason: rejectedByReason, droppedByReason: envelope.dropped)
+                rejectedByReason: batch.rejectedByReason, droppedByReason: batch.dropped)
         } catch {
             context.logger.error("ingest failed to record data health", metadata: ["app": "\(app.id.rawValue)", "error": "\(error)"])
         }
-        return try .json(IngestResponse(accepted: accepted, duplicates: duplicates, rejected: rejected))
+        return try .json(IngestResponse(accepted: accepted, duplicates: duplicates, rejected: batch.rejected))
     }
 
     private func authenticate(_ request: Request) async throws -> App {
@@ -75,34 +72,13 @@ struct IngestController {
         return app
     }
 
-    /// The body's bytes, inflated when `Content-Encoding: gzip`, never more than the limit.
-    private func body(of request: Request) async throws -> [UInt8] {
-        let limit = configuration.maximumBodyBytes
-        let tooLarge = APIError.tooLarge("the body exceeds \(limit) bytes")
-        var buffer: ByteBuffer
-        do {
-            buffer = try await request.body.collect(upTo: limit)
-        } catch is NIOTooManyBytesError {
-            throw tooLarge
-        }
-        switch request.headers[.contentEncoding]?.lowercased() {
-        case nil, "identity":
-            break
-        case "gzip":
-            do {
-                // One byte more than the limit tells "exactly the limit" from "above it".
-                buffer = try buffer.decompress(with: .gzip(), maxSize: limit + 1)
-            } catch let error as CompressNIOError where error == .bufferOverflow {
-                throw tooLarge
-            } catch {
-                throw APIError.badRequest("the body is not valid gzip")
-            }
-            guard buffer.readableBytes <= limit else { throw tooLarge }
-        case let other?:
-            throw APIError(status: .unsupportedMediaType, message: "unsupported Content-Encoding \(other)")
-        }
-        return buffer.readBytes(length: buffer.readableBytes) ?? []
-    }
-
     private static let appKey = HTTPField.Name("X-App-Key")!
+
+    /// The client's IP address, or `nil` when the context does not know it or it is a
+    /// loopback address (a reverse proxy on this host).
+    static func limitedAddress(of context: some RequestContext) -> String? {
+        guard let address = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress else { return nil }
+        let loopback = address == "::1" || address.hasPrefix("127.") || address.hasPrefix("::ffff:127.")
+        return loopback ? nil : address
+    }
 }

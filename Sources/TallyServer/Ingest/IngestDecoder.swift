@@ -1,0 +1,97 @@
+import CompressNIO
+public import Foundation
+import NIOCore
+import TallyStore
+
+/// What `POST /v1/events` makes of a body before anything is stored: the body inflated
+/// within the size limit, its JSON parsed, the envelope checked and every event validated on
+/// its own. The same code serves requests and the fuzzer (`Fuzz/`).
+struct IngestDecoder {
+    /// A body's events: the valid ones, and the others with their reasons.
+    struct Batch {
+        /// The SDK's clock when it sent the batch.
+        var sentAt: Date
+        var valid: [Event] = []
+        var rejected: [Rejection] = []
+        /// Rejections by reason code, for the data health.
+        var rejectedByReason: [String: Int] = [:]
+        /// The SDK's drops by known reason (see ``IngestEnvelope``).
+        var dropped: [String: Int]
+        /// How many events the body held.
+        var count: Int
+    }
+
+    let configuration: ServerConfiguration
+
+    /// The body's bytes, inflated when `contentEncoding` is gzip, never more than the limit.
+    ///
+    /// - Throws: 413 above ``ServerConfiguration/maximumBodyBytes``, 400 for damaged gzip,
+    ///   415 for another encoding.
+    func inflate(_ body: ByteBuffer, contentEncoding: String?) throws(APIError) -> [UInt8] {
+        let limit = configuration.maximumBodyBytes
+        let tooLarge = APIError.tooLarge("the body exceeds \(limit) bytes")
+        var buffer = body
+        guard buffer.readableBytes <= limit else { throw tooLarge }
+        switch contentEncoding?.lowercased() {
+        case nil, "identity":
+            break
+        case "gzip":
+            do {
+                // One byte more than the limit tells "exactly the limit" from "above it".
+                buffer = try buffer.decompress(with: .gzip(), maxSize: limit + 1)
+            } catch let error as CompressNIOError where error == .bufferOverflow {
+                throw tooLarge
+            } catch {
+                throw .badRequest("the body is not valid gzip")
+            }
+            guard buffer.readableBytes <= limit else { throw tooLarge }
+        case let other?:
+            throw APIError(status: .unsupportedMediaType, message: "unsupported Content-Encoding \(other)")
+        }
+        return buffer.readBytes(length: buffer.readableBytes) ?? []
+    }
+
+    /// The events of `body`, received at `receivedAt` for an app that accepts events up to
+    /// `acceptedEventAge` old.
+    ///
+    /// - Throws: 400 for a body that is not a batch, 413 for too many events; a bad event is
+    ///   rejected alone, in the result.
+    func decode(_ body: [UInt8], receivedAt: Date, acceptedEventAge: TimeInterval) throws(APIError) -> Batch {
+        let envelope = try IngestEnvelope(body: body, maximumEvents: configuration.maximumBatchEvents)
+        let validator = EventValidator(
+            receivedAt: receivedAt, skew: receivedAt.timeIntervalSince(envelope.sentAt),
+            maximumAge: acceptedEventAge, maximumFuture: configuration.maximumFutureSkew
+        )
+        var batch = Batch(sentAt: envelope.sentAt, dropped: envelope.dropped, count: envelope.events.count)
+        batch.valid.reserveCapacity(envelope.events.count)
+        for (index, element) in envelope.events.enumerated() {
+            switch validator.validate(element) {
+            case .success(let event):
+                batch.valid.append(event)
+            case .failure(let reason):
+                batch.rejected.append(Rejection(index: index, reason: reason.message))
+                batch.rejectedByReason[reason.code.rawValue, default: 0] += 1
+            }
+        }
+        return batch
+    }
+}
+
+extension TallyServer {
+    /// Decodes `body` as `POST /v1/events` does with the default limits, received at
+    /// `receivedAt`, stopping short of the store: the status the request gets there (200, or
+    /// 400, 413, 415 with the error) and how many of its events are valid. The ingest
+    /// fuzzer's entry point (`Fuzz/`).
+    @_spi(Fuzzing) public static func decodeIngestBody(
+        _ body: [UInt8], contentEncoding: String?, receivedAt: Date
+    ) -> (status: Int, valid: Int) {
+        let decoder = IngestDecoder(configuration: ServerConfiguration())
+        do {
+            let bytes = try decoder.inflate(ByteBuffer(bytes: body), contentEncoding: contentEncoding)
+            let batch = try decoder.decode(bytes, receivedAt: receivedAt, acceptedEventAge: App.defaultAcceptedEventAge)
+            return (200, batch.valid.count)
+        } catch {
+            return (Int(error.status.code), 0)
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSClient
+import HummingbirdWSTesting
+import NIOCore
+import TallyServer
+import Testing
+@testable import TallyDashboard
+
+/// Who may use each route of `tally serve`: the test walks every route of the application's
+/// routers, fails on one it cannot classify, and asks each as a stranger, with no credential
+/// and with a forged one. Every answer carries the security headers.
+@Suite struct RouteAccessTests {
+    /// What a route asks of its caller.
+    enum Access {
+        /// Anyone: the sign-in form, the assets, the health check.
+        case open
+        /// The app's ingest key (`X-App-Key`).
+        case ingestKey
+        /// The app's read token (`Authorization: Bearer`).
+        case readToken
+        /// A signed-in session (the session cookie).
+        case session
+        /// The CSRF token of a form the server gave (which only a signed-in page or the
+        /// sign-in form has).
+        case form
+    }
+
+    static let access: [String: Access] = [
+        "GET /healthz": .open, "GET /login": .open, "POST /login": .form,
+        "GET /assets/dashboard.js": .open, "GET /assets/dashboard.css": .open,
+        "POST /v1/events": .ingestKey,
+        "GET /v1/metrics": .readToken, "GET /v1/metrics/range": .readToken, "GET /v1/metrics/breakdown": .readToken,
+        "GET /v1/retention": .readToken,
+        "GET /": .session, "GET /apps/{id}": .session, "GET /apps/{id}/metrics/{file}": .session, "POST /logout": .form,
+    ]
+
+    /// The WebSocket routes, all behind a session.
+    static let sockets: Set<String> = ["GET /apps/{id}/live"]
+
+    @Test func everyRouteIsClassifiedAndRefusesStrangers() async throws {
+        let fixture = try await DashboardFixture()
+        let routes = fixture.server.router().routes.map(\.description)
+        let unclassified = routes.filter { Self.access[$0] == nil }
+        #expect(unclassified.isEmpty, "routes without a class here: \(unclassified)")
+        #expect(Set(routes) == Set(Self.access.keys), "classified routes the router no longer has")
+        #expect(Set(fixture.server.webSocketRouter().routes.map(\.description)) == Self.sockets)
+
+        let app = String(fixture.app.app.id.rawValue)
+        try await fixture.test { client in
+            for route in routes {
+                let (method, template) = try #require(route.split(separator: " ", maxSplits: 1).map(String.init).pair)
+                let path = template.replacingOccurrences(of: "{id}", with: app).replacingOccurrences(of: "{file}", with: "dau.csv")
+                let uri = path + "?date=\(DashboardFixture.day)&from=\(DashboardFixture.day)&to=\(DashboardFixture.day)"
+                for forged in [false, true] {
+                    let headers: HTTPFields =
+                        forged
+                        ? [.authorization: "Bearer rt_forged", HTTPField.Name("X-App-Key")!: "ik_forged", .cookie: "\(Cookies.session)=forged"]
+                        : [:]
+                    let answer = try await client.execute(uri: uri, method: HTTPRequest.Method(method)!, headers: headers, body: ByteBuffer(string: "{}"))
+                    let said = "\(route) \(forged ? "with forged credentials" : "without credentials") answered \(answer.status)"
+                    for field in SecurityHeadersMiddleware<DashboardRequestContext>.headers {
+                        #expect(answer.headers[field.name] == field.value, "\(said): \(field.name) missing")
+                    }
+                    switch Self.access[route] {
+                    case .open: #expect(answer.status == .ok, "\(said)")
+                    case .ingestKey, .readToken: #expect(answer.status == .unauthorized, "\(said)")
+                    case .session:
+                        #expect(answer.status == .unauthorized || (answer.status == .found && answer.headers[.location] == "/login"), "\(said)")
+                    case .form: #expect(answer.status == .forbidden || answer.status == .badRequest, "\(said)")
+                    case nil: break
+                    }
+                }
+            }
+            for route in Self.sockets {
+                let path = String(route.dropFirst("GET ".count)).replacingOccurrences(of: "{id}", with: app)
+                await #expect(throws: (any Error).self, "\(route) opened without a session") {
+                    try await client.ws(path, configuration: .init(additionalHeaders: [.origin: "http://localhost:\(client.port ?? 0)"])) { _, _, _ in }
+                }
+            }
+        }
+    }
+}
+
+extension Array {
+    /// The two elements of a two-element array.
+    fileprivate var pair: (Element, Element)? { count == 2 ? (self[0], self[1]) : nil }
+}

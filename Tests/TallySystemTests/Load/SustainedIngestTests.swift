@@ -1,0 +1,73 @@
+import Foundation
+import TallyStore
+import TallyStoreTesting
+import Testing
+
+/// A minute of ingest from a separate load generator (Debian's `wrk`, with
+/// `Tests/Fixtures/wrk/ingest.lua`) into `tally serve` on loopback: no error, every
+/// acknowledged event stored, and the collector's resident memory flat, sampled each second
+/// and printed. A first 45 s of the same load warms the collector up: SQLite's page cache
+/// (64 MiB per connection) fills as the database grows, and the minute measured starts
+/// after that.
+@Suite("Sustained ingest", .serialized)
+struct SustainedIngestTests {
+    static let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let required = ProcessInfo.processInfo.environment["CI"] == "true"
+
+    @Test(.enabled(if: wrk != nil || required, "needs wrk (.ci/run installs Debian's)"))
+    func aMinuteOfIngestHasNoErrorAndFlatMemory() async throws {
+        let wrk = try #require(Self.wrk, "wrk is not installed")
+        let database = try await TestDatabase.sqlite.makeDatabase()
+        defer { TestDatabase.sqlite.removeDatabase(database) }
+        let store = try await EventStore(database: database)
+        var apps: [NewApp] = []
+        for index in 0..<8 { apps.append(try await store.createApp(name: "Load \(index)")) }
+        let collector = try await Collector(database: database)
+        let start = Date()
+        let warmUp = try await Self.run(wrk, seconds: 45, against: collector, keys: apps.map(\.ingestKey))
+        let (result, samples) = try await Self.run(wrk, seconds: 60, against: collector, keys: apps.map(\.ingestKey), sampling: true)
+        let mebibytes = samples.map { $0 >> 20 }
+        print("collector resident memory, MiB, each second of 60 s of wrk ingest: \(mebibytes)")
+        print("wrk: \(result)")
+
+        let requests = try #require(result["requests"]) + (warmUp.result["requests"] ?? 0)
+        #expect(requests > 100)
+        for error in ["non2xx", "connect", "read", "write", "timeout"] {
+            #expect(result[error] == 0 && warmUp.result[error] == 0, "\(error) errors")
+        }
+        // Every answered batch's 50 events are stored; batches wrk abandoned at the end
+        // (at most one per connection) may be too.
+        var stored = 0
+        for day in Set([start, Date()].map { $0.formatted(Date.ISO8601FormatStyle().year().month().day()) }) {
+            for app in apps { stored += try await store.metrics(app: app.app.id, date: day).events["load_test", default: 0] }
+        }
+        #expect(stored >= requests * 50 && stored <= (requests + 32) * 50, "\(stored) stored of \(requests) answered batches")
+        // Flat: the peak of the second half is within 5% and 8 MiB of the first half's.
+        try #require(samples.count >= 50)
+        let first = samples[..<30].max()!, second = samples[30...].max()!
+        #expect(second <= first + first / 20 + 8 << 20, "resident memory grew from \(first >> 20) to \(second >> 20) MiB")
+    }
+
+    /// Runs `wrk` with the ingest script against `collector` for `seconds`, sampling the
+    /// collector's resident memory each second if asked; returns wrk's result line's numbers.
+    static func run(
+        _ wrk: String, seconds: Int, against collector: Collector, keys: [String], sampling: Bool = false
+    ) async throws -> (result: [String: Int], samples: [Int]) {
+        let load = try ChildProcess(executable: URL(fileURLWithPath: wrk), [
+            "-t2", "-c16", "-d\(seconds)s", "-s", packageRoot().appending(path: "Tests/Fixtures/wrk/ingest.lua").path,
+            collector.url.absoluteString, "--",
+        ] + keys)
+        var samples: [Int] = []
+        while load.isRunning {
+            if sampling, let id = collector.processID, let bytes = residentBytes(of: id) { samples.append(bytes) }
+            try await Task.sleep(for: .seconds(1))
+        }
+        let result = try await load.firstLine { line in
+            line.hasPrefix("result ") ? Dictionary(uniqueKeysWithValues: line.split(separator: " ").dropFirst().compactMap { field in
+                let parts = field.split(separator: "=")
+                return parts.count == 2 ? (String(parts[0]), Int(parts[1]) ?? -1) : nil
+            }) : nil
+        }
+        return (result, samples)
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+
+/// `tally serve` on a database, as a child process that tests kill and start again on the
+/// same port.
+final class Collector {
+    /// The database's path or URL.
+    let database: String
+    /// The port it listens on: chosen by the system at the first start, kept after.
+    private(set) var port = 0
+    private var child: ChildProcess?
+
+    /// Starts `tally serve --db database` and waits until it listens.
+    init(database: String) async throws {
+        self.database = database
+        try await start()
+    }
+
+    /// The collector's address, for an SDK's endpoint.
+    var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// Starts the collector (again) and waits until it listens.
+    func start() async throws {
+        let child = try ChildProcess("tally", ["serve", "--db", database, "--port", String(port)])
+        self.child = child
+        port = try await child.firstLine { line in
+            line.hasPrefix("tally listening on http://127.0.0.1:")
+                ? Int(line.dropFirst("tally listening on http://127.0.0.1:".count).prefix { $0.isNumber }) : nil
+        }
+    }
+
+    /// The running collector's process id.
+    var processID: pid_t? { child?.id }
+
+    /// Kills the collector with SIGKILL.
+    func kill() {
+        child?.kill()
+        child = nil
+    }
+}
