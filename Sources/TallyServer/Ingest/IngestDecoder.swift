@@ -1,11 +1,11 @@
 import CompressNIO
-public import Foundation
+import Foundation
 import NIOCore
 import TallyStore
 
 /// What `POST /v1/events` makes of a body before anything is stored: the body inflated
 /// within the size limit, its JSON parsed, the envelope checked and every event validated on
-/// its own. The same code serves requests and the fuzzer (`Fuzz/`).
+/// its own.
 struct IngestDecoder {
     /// A body's events: the valid ones, and the others with their reasons.
     struct Batch {
@@ -74,24 +74,5 @@ struct IngestDecoder {
             }
         }
         return batch
-    }
-}
-
-extension TallyServer {
-    /// Decodes `body` as `POST /v1/events` does with the default limits, received at
-    /// `receivedAt`, stopping short of the store: the status the request gets there (200, or
-    /// 400, 413, 415 with the error) and how many of its events are valid. The ingest
-    /// fuzzer's entry point (`Fuzz/`).
-    @_spi(Fuzzing) public static func decodeIngestBody(
-        _ body: [UInt8], contentEncoding: String?, receivedAt: Date
-    ) -> (status: Int, valid: Int) {
-        let decoder = IngestDecoder(configuration: ServerConfiguration())
-        do {
-            let bytes = try decoder.inflate(ByteBuffer(bytes: body), contentEncoding: contentEncoding)
-            let batch = try decoder.decode(bytes, receivedAt: receivedAt, acceptedEventAge: App.defaultAcceptedEventAge)
-            return (200, batch.valid.count)
-        } catch {
-            return (Int(error.status.code), 0)
-        }
     }
 }
