@@ -6,8 +6,9 @@ import Testing
 
 /// Acknowledged events survive crashes: collectors killed with SIGKILL and a PostgreSQL server
 /// stopped like a power cut, 20 times each, while SDKs in child processes keep tracking and
-/// uploading. After every crash, each event a collector had acknowledged is stored exactly
-/// once; at the end, the SDKs have delivered everything else.
+/// uploading. After every crash, each event a collector had acknowledged is stored and
+/// counted; at the end, the SDKs have delivered everything else, and every tracked event is
+/// stored and counted exactly once.
 @Suite("Crashes under sustained ingest", .serialized)
 struct CollectorCrashTests {
     static let crashes = 20
