@@ -61,7 +61,7 @@ import Testing
                         : [:]
                     let answer = try await client.execute(uri: uri, method: HTTPRequest.Method(method)!, headers: headers, body: ByteBuffer(string: "{}"))
                     let said = "\(route) \(forged ? "with forged credentials" : "without credentials") answered \(answer.status)"
-                    for field in SecurityHeadersMiddleware<DashboardRequestContext>.headers {
+                    for field in SecurityHeadersMiddleware<DashboardRequestContext>().headers {
                         #expect(answer.headers[field.name] == field.value, "\(said): \(field.name) missing")
                     }
                     switch Self.access[route] {

@@ -17,16 +17,14 @@ import HTTPTypes
 /// router.add(middleware: SecurityHeadersMiddleware())
 /// ```
 public struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
-    /// The headers added, in this order.
-    public static var headers: HTTPFields {
-        [
-            .contentSecurityPolicy:
-                "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-            HTTPField.Name("X-Frame-Options")!: "DENY",
-            .xContentTypeOptions: "nosniff",
-            HTTPField.Name("Referrer-Policy")!: "no-referrer",
-        ]
-    }
+    /// The headers added, in this order; built once, not per answer.
+    public let headers: HTTPFields = [
+        .contentSecurityPolicy:
+            "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        HTTPField.Name("X-Frame-Options")!: "DENY",
+        .xContentTypeOptions: "nosniff",
+        HTTPField.Name("Referrer-Policy")!: "no-referrer",
+    ]
 
     /// Creates the middleware.
     public init() {}
@@ -38,7 +36,7 @@ public struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddlewa
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
         }
-        for field in Self.headers where response.headers[field.name] == nil {
+        for field in headers where response.headers[field.name] == nil {
             response.headers.append(field)
         }
         return response
