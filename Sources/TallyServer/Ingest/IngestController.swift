@@ -24,18 +24,18 @@ struct IngestController {
         } catch is NIOTooManyBytesError {
             throw APIError.tooLarge("the body exceeds \(configuration.maximumBodyBytes) bytes")
         }
+        let envelope = try decoder.envelope(of: decoder.inflate(body, contentEncoding: request.headers[.contentEncoding]))
         let receivedAt = configuration.now()
-        let batch = try decoder.decode(
-            decoder.inflate(body, contentEncoding: request.headers[.contentEncoding]), receivedAt: receivedAt,
-            acceptedEventAge: app.acceptedEventAge)
+        // Limits before validation: a refused batch costs no more than its parse.
         if let addressLimiter, let address = Self.limitedAddress(of: context),
-            let wait = addressLimiter.take(batch.count, for: address, at: receivedAt)
+            let wait = addressLimiter.take(envelope.events.count, for: address, at: receivedAt)
         {
             throw APIError.tooManyRequests(retryAfter: wait)
         }
-        if let appLimiter, let wait = appLimiter.take(batch.count, for: app.id, at: receivedAt) {
+        if let appLimiter, let wait = appLimiter.take(envelope.events.count, for: app.id, at: receivedAt) {
             throw APIError.tooManyRequests(retryAfter: wait)
         }
+        let batch = decoder.validate(envelope, receivedAt: receivedAt, acceptedEventAge: app.acceptedEventAge)
         var (accepted, duplicates) = (0, 0)
         if !batch.valid.isEmpty {
             do {

@@ -9,16 +9,12 @@ import TallyStore
 struct IngestDecoder {
     /// A body's events: the valid ones, and the others with their reasons.
     struct Batch {
-        /// The SDK's clock when it sent the batch.
-        var sentAt: Date
         var valid: [Event] = []
         var rejected: [Rejection] = []
         /// Rejections by reason code, for the data health.
         var rejectedByReason: [String: Int] = [:]
         /// The SDK's drops by known reason (see ``IngestEnvelope``).
         var dropped: [String: Int]
-        /// How many events the body held.
-        var count: Int
     }
 
     let configuration: ServerConfiguration
@@ -51,18 +47,22 @@ struct IngestDecoder {
         return buffer.readBytes(length: buffer.readableBytes) ?? []
     }
 
-    /// The events of `body`, received at `receivedAt` for an app that accepts events up to
-    /// `acceptedEventAge` old.
+    /// The envelope of `body`: its JSON parsed and its outer shape checked, the events not
+    /// yet validated.
     ///
-    /// - Throws: 400 for a body that is not a batch, 413 for too many events; a bad event is
-    ///   rejected alone, in the result.
-    func decode(_ body: [UInt8], receivedAt: Date, acceptedEventAge: TimeInterval) throws(APIError) -> Batch {
-        let envelope = try IngestEnvelope(body: body, maximumEvents: configuration.maximumBatchEvents)
+    /// - Throws: 400 for a body that is not a batch, 413 for too many events.
+    func envelope(of body: [UInt8]) throws(APIError) -> IngestEnvelope {
+        try IngestEnvelope(body: body, maximumEvents: configuration.maximumBatchEvents)
+    }
+
+    /// The events of `envelope` validated one by one, received at `receivedAt` for an app that
+    /// accepts events up to `acceptedEventAge` old: a bad event is rejected alone.
+    func validate(_ envelope: IngestEnvelope, receivedAt: Date, acceptedEventAge: TimeInterval) -> Batch {
         let validator = EventValidator(
             receivedAt: receivedAt, skew: receivedAt.timeIntervalSince(envelope.sentAt),
             maximumAge: acceptedEventAge, maximumFuture: configuration.maximumFutureSkew
         )
-        var batch = Batch(sentAt: envelope.sentAt, dropped: envelope.dropped, count: envelope.events.count)
+        var batch = Batch(dropped: envelope.dropped)
         batch.valid.reserveCapacity(envelope.events.count)
         for (index, element) in envelope.events.enumerated() {
             switch validator.validate(element) {
