@@ -1,4 +1,5 @@
 public import Foundation
+import TallyStoreTesting
 
 /// Executables this package builds, for tests that run them as child processes
 /// (the `tally` command, crash-test fixtures).
@@ -10,16 +11,11 @@ public enum BuiltProduct {
         if let testBinary = Bundle.main.executableURL {
             candidates.append(testBinary.deletingLastPathComponent().appending(path: name))
         }
-        var folder = URL(fileURLWithPath: file).deletingLastPathComponent()
-        while folder.path != "/" {
-            if FileManager.default.fileExists(atPath: folder.appending(path: "Package.swift").path) {
-                let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-                for entry in entries.sorted() where entry.hasPrefix(".build") {
-                    candidates.append(folder.appending(path: "\(entry)/debug/\(name)"))
-                }
-                break
+        if let root = PackageRoot.url(containing: file) {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+            for entry in entries.sorted() where entry.hasPrefix(".build") {
+                candidates.append(root.appending(path: "\(entry)/debug/\(name)"))
             }
-            folder.deleteLastPathComponent()
         }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TallyStoreTesting
 import Testing
 
 /// Values reach SQL only as bound parameters: the store's SQL text interpolates nothing but
@@ -14,9 +15,7 @@ import Testing
     ]
 
     @Test func sqlInterpolatesOnlyReviewedConstants() throws {
-        var root = URL(fileURLWithPath: #filePath)
-        while !FileManager.default.fileExists(atPath: root.appending(path: "Package.swift").path) { root.deleteLastPathComponent() }
-        let sources = root.appending(path: "Sources/TallyStore")
+        let sources = try #require(PackageRoot.url()).appending(path: "Sources/TallyStore")
         let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
         #expect(files.count > 20)

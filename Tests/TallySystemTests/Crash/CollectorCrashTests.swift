@@ -21,10 +21,7 @@ struct CollectorCrashTests {
         let (store, app, key) = try await Self.app(on: url)
         let collector = try await Collector(database: url)
         let clients = try (0..<3).map { _ in try SDKClient(collector: collector.url, key: key) }
-        var random = SplitMix64(seed: 15)
-        for _ in 0..<Self.crashes {
-            try await clients.waitForAcknowledgements(100)
-            try await Task.sleep(for: .milliseconds(random.next() % 200))
+        try await Self.crash(under: clients, seed: 15) { _ in
             collector.kill()
             try await Self.expectAcknowledgedStoredOnce(clients, in: store, app: app)
             try await collector.start()
@@ -43,11 +40,8 @@ struct CollectorCrashTests {
         let collector = try await Collector(database: server.url)
         defer { collector.kill() }
         let clients = try (0..<3).map { _ in try SDKClient(collector: collector.url, key: key) }
-        var random = SplitMix64(seed: 16)
         await withKnownIssue("a query in flight at a crash may never return, and ingest waits on it", isIntermittent: true) {
-            for _ in 0..<Self.crashes {
-                try await clients.waitForAcknowledgements(100, within: .seconds(30))
-                try await Task.sleep(for: .milliseconds(random.next() % 200))
+            try await Self.crash(under: clients, seed: 16, waiting: .seconds(30)) { _ in
                 let acknowledged = clients.acknowledged
                 try server.crash()
                 try server.start()
@@ -63,10 +57,7 @@ struct CollectorCrashTests {
         let (store, app, key) = try await Self.app(on: url)
         let collectors = [try await Collector(database: url), try await Collector(database: url)]
         let clients = try collectors.flatMap { collector in try (0..<2).map { _ in try SDKClient(collector: collector.url, key: key) } }
-        var random = SplitMix64(seed: 17)
-        for crash in 0..<Self.crashes {
-            try await clients.waitForAcknowledgements(100)
-            try await Task.sleep(for: .milliseconds(random.next() % 200))
+        try await Self.crash(under: clients, seed: 17) { crash in
             let victim = collectors[crash % 2]
             victim.kill()
             try await Self.expectAcknowledgedStoredOnce(clients, in: store, app: app)
@@ -74,6 +65,20 @@ struct CollectorCrashTests {
         }
         try await Self.expectEverythingDeliveredOnce(clients, in: store, app: app)
         for collector in collectors { collector.kill() }
+    }
+
+    /// Runs `crash` (given its round) ``crashes`` times, each once the collectors have
+    /// acknowledged 100 more events to `clients` (within `limit`) and after a pause of up to
+    /// 200 ms drawn from `seed`, so crashes land at varied points of the ingest.
+    static func crash(
+        under clients: [SDKClient], seed: UInt64, waiting limit: Duration = .seconds(60), _ crash: (Int) async throws -> Void
+    ) async throws {
+        var random = SplitMix64(seed: seed)
+        for round in 0..<crashes {
+            try await clients.waitForAcknowledgements(100, within: limit)
+            try await Task.sleep(for: .milliseconds(random.next() % 200))
+            try await crash(round)
+        }
     }
 
     /// A store on `database` with a new app, and the app's ingest key.

@@ -112,15 +112,6 @@ final class ChildProcess: Sendable {
         try input.fileHandleForWriting.close()
     }
 
-    /// Waits until the child exits, at most `limit`.
-    func waitForExit(within limit: Duration = .seconds(60)) async throws {
-        let deadline = ContinuousClock.now + limit
-        while process.isRunning {
-            guard ContinuousClock.now < deadline else { throw timeout(after: limit) }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-    }
-
     /// The built product is missing.
     struct Missing: Error, CustomStringConvertible {
         let product: String

@@ -10,9 +10,3 @@ func residentBytes(of id: pid_t) -> Int? {
     return kibibytes * 1024
 }
 
-/// The package's folder, found from this file's path.
-func packageRoot(file: String = #filePath) -> URL {
-    var root = URL(fileURLWithPath: file)
-    while !FileManager.default.fileExists(atPath: root.appending(path: "Package.swift").path) { root.deleteLastPathComponent() }
-    return root
-}

@@ -1,4 +1,6 @@
 import Foundation
+import TallyStoreTesting
+import Testing
 
 /// A PostgreSQL cluster of this test's own, from the package's `.ci/postgres` script: one a
 /// test may crash without disturbing the server the other tests share.
@@ -35,7 +37,7 @@ struct ThrowawayPostgres {
     @discardableResult
     private static func script(_ arguments: [String]) throws -> (output: String, errors: String) {
         let process = Process()
-        process.executableURL = packageRoot().appending(path: ".ci/postgres")
+        process.executableURL = try #require(PackageRoot.url()).appending(path: ".ci/postgres")
         process.arguments = arguments
         // Files, not pipes: the server the script starts may inherit a pipe's end and keep
         // it open, so a pipe would never reach its end.
