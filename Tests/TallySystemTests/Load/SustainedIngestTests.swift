@@ -6,9 +6,9 @@ import Testing
 /// A minute of ingest from a separate load generator (Debian's `wrk`, with
 /// `Tests/Fixtures/wrk/ingest.lua`) into `tally serve` on loopback: no error, every
 /// acknowledged event stored, and the collector's resident memory flat, sampled each second
-/// and printed. A first 45 s of the same load warms the collector up: SQLite's page cache
-/// (64 MiB per connection) fills as the database grows, and the minute measured starts
-/// after that.
+/// and printed. The same load first warms the collector up, in 15 s rounds until its memory
+/// grows by less than 2 MiB over a round (at most 4 minutes): SQLite's page cache (64 MiB
+/// per connection) fills as the database grows, and the minute measured starts after that.
 @Suite("Sustained ingest", .serialized)
 struct SustainedIngestTests {
     static let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -24,24 +24,35 @@ struct SustainedIngestTests {
         for index in 0..<8 { apps.append(try await store.createApp(name: "Load \(index)")) }
         let collector = try await Collector(database: database)
         let start = Date()
-        let warmUp = try await Self.run(wrk, seconds: 45, against: collector, keys: apps.map(\.ingestKey))
-        let (result, samples) = try await Self.run(wrk, seconds: 60, against: collector, keys: apps.map(\.ingestKey), sampling: true)
+        let keys = apps.map(\.ingestKey)
+        var results: [[String: Int]] = []
+        var peak = 0
+        let warmUpEnd = ContinuousClock.now + .seconds(240)
+        while ContinuousClock.now < warmUpEnd {
+            let round = try await Self.run(wrk, seconds: 15, against: collector, keys: keys, sampling: true)
+            results.append(round.result)
+            let roundPeak = round.samples.max() ?? 0
+            defer { peak = max(peak, roundPeak) }
+            if peak > 0, roundPeak <= peak + 2 << 20 { break }
+        }
+        let (result, samples) = try await Self.run(wrk, seconds: 60, against: collector, keys: keys, sampling: true)
+        results.append(result)
         let mebibytes = samples.map { $0 >> 20 }
-        print("collector resident memory, MiB, each second of 60 s of wrk ingest: \(mebibytes)")
+        print("collector resident memory, MiB, each second of 60 s of wrk ingest after \(results.count - 1) rounds of warm-up: \(mebibytes)")
         print("wrk: \(result)")
 
-        let requests = try #require(result["requests"]) + (warmUp.result["requests"] ?? 0)
-        #expect(requests > 100)
+        let requests = results.reduce(0) { $0 + ($1["requests"] ?? 0) }
+        #expect(try #require(result["requests"]) > 100)
         for error in ["non2xx", "connect", "read", "write", "timeout"] {
-            #expect(result[error] == 0 && warmUp.result[error] == 0, "\(error) errors")
+            #expect(results.allSatisfy { $0[error] == 0 }, "\(error) errors")
         }
         // Every answered batch's 50 events are stored; batches wrk abandoned at the end
-        // (at most one per connection) may be too.
+        // (at most one per connection and run) may be too.
         var stored = 0
         for day in Set([start, Date()].map { $0.formatted(Date.ISO8601FormatStyle().year().month().day()) }) {
             for app in apps { stored += try await store.metrics(app: app.app.id, date: day).events["load_test", default: 0] }
         }
-        #expect(stored >= requests * 50 && stored <= (requests + 32) * 50, "\(stored) stored of \(requests) answered batches")
+        #expect(stored >= requests * 50 && stored <= (requests + 16 * results.count) * 50, "\(stored) stored of \(requests) answered batches")
         // Flat: the peak of the second half is within 5% and 8 MiB of the first half's.
         try #require(samples.count >= 50)
         let first = samples[..<30].max()!, second = samples[30...].max()!
@@ -54,7 +65,7 @@ struct SustainedIngestTests {
         _ wrk: String, seconds: Int, against collector: Collector, keys: [String], sampling: Bool = false
     ) async throws -> (result: [String: Int], samples: [Int]) {
         let load = try ChildProcess(executable: URL(fileURLWithPath: wrk), [
-            "-t2", "-c16", "-d\(seconds)s", "-s", packageRoot().appending(path: "Tests/Fixtures/wrk/ingest.lua").path,
+            "-t2", "-c16", "-d\(seconds)s", "-s", try #require(PackageRoot.url()).appending(path: "Tests/Fixtures/wrk/ingest.lua").path,
             collector.url.absoluteString, "--",
         ] + keys)
         var samples: [Int] = []
