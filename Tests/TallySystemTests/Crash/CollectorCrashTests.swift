@@ -9,7 +9,7 @@ import Testing
 /// uploading. After every crash, each event a collector had acknowledged is stored and
 /// counted; at the end, the SDKs have delivered everything else, and every tracked event is
 /// stored and counted exactly once.
-@Suite("Crashes under sustained ingest", .serialized)
+@Suite("Crashes under sustained ingest", .serialized, .systemTests)
 struct CollectorCrashTests {
     static let crashes = 20
     static let postgres = TestDatabase.all.contains(.postgres)

@@ -13,7 +13,7 @@ import FoundationNetworking
 
 /// 500 dashboards open at once on `tally serve` (100 users with 5 tabs each: a user keeps at
 /// most 8), each over its own WebSocket, all kept current while events arrive over HTTP.
-@Suite("Live dashboards under load", .serialized)
+@Suite("Live dashboards under load", .serialized, .systemTests)
 struct LiveDashboardsTests {
     static let tabs = 500
 

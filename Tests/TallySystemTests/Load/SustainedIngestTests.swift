@@ -9,7 +9,7 @@ import Testing
 /// and printed. The same load first warms the collector up, in 15 s rounds until its memory
 /// grows by less than 2 MiB over a round (at most 4 minutes): SQLite's page cache (64 MiB
 /// per connection) fills as the database grows, and the minute measured starts after that.
-@Suite("Sustained ingest", .serialized)
+@Suite("Sustained ingest", .serialized, .systemTests)
 struct SustainedIngestTests {
     static let wrk = ["/usr/bin/wrk", "/usr/local/bin/wrk"].first { FileManager.default.isExecutableFile(atPath: $0) }
     static let required = ProcessInfo.processInfo.environment["CI"] == "true"
