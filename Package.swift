@@ -75,6 +75,7 @@ let package = Package(
             dependencies: [
                 "Componentry", "TallyStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -198,6 +199,7 @@ let package = Package(
                 "TallyServer", "TallyServerTesting", "TallyStoreTesting", "TallyTracker", "TallyDashboard", "SeededRandom", "tally",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),

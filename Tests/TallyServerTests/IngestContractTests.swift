@@ -289,6 +289,9 @@ struct IngestContractTests {
             ("port", { $0.port = -1 }), ("port", { $0.port = 70_000 }),
             ("maximumBatchEvents", { $0.maximumBatchEvents = 0 }), ("maximumBodyBytes", { $0.maximumBodyBytes = -1 }),
             ("maximumFutureSkew", { $0.maximumFutureSkew = -1 }), ("maximumFutureSkew", { $0.maximumFutureSkew = .nan }),
+            ("maximumConnections", { $0.maximumConnections = 0 }), ("maximumHeaderBytes", { $0.maximumHeaderBytes = -1 }),
+            ("maximumHeaderFields", { $0.maximumHeaderFields = 0 }), ("idleTimeout", { $0.idleTimeout = 0 }),
+            ("idleTimeout", { $0.idleTimeout = .infinity }), ("idleTimeout", { $0.idleTimeout = 1e300 }),
         ]
         for (setting, change) in settings {
             var configuration = ServerConfiguration()

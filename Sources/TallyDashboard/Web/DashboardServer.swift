@@ -78,8 +78,8 @@ public struct DashboardServer: Sendable {
         let configuration = collector.configuration
         return Application(
             router: router(),
-            server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter()),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tally"),
+            server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter(), configuration: .init(http1: configuration.http1)),
+            configuration: configuration.application(logger: logger),
             services: collector.services,
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger

@@ -84,7 +84,8 @@ public struct TallyServer: Sendable {
         logger.logLevel = configuration.logLevel
         let application = Application(
             router: router(),
-            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "tally"),
+            server: .http1(configuration: configuration.http1),
+            configuration: configuration.application(logger: logger),
             services: services,
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger

@@ -42,6 +42,16 @@ public struct ServerConfiguration: Sendable {
     /// address, not a flood from one host. Loopback clients are not limited by address: a
     /// reverse proxy on the same host speaks for every client.
     public var addressRateLimit: RateLimit? = RateLimit(eventsPerSecond: 2_000, burst: 20_000)
+    /// The most connections served at once; more wait in the listen queue until one closes.
+    public var maximumConnections = 10_000
+    /// How long a connection may stay silent between requests, or before its first, until the
+    /// server closes it.
+    public var idleTimeout: TimeInterval = 60
+    /// The largest request head: every header field together, in bytes (the request is
+    /// refused with 400 and its connection closed above).
+    public var maximumHeaderBytes = 16 * 1024
+    /// The most header fields one request may have (400 and closed above).
+    public var maximumHeaderFields = 100
     /// The least severe messages the server logs.
     public var logLevel: Logger.Level = .warning
     /// The server's clock; tests inject their own.
@@ -50,21 +60,26 @@ public struct ServerConfiguration: Sendable {
     /// The defaults.
     public init() {}
 
-    /// Checks every limit: the port is 0 to 65,535, the batch and body limits and both
-    /// numbers of each rate limit are positive, and the allowed clock skew is a finite
-    /// number of seconds, zero or more.
+    /// Checks every limit: the port is 0 to 65,535, the batch, body, header and connection
+    /// limits and both numbers of each rate limit are positive, and the allowed clock skew and
+    /// the idle timeout are finite numbers of seconds (the skew zero or more, the timeout
+    /// above zero and at most a day).
     ///
     /// - Throws: ``ConfigurationError`` naming the first setting out of range.
     public func validate() throws(ConfigurationError) {
         guard (0...65_535).contains(port) else { throw ConfigurationError(setting: "port", value: "\(port)", expected: "0 to 65535") }
-        guard maximumBatchEvents > 0 else {
-            throw ConfigurationError(setting: "maximumBatchEvents", value: "\(maximumBatchEvents)", expected: "a positive number")
-        }
-        guard maximumBodyBytes > 0 else {
-            throw ConfigurationError(setting: "maximumBodyBytes", value: "\(maximumBodyBytes)", expected: "a positive number")
-        }
         guard maximumFutureSkew.isFinite, maximumFutureSkew >= 0 else {
             throw ConfigurationError(setting: "maximumFutureSkew", value: "\(maximumFutureSkew)", expected: "a finite number of seconds, 0 or more")
+        }
+        for (setting, value) in [
+            ("maximumBatchEvents", maximumBatchEvents), ("maximumBodyBytes", maximumBodyBytes),
+            ("maximumConnections", maximumConnections), ("maximumHeaderBytes", maximumHeaderBytes),
+            ("maximumHeaderFields", maximumHeaderFields),
+        ] where value <= 0 {
+            throw ConfigurationError(setting: setting, value: "\(value)", expected: "a positive number")
+        }
+        guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 86_400 else {
+            throw ConfigurationError(setting: "idleTimeout", value: "\(idleTimeout)", expected: "more than 0 and at most 86400 seconds")
         }
         try rateLimit?.validate(as: "rateLimit")
         try addressRateLimit?.validate(as: "addressRateLimit")

@@ -1,0 +1,33 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// libFuzzer targets over the collector's input handling, built apart from the product because
+/// every module must be compiled with `--sanitize=fuzzer`:
+///
+///     swift build --package-path Fuzz --sanitize=fuzzer
+///     Fuzz/.build/debug/IngestFuzzer -runs=20000 SCRATCH_CORPUS Fuzz/Corpus/ingest
+///
+/// A debug build: the fuzzer reaches the decoder's internal types through `@testable import`,
+/// which a debug build allows.
+let package = Package(
+    name: "TallyFuzz",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "Tally", path: ".."),
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    ],
+    targets: [
+        // The ingest decoder: the JSON parser, the envelope, event validation and gzip.
+        .executableTarget(
+            name: "IngestFuzzer",
+            dependencies: [
+                .product(name: "TallyServer", package: "Tally"),
+                .product(name: "TallyStore", package: "Tally"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+    ]
+)
