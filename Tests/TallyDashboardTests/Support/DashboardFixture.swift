@@ -32,7 +32,11 @@ struct DashboardFixture {
             app: app.app.id)
         let access = DashboardAccess(store: store, passwordCost: 4)
         try await access.createUser(name: "ana", password: Self.password)
-        let collector = try TallyServer(store: store)
+        // The live test client keeps one connection for the whole test and never reconnects:
+        // a test slowed down (ThreadSanitizer, a busy machine) must not find it closed as idle.
+        var configuration = ServerConfiguration()
+        configuration.idleTimeout = 3_600
+        let collector = try TallyServer(store: store, configuration: configuration)
         server = await DashboardServer(collector: collector, access: access, tick: .milliseconds(20))
     }
 
