@@ -176,6 +176,8 @@ let package = Package(
                 "PipelineWorkload",
                 .product(name: "TallyServer", package: "Tally"),
                 .product(name: "TallyServerTesting", package: "Tally"),
+                .product(name: "TallyStore", package: "Tally"),
+                .product(name: "TallyStoreTesting", package: "Tally"),
             ],
             path: "Tools/IngestOnOneCore",
             swiftSettings: [.swiftLanguageMode(.v6)]

@@ -40,8 +40,16 @@ public struct LiveServer: Sendable {
     ) async throws -> Result {
         let path = try await database.makeDatabase()
         defer { database.removeDatabase(path) }
-        let store = try await EventStore(database: path)
+        return try await with(store: try await EventStore(database: path), configuration: configuration, body)
+    }
 
+    /// Starts a server over `store` with `configuration` (on 127.0.0.1 and a free port, logging
+    /// only critical messages), runs `body`, then shuts the server down gracefully.
+    public static func with<Result: Sendable>(
+        store: EventStore,
+        configuration: ServerConfiguration = .init(),
+        _ body: (LiveServer) async throws -> Result
+    ) async throws -> Result {
         var configuration = configuration
         configuration.host = "127.0.0.1"
         configuration.port = 0

@@ -2,12 +2,15 @@ import Foundation
 import Synchronization
 import TallyStore
 
-/// Stores filled with ``Workload`` days, generated once and cached on disk, because filling
-/// 10 million events takes minutes.
+/// Stores filled with ``Workload`` days, generated once and cached, because filling 10 million
+/// events takes minutes.
 ///
-/// The cache lives in `$TMPDIR/tally-pipeline-fixtures` (`/tmp` by default): `store-<days>d.sqlite`
-/// plus a `.done` marker written when filling finished (a file without it is rebuilt). The
-/// 60-day store starts as a copy of the 6-day one. Delete the folder after a schema change.
+/// On SQLite the cache lives in `$TMPDIR/tally-pipeline-fixtures` (`/tmp` by default):
+/// `store-<days>d.sqlite` plus a `.done` marker written when filling finished (a file without
+/// it is rebuilt); the 60-day store starts as a copy of the 6-day one. Delete the folder after
+/// a schema change. On PostgreSQL (see ``Database``) each fixture is a database of the server,
+/// `tally_fixture_<days>d`, marked done by its comment; the 60-day one is created from the
+/// 6-day one as a template.
 package enum Fixtures {
     /// 2026-01-01T00:00:00Z, the first day of every fixture.
     package static let start = Date(timeIntervalSince1970: 1_767_225_600)
@@ -17,19 +20,37 @@ package enum Fixtures {
     /// 60 ≈ 10.6M; 60 of 200k users ≈ 10.8M) and its app, opened once per run so that
     /// iterations share its connections and page caches.
     package static func store(
-        days: Int, of population: Workload.Population = .twentyThousand
+        days: Int, of population: Workload.Population = .twentyThousand, on database: Database = .sqlite
     ) async throws -> (store: EventStore, app: AppID) {
         try await opened.withLock { opened in
-            opened[Key(days: days, population: population), default: Task {
-                let store = try EventStore(path: try await fill(days: days, of: population))
+            opened[Key(days: days, population: population, database: database), default: Task {
+                let store = try await EventStore(database: try await fill(days: days, of: population, on: database))
                 return (store, try await store.apps()[0].id)
             }]
         }.value
     }
 
+    /// Where fixtures are stored.
+    package enum Database: Hashable, Sendable {
+        case sqlite
+        /// Databases of the PostgreSQL server `url` names (its own database is where they are
+        /// created from).
+        case postgres(url: String)
+
+        /// PostgreSQL when `TALLY_BENCH_POSTGRES_URL` names a server, else SQLite.
+        package static let fromEnvironment: Database =
+            ProcessInfo.processInfo.environment["TALLY_BENCH_POSTGRES_URL"].map { .postgres(url: $0) } ?? .sqlite
+
+        /// `sqlite` or `postgresql`, for reports.
+        package var name: String {
+            if case .postgres = self { "postgresql" } else { "sqlite" }
+        }
+    }
+
     private struct Key: Hashable {
         let days: Int
         let population: Workload.Population
+        let database: Database
     }
 
     private static let opened = Mutex<[Key: Task<(store: EventStore, app: AppID), any Error>]>([:])
@@ -46,6 +67,65 @@ package enum Fixtures {
         return folder.appendingPathComponent("store-\(days)d\(users).sqlite").path
     }
 
+    /// The database holding days `0..<days` of `population` on `database`, filled first if
+    /// it is not yet: a SQLite path or a PostgreSQL URL.
+    private static func fill(days: Int, of population: Workload.Population, on database: Database) async throws -> String {
+        guard case .postgres(let server) = database else { return try await fill(days: days, of: population) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)  // for files made from it
+        let name = "tally_fixture_\(days)d" + (population == .twentyThousand ? "" : "_\(population.users / 1000)k")
+        var components = URLComponents(string: server)!
+        components.path = "/" + name
+        let url = components.string!
+        let done = "filled by the pipeline fixtures"
+        if try psql("SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = '\(name)'", on: server) == done {
+            return url
+        }
+        _ = try psql("DROP DATABASE IF EXISTS \(name)", on: server)
+        var first = 0
+        if days > 6 {
+            let template = URLComponents(string: try await fill(days: 6, of: population, on: database))!.path.dropFirst()
+            _ = try psql("CREATE DATABASE \(name) TEMPLATE \(template)", on: server)
+            first = 6
+        } else {
+            _ = try psql("CREATE DATABASE \(name)", on: server)
+        }
+        try await insert(days: first..<days, of: population, into: try await EventStore(database: url), label: name)
+        _ = try psql("COMMENT ON DATABASE \(name) IS '\(done)'", on: server)
+        return url
+    }
+
+    /// What Debian's `psql` prints for `sql` on the database `url` names.
+    private static func psql(_ sql: String, on url: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["psql", "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", url, "-c", sql]
+        process.environment = ProcessInfo.processInfo.environment.merging(["PGOPTIONS": "-c client_min_messages=warning"]) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw PSQLError(sql: sql, status: process.terminationStatus) }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private struct PSQLError: Error {
+        let sql: String
+        let status: Int32
+    }
+
+    /// Stores `days` of `population` in `store`, in batches of 5,000 events.
+    private static func insert(days: Range<Int>, of population: Workload.Population, into store: EventStore, label: String) async throws {
+        let app = days.lowerBound == 0 ? try await store.createApp(name: "Bench").app.id : try await store.apps()[0].id
+        for day in days {
+            let events = Workload.events(day: day, from: start, of: population)
+            for batch in stride(from: 0, to: events.count, by: 5_000) {
+                try await store.insert(Array(events[batch..<min(batch + 5_000, events.count)]), app: app)
+            }
+            print("fixture \(label): day \(day + 1) of \(days.upperBound) stored")
+        }
+    }
+
     private static func fill(days: Int, of population: Workload.Population) async throws -> String {
         let path = path(days: days, of: population)
         let done = path + ".done"
@@ -60,15 +140,7 @@ package enum Fixtures {
             }
             first = 6
         }
-        let store = try EventStore(path: path)
-        let app = first == 0 ? try await store.createApp(name: "Bench").app.id : try await store.apps()[0].id
-        for day in first..<days {
-            let events = Workload.events(day: day, from: start, of: population)
-            for batch in stride(from: 0, to: events.count, by: 5_000) {
-                try await store.insert(Array(events[batch..<min(batch + 5_000, events.count)]), app: app)
-            }
-            print("fixture \(days)d: day \(day + 1) of \(days) stored")
-        }
+        try await insert(days: first..<days, of: population, into: try EventStore(path: path), label: "\(days)d")
         _ = FileManager.default.createFile(atPath: done, contents: nil)
         return path
     }

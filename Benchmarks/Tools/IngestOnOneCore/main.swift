@@ -6,21 +6,36 @@
 //     taskset -c 0 .build/release/IngestOnOneCore serve > /tmp/collector &
 //     taskset -c 1 .build/release/IngestOnOneCore load $(cat /tmp/collector)
 //
-// `serve` starts a collector on a fresh database with rate limiting off, creates one app per
-// load round, prints its URL and the apps' ingest keys on one line, and serves for two
-// minutes. `load URL KEY…` sends the benchmark's 20,000 events (IngestLoad) once per key,
-// over 16 keep-alive connections, and prints each round's rate and the median.
+// `serve` starts a collector on a fresh SQLite database with rate limiting off, creates one
+// app per load round, prints its URL and the apps' ingest keys on one line, and serves for two
+// minutes; `serve postgresql` does the same on a fresh database of the PostgreSQL server
+// TALLY_BENCH_POSTGRES_URL names. `load URL KEY…` sends the benchmark's 20,000 events
+// (IngestLoad) once per key, over 16 keep-alive connections, and prints each round's rate and
+// the median. Either way every event is durable before its batch is acknowledged.
 import Foundation
 import PipelineWorkload
 import TallyServer
 import TallyServerTesting
+import TallyStore
+import TallyStoreTesting
 
 let arguments = CommandLine.arguments.dropFirst()
 switch arguments.first {
 case "serve":
     var configuration = ServerConfiguration()
     configuration.rateLimit = nil
-    try await LiveServer.with(configuration: configuration) { server in
+    configuration.addressRateLimit = nil
+    let database: String
+    switch (arguments.dropFirst().first, Fixtures.Database.fromEnvironment) {
+    case (nil, _), ("sqlite", _):
+        database = try await TestDatabase.sqlite.makeDatabase()
+    case ("postgresql", .postgres(let url)):
+        database = try await TestDatabase.createDatabase(on: url)
+    default:
+        print("usage: IngestOnOneCore serve [sqlite | postgresql] (postgresql needs TALLY_BENCH_POSTGRES_URL)")
+        exit(2)
+    }
+    try await LiveServer.with(store: try await EventStore(database: database), configuration: configuration) { server in
         var keys: [String] = []
         for round in 1...5 { keys.append(try await server.store.createApp(name: "Round \(round)").ingestKey) }
         FileHandle.standardOutput.write(Data("\(server.url.absoluteString) \(keys.joined(separator: " "))\n".utf8))
@@ -37,6 +52,6 @@ case "load" where arguments.count >= 3:
     }
     print("median: \(Int(rates.sorted()[rates.count / 2])) events/s")
 default:
-    print("usage: IngestOnOneCore serve | IngestOnOneCore load URL KEY...")
+    print("usage: IngestOnOneCore serve [sqlite | postgresql] | IngestOnOneCore load URL KEY...")
     exit(2)
 }
