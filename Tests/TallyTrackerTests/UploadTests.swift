@@ -52,6 +52,23 @@ struct UploadTests {
         }
     }
 
+    @Test("A delivered batch ends the backoff, though the queue never empties")
+    func aDeliveryResetsTheBackoff() async throws {
+        try await withTemporaryDirectory { directory in
+            let transport = FakeTransport([.status(500), .status(500), .status(500), .ok(), .status(500)], otherwise: .ok())
+            let sleeper = RecordingSleeper(immediate: .max)
+            let (tracker, ids) = try tracker(in: directory, transport: transport, sleeper: sleeper, tracking: ["a", "b", "c"]) {
+                $0.batchSize = 1
+            }
+            _ = await tracker.flush()
+            await waitUntil { transport.deliveredIDs.count == 3 }
+            // Failures 1, 2, 3 (random 0.5: 1 s, 3/4 of 2 s, 3/4 of 4 s); "a" delivered; the
+            // failure of "b" is a first failure again.
+            #expect(sleeper.recorded == [.seconds(1), .seconds(1.5), .seconds(3), .seconds(1)])
+            #expect(transport.deliveredIDs == ids)
+        }
+    }
+
     @Test("Network errors and 5xx never drop events, however often they repeat")
     func failuresNeverDrop() async throws {
         try await withTemporaryDirectory { directory in

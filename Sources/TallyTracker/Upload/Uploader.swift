@@ -96,7 +96,12 @@ actor Uploader {
                 retryDelay = nil
                 return
             }
-            if case .retry(let after) = await deliver(batch[...]) {
+            switch await deliver(batch[...]) {
+            case .delivered:
+                // Consecutive failures only: an app that always has events queued must not
+                // carry the failures of past outages into the next one's backoff.
+                failures = 0
+            case .retry(let after):
                 failures += 1
                 retryDelay = after ?? backoff.delay(afterFailures: failures, random: random())
                 return
