@@ -47,10 +47,10 @@ public struct ServerConfiguration: Sendable {
     /// How long a connection may stay silent between requests, or before its first, until the
     /// server closes it.
     public var idleTimeout: TimeInterval = 60
-    /// The largest request head: every header field together, in bytes (the request is
-    /// refused with 400 and its connection closed above).
+    /// The largest request head: every header field together, in bytes. Above it the request
+    /// is refused and its connection closed.
     public var maximumHeaderBytes = 16 * 1024
-    /// The most header fields one request may have (400 and closed above).
+    /// The most header fields one request may have; above it, as for ``maximumHeaderBytes``.
     public var maximumHeaderFields = 100
     /// The least severe messages the server logs.
     public var logLevel: Logger.Level = .warning

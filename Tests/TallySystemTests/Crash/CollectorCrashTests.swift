@@ -30,8 +30,10 @@ struct CollectorCrashTests {
         collector.kill()
     }
 
-    /// Known to fail at times: a query in flight when the server stops sometimes never
-    /// returns (PostgresNIO 1.33.2), and the collector's ingest waits on it for good.
+    /// Known to fail at times (within 3 crashes, in runs on the development machine): after a
+    /// restart, the collector's PostgresNIO 1.33.2 pool logs a new connection that never
+    /// completes nor fails, and from then on no ingest reaches the database, although
+    /// connections opened later sit idle.
     @Test(.enabled(if: postgres, "needs PostgreSQL (.ci/run installs it)"))
     func acknowledgedEventsSurviveTwentyPostgresCrashes() async throws {
         let server = try ThrowawayPostgres()
@@ -40,7 +42,7 @@ struct CollectorCrashTests {
         let collector = try await Collector(database: server.url)
         defer { collector.kill() }
         let clients = try (0..<3).map { _ in try SDKClient(collector: collector.url, key: key) }
-        await withKnownIssue("a query in flight at a crash may never return, and ingest waits on it", isIntermittent: true) {
+        await withKnownIssue("after a restart the collector may stop reaching the database", isIntermittent: true) {
             try await Self.crash(under: clients, seed: 16, waiting: .seconds(30)) { _ in
                 let acknowledged = clients.acknowledged
                 try server.crash()
