@@ -24,7 +24,7 @@ extension PostgresBackend {
     func insertSession(
         user: DashboardUserID, tokenHash: Data, csrfToken: String, expiresAt: Int64, keeping: Int
     ) async throws -> DashboardSession {
-        try await client.withTransaction(logger: logger) { connection in
+        try await client.transaction(logger: logger) { connection in
             var name: String?
             for try await found in try await connection.query(
                 "SELECT name FROM dashboard_user WHERE id = \(user.rawValue) FOR UPDATE", logger: logger

@@ -100,7 +100,7 @@ extension PostgresBackend {
                 try await connection.query("COMMIT", logger: logger)
                 return rows
             } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger)
+                try? await connection.rollback(to: nil, logger: logger)
                 throw error
             }
         }

@@ -38,7 +38,7 @@ final class PostgresGroupWriter: GroupWriter {
             defer { cache = RollupCache() }
             return cache
         }
-        let (outcomes, written) = try await client.withTransaction(logger: logger) { connection in
+        let (outcomes, written) = try await client.transaction(logger: logger) { connection in
             var writer = Transaction(connection: connection, logger: logger, origin: origin, cache: cache)
             let outcomes = try await writer.store(group)
             try await writer.write(takeHealthCounts())
@@ -66,7 +66,7 @@ final class PostgresGroupWriter: GroupWriter {
         needed.subtract(partitions.withLock { $0 })
         for partition in needed {
             let range = partition.milliseconds
-            try await client.withTransaction(logger: logger) { connection in
+            try await client.transaction(logger: logger) { connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.migrationLock))", logger: logger)
                 try await connection.query(PostgresQuery(unsafeSQL: """
                     CREATE TABLE IF NOT EXISTS \(partition.table) PARTITION OF event
@@ -113,7 +113,7 @@ extension PostgresGroupWriter {
                     // Only a released savepoint's events reach the rollups.
                     outcomes.append(.success(batch.result(accepted: accepted, deltas: &deltas)))
                 } catch {
-                    try await connection.query("ROLLBACK TO SAVEPOINT batch", logger: logger)
+                    try await connection.rollback(to: "batch", logger: logger)
                     outcomes.append(.failure(error))
                 }
             }
