@@ -190,6 +190,7 @@ let package = Package(
             name: "TallyStoreTests",
             dependencies: [
                 "TallyStore", "TallyStoreTesting", "SeededRandom", .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strict
         ),

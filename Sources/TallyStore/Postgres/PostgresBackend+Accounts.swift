@@ -24,7 +24,7 @@ extension PostgresBackend {
     func insertSession(
         user: DashboardUserID, tokenHash: Data, csrfToken: String, expiresAt: Int64, keeping: Int
     ) async throws -> DashboardSession {
-        try await client.transaction(logger: logger) { connection in
+        try await client.transaction(logger: logger) { [logger] connection in
             var name: String?
             for try await found in try await connection.query(
                 "SELECT name FROM dashboard_user WHERE id = \(user.rawValue) FOR UPDATE", logger: logger
@@ -58,7 +58,7 @@ extension PostgresBackend {
     }
 
     func deleteSession(tokenHash: Data) async throws {
-        try await client.query("DELETE FROM dashboard_session WHERE token_hash = \(tokenHash)", logger: logger)
+        try await execute("DELETE FROM dashboard_session WHERE token_hash = \(tokenHash)")
     }
 
     func deleteExpiredSessions(now: Int64) async throws -> Int {
@@ -77,9 +77,9 @@ extension PostgresBackend {
             """, as: (Bool, Bool).self)[0]
         guard found.0 else { throw TallyStoreError.unknownUser(user) }
         guard found.1 else { throw TallyStoreError.unknownApp(app) }
-        try await client.query("""
+        try await execute("""
             INSERT INTO section_layout (user_id, app_id, layout) VALUES (\(user.rawValue), \(app.rawValue), \(data))
             ON CONFLICT (user_id, app_id) DO UPDATE SET layout = excluded.layout
-            """, logger: logger)
+            """)
     }
 }

@@ -67,7 +67,16 @@ final class PostgresBackend: GroupCommitBackend {
     func rows<each Column: PostgresDecodable & Sendable>(
         _ query: PostgresQuery, as types: (repeat each Column).Type
     ) async throws -> [(repeat each Column)] {
-        try await client.query(query, logger: logger).collect(as: types)
+        try await client.withOpenConnection { [logger] connection in
+            try await connection.query(query, logger: logger).collect(as: types)
+        }
+    }
+
+    /// Runs `query`, a statement whose rows, if any, nobody reads.
+    func execute(_ query: PostgresQuery) async throws {
+        try await client.withOpenConnection { [logger] connection in
+            _ = try await connection.query(query, logger: logger)
+        }
     }
 }
 
@@ -93,7 +102,7 @@ extension PostgresBackend {
         guard let stored = try await self.app(id: app) else { throw TallyStoreError.unknownApp(app) }
         let needs = try needs(stored)
         let known = labels.withLock { $0.texts }
-        let rows = try await client.withConnection { connection in
+        let rows = try await client.withOpenConnection { [logger] connection in
             try await connection.query("START TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
             do {
                 let rows = try await PostgresRollupRows.fetch(needs, app: app, knownLabels: known, connection, logger: logger)
@@ -127,7 +136,7 @@ extension PostgresBackend {
         let listening = Task {
             while !Task.isCancelled {
                 do {
-                    try await client.withConnection { connection in
+                    try await client.withOpenConnection { connection in
                         try await connection.listen(on: Self.noticeChannel) { notifications in
                             let decoder = JSONDecoder()
                             for try await notification in notifications {

@@ -34,19 +34,18 @@ final class PostgresGroupWriter: GroupWriter {
     ) async throws -> [Result<InsertResult, any Error>] {
         let group = takeGroup()
         try await createPartitions(for: group)
-        var cache = self.cache.withLock { cache in
+        let cache = self.cache.withLock { cache in
             defer { cache = RollupCache() }
             return cache
         }
-        let (outcomes, written) = try await client.transaction(logger: logger) { connection in
+        var (outcomes, written) = try await client.transaction(logger: logger) { [logger, origin] connection in
             var writer = Transaction(connection: connection, logger: logger, origin: origin, cache: cache)
             let outcomes = try await writer.store(group)
             try await writer.write(takeHealthCounts())
             return (outcomes, writer.cache)
         }
-        cache = written
-        cache.trim()
-        self.cache.withLock { $0 = cache }
+        written.trim()
+        self.cache.withLock { $0 = written }
         return outcomes
     }
 
@@ -66,7 +65,7 @@ final class PostgresGroupWriter: GroupWriter {
         needed.subtract(partitions.withLock { $0 })
         for partition in needed {
             let range = partition.milliseconds
-            try await client.transaction(logger: logger) { connection in
+            try await client.transaction(logger: logger) { [logger] connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.migrationLock))", logger: logger)
                 try await connection.query(PostgresQuery(unsafeSQL: """
                     CREATE TABLE IF NOT EXISTS \(partition.table) PARTITION OF event

@@ -131,7 +131,7 @@ enum PostgresSchema {
 
     /// Applies the migrations `client`'s database lacks.
     static func migrate(_ client: PostgresClient, logger: Logger) async throws {
-        try await client.withConnection { connection in
+        try await client.withOpenConnection { connection in
             try await connection.query("SELECT pg_advisory_lock(\(migrationLock))", logger: logger)
             do {
                 try await connection.query("CREATE TABLE IF NOT EXISTS tally_migration (version integer PRIMARY KEY)", logger: logger)

@@ -30,11 +30,6 @@ struct CollectorCrashTests {
         collector.kill()
     }
 
-    /// Known to fail at times: PostgresNIO 1.33.2 never answers a query written to a connection
-    /// that has just closed (the query's promise is dropped with the write), so a group
-    /// commit whose next query leaves as the server dies waits forever, and ingest behind it.
-    /// Rollbacks are no longer sent on closed connections (`PostgresClient.transaction(logger:_:)` in TallyStore),
-    /// which moved the first hang here from within 3 crashes to after 8.
     @Test(.enabled(if: postgres, "needs PostgreSQL (.ci/run installs it)"))
     func acknowledgedEventsSurviveTwentyPostgresCrashes() async throws {
         let server = try ThrowawayPostgres()
@@ -43,15 +38,13 @@ struct CollectorCrashTests {
         let collector = try await Collector(database: server.url)
         defer { collector.kill() }
         let clients = try (0..<3).map { _ in try SDKClient(collector: collector.url, key: key) }
-        await withKnownIssue("a query sent as the database dies is never answered, and ingest waits on it", isIntermittent: true) {
-            try await Self.crash(under: clients, seed: 16, waiting: .seconds(30)) { _ in
-                let acknowledged = clients.acknowledged
-                try server.crash()
-                try server.start()
-                try await Self.expectStoredOnce(atLeast: acknowledged, in: store, app: app)
-            }
-            try await Self.expectEverythingDeliveredOnce(clients, in: store, app: app)
+        try await Self.crash(under: clients, seed: 16, waiting: .seconds(30)) { _ in
+            let acknowledged = clients.acknowledged
+            try server.crash()
+            try server.start()
+            try await Self.expectStoredOnce(atLeast: acknowledged, in: store, app: app)
         }
+        try await Self.expectEverythingDeliveredOnce(clients, in: store, app: app)
     }
 
     @Test(.enabled(if: postgres, "needs PostgreSQL (.ci/run installs it)"))

@@ -1,0 +1,103 @@
+import Componentry
+import Logging
+import NIOCore
+import PostgresNIO
+
+extension PostgresConnection {
+    /// How often ``whileOpen(_:)`` looks whether its connection has closed.
+    static let closeCheckInterval = Duration.milliseconds(100)
+
+    /// Runs `body`, whose queries go to this connection, and returns its result, or throws
+    /// `ChannelError.ioOnClosedChannel` once the connection has closed while `body` still runs.
+    ///
+    /// PostgresNIO 1.33.2 never answers a query written to a connection that is closing: the
+    /// query's promise is dropped with the write, so its caller waits forever. With PostgreSQL
+    /// stopped with `-m immediate` under load, that stopped group commit for good after 3 to 8
+    /// crashes. Here `body` runs in a task of its own, left waiting in that case (it holds only
+    /// what `body` captured), while a watcher looks at the connection every
+    /// ``closeCheckInterval``: a callback on its `closeFuture` instead would stay registered
+    /// for the connection's whole life, one per call. Cancelling the caller cancels `body`.
+    func whileOpen<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
+        let call = WhileOpenCall<Result>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let watcher = Task { [self] in
+                    while (try? await Task.sleep(for: Self.closeCheckInterval)) != nil {
+                        if isClosed {
+                            call.finish(.failure(ChannelError.ioOnClosedChannel))
+                            return
+                        }
+                    }
+                }
+                let work = Task {
+                    let result: Swift.Result<Result, any Error>
+                    do { result = .success(try await body()) } catch { result = .failure(error) }
+                    watcher.cancel()
+                    call.finish(result)
+                }
+                call.start(continuation, work: work)
+            }
+        } onCancel: {
+            call.cancel()
+        }
+    }
+
+    /// Rolls back to `savepoint`, or the whole transaction when it is `nil`; throws at once on a
+    /// closed connection, which would never answer (see ``whileOpen(_:)``).
+    func rollback(to savepoint: String?, logger: Logger) async throws {
+        guard !isClosed else { throw ChannelError.ioOnClosedChannel }
+        try await query(PostgresQuery(unsafeSQL: savepoint.map { "ROLLBACK TO SAVEPOINT \($0)" } ?? "ROLLBACK"), logger: logger)
+    }
+}
+
+/// The caller of one ``PostgresNIO/PostgresConnection/whileOpen(_:)``, resumed once by whichever
+/// comes first: the result of its body, or the connection's closing.
+private final class WhileOpenCall<Result: Sendable>: Sendable {
+    private enum State {
+        /// Before the caller's continuation is stored.
+        case starting(cancelled: Bool)
+        /// An outcome came before the caller's continuation was stored.
+        case finishedEarly(Swift.Result<Result, any Error>)
+        case running(CheckedContinuation<Result, any Error>, work: Task<Void, Never>)
+        case finished
+    }
+
+    private let state = Locked(State.starting(cancelled: false))
+
+    func start(_ continuation: CheckedContinuation<Result, any Error>, work: Task<Void, Never>) {
+        state.withLock { state in
+            switch state {
+            case .starting(let cancelled):
+                if cancelled { work.cancel() }
+                state = .running(continuation, work: work)
+            case .finishedEarly(let result):
+                continuation.resume(with: result)
+                state = .finished
+            case .running, .finished:
+                preconditionFailure("whileOpen started twice")
+            }
+        }
+    }
+
+    func finish(_ result: Swift.Result<Result, any Error>) {
+        state.withLock { state in
+            switch state {
+            case .starting: state = .finishedEarly(result)
+            case .running(let continuation, _):
+                continuation.resume(with: result)
+                state = .finished
+            case .finishedEarly, .finished: break
+            }
+        }
+    }
+
+    func cancel() {
+        state.withLock { state in
+            switch state {
+            case .starting: state = .starting(cancelled: true)
+            case .running(_, let work): work.cancel()
+            case .finishedEarly, .finished: break
+            }
+        }
+    }
+}
