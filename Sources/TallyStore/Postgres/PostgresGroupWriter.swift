@@ -38,11 +38,21 @@ final class PostgresGroupWriter: GroupWriter {
             defer { cache = RollupCache() }
             return cache
         }
-        var (outcomes, written) = try await client.transaction(logger: logger) { [logger, origin] connection in
-            var writer = Transaction(connection: connection, logger: logger, origin: origin, cache: cache)
-            let outcomes = try await writer.store(group)
-            try await writer.write(takeHealthCounts())
-            return (outcomes, writer.cache)
+        // The batches go in together; if that fails, the transaction is retried with each
+        // batch under a savepoint of its own, to roll back only the failing ones.
+        let attempt = { @Sendable [client, logger, origin] (together: Bool) in
+            try await client.transaction(logger: logger) { connection in
+                var writer = Transaction(connection: connection, logger: logger, origin: origin, cache: cache)
+                let outcomes = try await writer.store(group, together: together)
+                try await writer.write(takeHealthCounts())
+                return (outcomes, writer.cache)
+            }
+        }
+        var (outcomes, written): ([Result<InsertResult, any Error>], RollupCache)
+        do {
+            (outcomes, written) = try await attempt(group.count > 1)
+        } catch is Transaction.TogetherFailed {
+            (outcomes, written) = try await attempt(false)
         }
         written.trim()
         self.cache.withLock { $0 = written }
@@ -85,9 +95,13 @@ extension PostgresGroupWriter {
         let origin: String
         var cache: RollupCache
 
-        /// Stores every batch of `group`, each in a savepoint, then the group's rollups;
-        /// returns each batch's outcome in order.
-        mutating func store(_ group: [IngestBatch]) async throws -> [Result<InsertResult, any Error>] {
+        /// Stores every batch of `group`, then the group's rollups; returns each batch's outcome
+        /// in order.
+        ///
+        /// With `together`, the batches go in two statements whatever their number, and any
+        /// failure throws ``TogetherFailed``; without, each goes under a savepoint of its own (4
+        /// round trips a batch), so a failing batch rolls back alone.
+        mutating func store(_ group: [IngestBatch], together: Bool) async throws -> [Result<InsertResult, any Error>] {
             let apps = Set(group.map(\.app)).sorted { $0.rawValue < $1.rawValue }
             for app in apps {
                 try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresGroupWriter.appLockSpace | (app.rawValue & 0xFFFF_FFFF)))", logger: logger)
@@ -98,24 +112,23 @@ extension PostgresGroupWriter {
             ).decode(Int64.self) {
                 knownApps.insert(AppID(rawValue: id))
             }
-            var deltas: [AppID: RollupDelta] = [:]
-            var outcomes: [Result<InsertResult, any Error>] = []
-            for batch in group {
-                guard knownApps.contains(batch.app) else {
-                    outcomes.append(.failure(TallyStoreError.unknownApp(batch.app)))
-                    continue
-                }
-                try await connection.query("SAVEPOINT batch", logger: logger)
-                do {
-                    let accepted = try await insert(batch)
-                    try await connection.query("RELEASE SAVEPOINT batch", logger: logger)
-                    // Only a released savepoint's events reach the rollups.
-                    outcomes.append(.success(batch.result(accepted: accepted, deltas: &deltas)))
-                } catch {
-                    try await connection.rollback(to: "batch", logger: logger)
-                    outcomes.append(.failure(error))
-                }
+            // Each batch's new rows, or why it was not stored.
+            var inserted: [Result<[IngestBatch.Row], any Error>] = group.map { batch in
+                knownApps.contains(batch.app) ? .success([]) : .failure(TallyStoreError.unknownApp(batch.app))
             }
+            let storable = group.indices.filter { knownApps.contains(group[$0].app) }
+            if together {
+                do {
+                    for (index, rows) in zip(storable, try await insert(storable.map { group[$0] })) { inserted[index] = .success(rows) }
+                } catch {
+                    throw TogetherFailed()
+                }
+            } else {
+                for index in storable { inserted[index] = try await insertAlone(group[index]) }
+            }
+            // Only stored events reach the rollups.
+            var deltas: [AppID: RollupDelta] = [:]
+            let outcomes = zip(group, inserted).map { batch, rows in rows.map { batch.result(accepted: $0, deltas: &deltas) } }
             for app in apps {
                 if let delta = deltas[app] { try await delta.write(connection, app: app, cache: &cache, logger: logger) }
             }
@@ -144,31 +157,54 @@ extension PostgresGroupWriter {
             }
         }
 
-        /// Inserts the events of `batch` whose id the app has not stored; returns them.
-        private func insert(_ batch: IngestBatch) async throws -> [IngestBatch.Row] {
-            guard !batch.rows.isEmpty else { return [] }
-            var fresh: Set<UUID> = []
-            for try await id in try await connection.query("""
-                INSERT INTO event_key (app_id, id) SELECT \(batch.app.rawValue), unnest(\(batch.rows.map(\.event.id)))
-                ON CONFLICT DO NOTHING RETURNING id
-                """, logger: logger).decode(UUID.self) {
-                fresh.insert(id)
+        /// The batches of a group stored together failed: their transaction is aborted, and the
+        /// group must be stored again batch by batch (see ``store(_:together:)``).
+        struct TogetherFailed: Error {}
+
+        /// Inserts the new events of `batch` under a savepoint of its own; returns them, or the
+        /// error that rolled the batch back alone.
+        private func insertAlone(_ batch: IngestBatch) async throws -> Result<[IngestBatch.Row], any Error> {
+            try await connection.query("SAVEPOINT batch", logger: logger)
+            do {
+                let inserted = try await insert([batch])[0]
+                try await connection.query("RELEASE SAVEPOINT batch", logger: logger)
+                return .success(inserted)
+            } catch {
+                try await connection.rollback(to: "batch", logger: logger)
+                return .failure(error)
             }
-            // The first of several rows with one id is the one stored.
-            let accepted = batch.rows.filter { fresh.remove($0.event.id) != nil }
-            guard !accepted.isEmpty else { return [] }
+        }
+
+        /// Inserts the events of `batches` whose id their app has not stored; returns them per
+        /// batch. Of several rows with one id, the first is the one stored.
+        private func insert(_ batches: [IngestBatch]) async throws -> [[IngestBatch.Row]] {
+            let keys = batches.flatMap { batch in batch.rows.map { (batch.app.rawValue, $0.event.id) } }
+            guard !keys.isEmpty else { return batches.map { _ in [] } }
+            var fresh: [Int64: Set<UUID>] = [:]
+            for try await (app, id) in try await connection.query("""
+                INSERT INTO event_key (app_id, id) SELECT * FROM unnest(\(keys.map(\.0)), \(keys.map(\.1)))
+                ON CONFLICT DO NOTHING RETURNING app_id, id
+                """, logger: logger).decode((Int64, UUID).self) {
+                fresh[app, default: []].insert(id)
+            }
+            let inserted = batches.map { batch in
+                batch.rows.filter { fresh[batch.app.rawValue]?.remove($0.event.id) != nil }
+            }
+            let accepted = zip(batches, inserted).flatMap { batch, rows in rows.map { (batch.app.rawValue, $0) } }
+            guard !accepted.isEmpty else { return inserted }
+            let rows = accepted.map(\.1)
             try await connection.query("""
                 INSERT INTO event (app_id, id, name, timestamp, device_timestamp, user_id, session_id, app_version, platform, properties)
-                SELECT \(batch.app.rawValue), id, name, timestamp, device_timestamp, user_id,
+                SELECT app_id, id, name, timestamp, device_timestamp, user_id,
                     CASE WHEN has_session THEN session_id END, app_version, platform, properties::json
                 FROM unnest(
-                    \(accepted.map(\.event.id)), \(accepted.map(\.event.name)), \(accepted.map(\.timestamp)),
-                    \(accepted.map(\.deviceTimestamp)), \(accepted.map(\.event.userID)), \(accepted.map { $0.event.sessionID ?? "" }),
-                    \(accepted.map { $0.event.sessionID != nil }), \(accepted.map(\.event.appVersion)), \(accepted.map(\.event.platform)),
-                    \(accepted.map(\.properties))
-                ) AS row (id, name, timestamp, device_timestamp, user_id, session_id, has_session, app_version, platform, properties)
+                    \(accepted.map(\.0)), \(rows.map(\.event.id)), \(rows.map(\.event.name)), \(rows.map(\.timestamp)),
+                    \(rows.map(\.deviceTimestamp)), \(rows.map(\.event.userID)), \(rows.map { $0.event.sessionID ?? "" }),
+                    \(rows.map { $0.event.sessionID != nil }), \(rows.map(\.event.appVersion)), \(rows.map(\.event.platform)),
+                    \(rows.map(\.properties))
+                ) AS row (app_id, id, name, timestamp, device_timestamp, user_id, session_id, has_session, app_version, platform, properties)
                 """, logger: logger)
-            return accepted
+            return inserted
         }
 
         /// Adds data health counts to `ingest_health`, saturating at `Int64.max`.

@@ -1,0 +1,106 @@
+import Foundation
+import PostgresNIO
+@testable import TallyStore
+import TallyStoreTesting
+import Testing
+
+/// The PostgreSQL writer stores a group's batches together, and still rolls back a failing
+/// batch alone.
+@Suite(.timeLimit(.minutes(1))) struct PostgresGroupWriterTests {
+    let at = instant("2026-03-01T10:00:00Z")
+
+    /// A group's batches go in together, with no savepoint of their own, so their rows share
+    /// one transaction id.
+    @Test func aGroupIsStoredTogether() async throws {
+        guard let (store, app) = try await Self.store() else { return }
+        let first = (0..<3).map { _ in event(at: at) }
+        let second = [first[0], event(at: at)]
+        let results = try await Self.oneGroup(store, [(first, app), (second, app)])
+
+        #expect(try await results[0].value == InsertResult(accepted: 3, duplicates: 0, acceptedByName: ["open": 3]))
+        #expect(try await results[1].value == InsertResult(accepted: 1, duplicates: 1, acceptedByName: ["open": 1]))
+        let writers = try await store.postgres.rows("""
+            SELECT count(DISTINCT xmin::text) FROM event WHERE id = ANY(\((first + second).map(\.id)))
+            """, as: Int.self)
+        #expect(writers == [1])
+        #expect(try await store.metrics(app: app, date: "2026-03-01").events == ["open": 4])
+    }
+
+    /// Once a group's batches fail together, its transaction is retried with each under a
+    /// savepoint of its own, so only the failing one is lost.
+    @Test func aFailingBatchOfAGroupRollsBackOnlyItself() async throws {
+        guard let (store, app) = try await Self.store() else { return }
+        try await store.postgres.execute("""
+            CREATE FUNCTION poison() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN IF NEW.name = 'poison' THEN RAISE EXCEPTION 'poisoned'; END IF; RETURN NEW; END $$
+            """)
+        try await store.postgres.execute("CREATE TRIGGER poison BEFORE INSERT ON event FOR EACH ROW EXECUTE FUNCTION poison()")
+        let first = (0..<3).map { _ in event(at: at) }
+        let failing = [event(at: at), event(at: at), event(name: "poison", at: at)]
+        let last = [first[0], event(at: at)]
+        let results = try await Self.oneGroup(
+            store, [(first, app), (failing, app), ([event(at: at)], AppID(rawValue: 99)), (last, app)])
+
+        #expect(try await results[0].value == InsertResult(accepted: 3, duplicates: 0, acceptedByName: ["open": 3]))
+        await #expect(throws: PSQLError.self) { try await results[1].value }
+        await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 99))) { try await results[2].value }
+        #expect(try await results[3].value == InsertResult(accepted: 1, duplicates: 1, acceptedByName: ["open": 1]))
+        let stored = Set(try await store.postgres.rows("SELECT id FROM event", as: UUID.self).map { (id: UUID) in id })
+        #expect(stored.isSuperset(of: (first + last).map(\.id)))
+        #expect(stored.isDisjoint(with: failing.map(\.id)))
+        #expect(stored.count == 5, "with the first transaction's event")
+        #expect(try await store.metrics(app: app, date: "2026-03-01").events == ["open": 4])
+    }
+
+    /// A store on a new PostgreSQL database with one app, if there is a test server.
+    static func store() async throws -> (EventStore, AppID)? {
+        guard let server = TestDatabase.postgresURL else {
+            #expect(TestDatabase.all == [.sqlite], "CI=true requires TALLY_TEST_POSTGRES_URL")
+            return nil
+        }
+        let store = try await EventStore(database: try await TestDatabase.createDatabase(on: server))
+        return (store, try await store.createApp(name: "Demo").app.id)
+    }
+
+    /// Inserts `batches` in one transaction of `store`'s group commit, and returns their tasks.
+    ///
+    /// A connection holds the first batch's app's advisory lock until a first transaction waits
+    /// for it, and the batches are queued behind that one, in order, so they share the next.
+    static func oneGroup(_ store: EventStore, _ batches: [([Event], AppID)]) async throws -> [Task<InsertResult, any Error>] {
+        let backend = store.postgres
+        let groupCommit = backend.groupCommit
+        let (locked, lockedContinuation) = AsyncStream.makeStream(of: Void.self)
+        let (release, releaseContinuation) = AsyncStream.makeStream(of: Void.self)
+        let holder = Task {
+            try await backend.client.withConnection { connection in
+                let key = PostgresGroupWriter.appLockSpace | batches[0].1.rawValue
+                try await connection.query("SELECT pg_advisory_lock(\(key))", logger: backend.logger)
+                lockedContinuation.yield()
+                for await _ in release { break }
+                try await connection.query("SELECT pg_advisory_unlock(\(key))", logger: backend.logger)
+            }
+        }
+        for await _ in locked { break }
+        let blocker = Task { try await groupCommit.insert([event(at: .now)], app: batches[0].1) }
+        while try await backend.rows("""
+            SELECT count(*) FROM pg_locks JOIN pg_database d ON d.oid = database
+            WHERE locktype = 'advisory' AND NOT granted AND d.datname = current_database()
+            """, as: Int.self) == [0] {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        var tasks: [Task<InsertResult, any Error>] = []
+        for (events, app) in batches {
+            tasks.append(Task { try await groupCommit.insert(events, app: app) })
+            while groupCommit.waitingBatches < tasks.count { await Task.yield() }
+        }
+        releaseContinuation.yield()
+        try await holder.value
+        _ = try await blocker.value
+        return tasks
+    }
+}
+
+extension EventStore {
+    /// The PostgreSQL backend behind the store, for tests that inspect or break it.
+    var postgres: PostgresBackend { backend as! PostgresBackend }
+}
