@@ -33,4 +33,7 @@ func storedEventIDs(_ db: Database) throws -> Set<UUID> {
 extension EventStore {
     /// The SQLite database behind the store, for tests that inspect or break it.
     var pool: DatabasePool { (backend as! SQLiteBackend).pool }
+
+    /// The PostgreSQL backend behind the store, for tests that inspect or break it.
+    var postgres: PostgresBackend { backend as! PostgresBackend }
 }

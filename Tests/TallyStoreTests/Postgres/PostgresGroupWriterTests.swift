@@ -99,8 +99,3 @@ import Testing
         return tasks
     }
 }
-
-extension EventStore {
-    /// The PostgreSQL backend behind the store, for tests that inspect or break it.
-    var postgres: PostgresBackend { backend as! PostgresBackend }
-}
