@@ -96,9 +96,14 @@ final class RawConnection: Sendable {
         return RawConnection(channel: channel, pieces: pieces)
     }
 
-    /// Sends `text` and returns what the server answers, read until `until`.
+    /// Sends `text` and returns what the server answers, read until `until`. A server that
+    /// closed the connection before `text` was written has answered nothing.
     func send(_ text: String, readingUntil until: Until) async throws -> String {
-        if !text.isEmpty { try await channel.writeAndFlush(ByteBuffer(string: text)) }
+        do {
+            if !text.isEmpty { try await channel.writeAndFlush(ByteBuffer(string: text)) }
+        } catch ChannelError.ioOnClosedChannel {
+            return received
+        }
         for await piece in pieces {
             let text = receivedText.withLock { $0 += piece; return $0 }
             if until == .answered, text.contains(#""status":"ok""#) { break }
