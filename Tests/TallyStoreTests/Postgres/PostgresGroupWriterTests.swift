@@ -6,7 +6,7 @@ import Testing
 
 /// The PostgreSQL writer stores a group's batches together, and still rolls back a failing
 /// batch alone.
-@Suite(.timeLimit(.minutes(1))) struct PostgresGroupWriterTests {
+@Suite(.timeLimit(.minutes(5))) struct PostgresGroupWriterTests {
     let at = instant("2026-03-01T10:00:00Z")
 
     /// A group's batches go in together, with no savepoint of their own, so their rows share
