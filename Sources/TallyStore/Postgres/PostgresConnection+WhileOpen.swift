@@ -21,6 +21,8 @@ extension PostgresConnection {
         let call = WhileOpenCall<Result>()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
+                // Stored before either task exists, so neither can finish before it.
+                call.wait(continuation)
                 let watcher = Task { [self] in
                     while (try? await Task.sleep(for: Self.closeCheckInterval)) != nil {
                         if isClosed {
@@ -35,7 +37,7 @@ extension PostgresConnection {
                     watcher.cancel()
                     call.finish(result)
                 }
-                call.start(continuation, work: work)
+                call.run(work)
             }
         } onCancel: {
             call.cancel()
@@ -53,51 +55,46 @@ extension PostgresConnection {
 /// The caller of one ``PostgresNIO/PostgresConnection/whileOpen(_:)``, resumed once by whichever
 /// comes first: the result of its body, or the connection's closing.
 private final class WhileOpenCall<Result: Sendable>: Sendable {
-    private enum State {
-        /// Before the caller's continuation is stored.
-        case starting(cancelled: Bool)
-        /// An outcome came before the caller's continuation was stored.
-        case finishedEarly(Swift.Result<Result, any Error>)
-        case running(CheckedContinuation<Result, any Error>, work: Task<Void, Never>)
-        case finished
+    private struct State {
+        /// The caller, until it is resumed.
+        var continuation: CheckedContinuation<Result, any Error>?
+        /// The task running the body, while the caller waits.
+        var work: Task<Void, Never>?
+        var cancelled = false
     }
 
-    private let state = Locked(State.starting(cancelled: false))
+    private let state = Locked(State())
 
-    func start(_ continuation: CheckedContinuation<Result, any Error>, work: Task<Void, Never>) {
-        state.withLock { state in
-            switch state {
-            case .starting(let cancelled):
-                if cancelled { work.cancel() }
-                state = .running(continuation, work: work)
-            case .finishedEarly(let result):
-                continuation.resume(with: result)
-                state = .finished
-            case .running, .finished:
-                preconditionFailure("whileOpen started twice")
-            }
+    /// Stores the caller to resume.
+    func wait(_ continuation: CheckedContinuation<Result, any Error>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    /// Stores the task running the body, to cancel with the caller; cancels it at once if the
+    /// caller already is.
+    func run(_ work: Task<Void, Never>) {
+        let cancelled = state.withLock { state in
+            if !state.cancelled, state.continuation != nil { state.work = work }
+            return state.cancelled
         }
+        if cancelled { work.cancel() }
     }
 
+    /// Resumes the caller with `result`, unless it was resumed already.
     func finish(_ result: Swift.Result<Result, any Error>) {
-        state.withLock { state in
-            switch state {
-            case .starting: state = .finishedEarly(result)
-            case .running(let continuation, _):
-                continuation.resume(with: result)
-                state = .finished
-            case .finishedEarly, .finished: break
-            }
+        let continuation = state.withLock { state in
+            state.work = nil
+            return state.continuation.take()
         }
+        continuation?.resume(with: result)
     }
 
+    /// Cancels the body, now or as soon as it runs.
     func cancel() {
-        state.withLock { state in
-            switch state {
-            case .starting: state = .starting(cancelled: true)
-            case .running(_, let work): work.cancel()
-            case .finishedEarly, .finished: break
-            }
+        let work = state.withLock { state in
+            state.cancelled = true
+            return state.work
         }
+        work?.cancel()
     }
 }
