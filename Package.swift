@@ -74,6 +74,7 @@ let package = Package(
             name: "TallyServer",
             dependencies: [
                 "Componentry", "TallyStore",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),

@@ -17,7 +17,8 @@ import Testing
     enum Access {
         /// Anyone: the sign-in form, the assets, the health check.
         case open
-        /// The app's ingest key (`X-App-Key`).
+        /// The app's ingest key: `X-App-Key`, or where PostHog's API (the body) or Segment's
+        /// (HTTP Basic authentication, or the body) carries it.
         case ingestKey
         /// The app's read token (`Authorization: Bearer`).
         case readToken
@@ -32,6 +33,9 @@ import Testing
         "GET /healthz": .open, "GET /login": .open, "POST /login": .form,
         "GET /assets/dashboard.js": .open, "GET /assets/dashboard.css": .open,
         "POST /v1/events": .ingestKey,
+        "POST /batch": .ingestKey, "POST /capture": .ingestKey, "POST /e": .ingestKey, "POST /i/v0/e": .ingestKey,
+        "POST /v1/batch": .ingestKey, "POST /v1/track": .ingestKey, "POST /v1/identify": .ingestKey, "POST /v1/screen": .ingestKey,
+        "POST /v1/page": .ingestKey,
         "GET /v1/metrics": .readToken, "GET /v1/metrics/range": .readToken, "GET /v1/metrics/breakdown": .readToken,
         "GET /v1/retention": .readToken,
         "GET /": .session, "GET /apps/{id}": .session, "GET /apps/{id}/metrics/{file}": .session, "POST /logout": .form,

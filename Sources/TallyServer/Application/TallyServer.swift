@@ -15,6 +15,9 @@ public import TallyStore
 ///
 /// Routes (the HTTP contract other programs depend on):
 /// - `POST /v1/events` with `X-App-Key`: a batch of events, optionally gzip-encoded.
+/// - PostHog's capture API, `POST /batch/`, `/capture/`, `/e/` and `/i/v0/e/`, and Segment's
+///   tracking API, `POST /v1/batch`, `/v1/track`, `/v1/identify`, `/v1/screen` and `/v1/page`,
+///   for apps whose SDK speaks one of them (see ``CompatibilityController``).
 /// - `GET /v1/metrics?date=…[&tz=…]` and `GET /v1/metrics/range?from=…&to=…[&tz=…]` with
 ///   `Authorization: Bearer <read token>`.
 /// - `GET /healthz`.
@@ -68,12 +71,25 @@ public struct TallyServer: Sendable {
         )
         let metrics = MetricsController(store: store, apps: apps)
         router.post("/v1/events") { request, context in try await ingest.ingest(request, context: context) }
+        let compatibility = CompatibilityController(ingest: ingest)
+        for path in Self.postHogPaths {
+            router.post(RouterPath(path)) { request, context in try await compatibility.postHog(request, context: context) }
+        }
+        router.post("/v1/batch") { request, context in try await compatibility.segment(request, context: context, type: nil) }
+        for type in Self.segmentTypes {
+            router.post(RouterPath("/v1/\(type)")) { request, context in try await compatibility.segment(request, context: context, type: type) }
+        }
         router.get("/v1/metrics") { request, _ in try await metrics.day(request) }
         router.get("/v1/metrics/range") { request, _ in try await metrics.range(request) }
         router.get("/v1/metrics/breakdown") { request, _ in try await metrics.breakdown(request) }
         router.get("/v1/retention") { request, _ in try await metrics.retention(request) }
         router.get("/healthz") { _, _ in try Response.json(["status": "ok"]) }
     }
+
+    /// The routes of PostHog's capture API (see ``PostHogCapture``).
+    static let postHogPaths = ["/batch/", "/capture/", "/e/", "/i/v0/e/"]
+    /// The message types of Segment's API with a route of their own, `/v1/<type>` (see ``SegmentBatch``).
+    static let segmentTypes = ["track", "identify", "screen", "page"]
 
     /// Serves until the task is cancelled or the process receives SIGINT or SIGTERM.
     ///

@@ -16,15 +16,47 @@ struct IngestController {
     let announcer: IngestAnnouncer
 
     func ingest(_ request: Request, context: some RequestContext) async throws -> Response {
-        let app = try await authenticate(request)
+        guard let key = request.headers[Self.appKey], !key.isEmpty else {
+            throw APIError.unauthorized("missing X-App-Key header")
+        }
+        let app = try await app(ingestKey: key)
         let decoder = IngestDecoder(configuration: configuration)
+        let envelope = try decoder.envelope(of: await body(of: request, contentEncoding: request.headers[.contentEncoding]))
+        return try .json(await store(envelope, app: app, context: context))
+    }
+
+    /// The app whose ingest key is `key`.
+    ///
+    /// - Throws: 401 for a key that names no app, 503 if the store cannot be read.
+    func app(ingestKey key: String) async throws(APIError) -> App {
+        let app: App?
+        do {
+            app = try await apps.app(ingestKey: key)
+        } catch {
+            throw APIError(storeError: error)
+        }
+        guard let app else { throw APIError.unauthorized("unknown app key") }
+        return app
+    }
+
+    /// The body of `request`, inflated when `contentEncoding` is gzip, within the size limit
+    /// (see ``IngestDecoder/inflate(_:contentEncoding:)``).
+    func body(of request: Request, contentEncoding: String?) async throws -> [UInt8] {
         let body: ByteBuffer
         do {
             body = try await request.body.collect(upTo: configuration.maximumBodyBytes)
         } catch is NIOTooManyBytesError {
             throw APIError.tooLarge("the body exceeds \(configuration.maximumBodyBytes) bytes")
         }
-        let envelope = try decoder.envelope(of: decoder.inflate(body, contentEncoding: request.headers[.contentEncoding]))
+        return try IngestDecoder(configuration: configuration).inflate(body, contentEncoding: contentEncoding)
+    }
+
+    /// Stores the events of `envelope` for `app`: rate limits first, then each event validated
+    /// on its own, the valid ones stored in one durable transaction, and the outcome recorded in
+    /// the app's data health.
+    ///
+    /// - Throws: 429 when a rate limit refuses the batch, 400 or 503 when the store does.
+    func store(_ envelope: IngestEnvelope, app: App, context: some RequestContext) async throws -> IngestResponse {
         let receivedAt = configuration.now()
         // Limits before validation: a refused batch costs no more than its parse.
         if let addressLimiter, let address = Self.limitedAddress(of: context),
@@ -35,7 +67,8 @@ struct IngestController {
         if let appLimiter, let wait = appLimiter.take(envelope.events.count, for: app.id, at: receivedAt) {
             throw APIError.tooManyRequests(retryAfter: wait)
         }
-        let batch = decoder.validate(envelope, receivedAt: receivedAt, acceptedEventAge: app.acceptedEventAge)
+        let batch = IngestDecoder(configuration: configuration).validate(
+            envelope, receivedAt: receivedAt, acceptedEventAge: app.acceptedEventAge)
         var (accepted, duplicates) = (0, 0)
         if !batch.valid.isEmpty {
             do {
@@ -55,21 +88,7 @@ struct IngestController {
         } catch {
             context.logger.error("ingest failed to record data health", metadata: ["app": "\(app.id.rawValue)", "error": "\(error)"])
         }
-        return try .json(IngestResponse(accepted: accepted, duplicates: duplicates, rejected: batch.rejected))
-    }
-
-    private func authenticate(_ request: Request) async throws -> App {
-        guard let key = request.headers[Self.appKey], !key.isEmpty else {
-            throw APIError.unauthorized("missing X-App-Key header")
-        }
-        let app: App?
-        do {
-            app = try await apps.app(ingestKey: key)
-        } catch {
-            throw APIError(storeError: error)
-        }
-        guard let app else { throw APIError.unauthorized("unknown app key") }
-        return app
+        return IngestResponse(accepted: accepted, duplicates: duplicates, rejected: batch.rejected)
     }
 
     private static let appKey = HTTPField.Name("X-App-Key")!

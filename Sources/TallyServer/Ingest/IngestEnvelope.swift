@@ -25,6 +25,14 @@ struct IngestEnvelope {
         "bad-request",
     ]
 
+    /// An envelope of events another vendor's SDK sent, already mapped onto this API's event
+    /// objects (see ``PostHogCapture`` and ``SegmentBatch``): no drops.
+    init(sentAt: Date, events: [JSONValue]) {
+        self.sentAt = sentAt
+        self.events = events
+        dropped = [:]
+    }
+
     init(body: [UInt8], maximumEvents: Int) throws(APIError) {
         let json: JSONValue
         do {
