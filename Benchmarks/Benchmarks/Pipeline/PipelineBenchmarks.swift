@@ -12,7 +12,9 @@ import TallyTracker
 //              collector, acknowledged only once durable (group commit joins concurrent
 //              batches), versus the same rows inserted straight into SQLite in one transaction.
 //              Each iteration stores IngestLoad.count (20,000) events into a fresh database
-//              (events/s = 20,000 / time) and then checks that all of them were counted.
+//              (events/s = 20,000 / time) and then checks that all of them were counted. The
+//              same events sent in PostHog's and Segment's formats to their routes measure
+//              what the compatibility APIs cost over the collector's own.
 //   metrics  — one day's metrics at 1M and 10M stored events (fixtures cached on disk, see
 //              Fixtures), and a 30-day series at 10M.
 //   retention — the daily retention matrix of 30 days at 10M.
@@ -52,6 +54,22 @@ let benchmarks: @Sendable () -> Void = {
             try await IngestLoad.post(to: server.url, key: app.ingestKey)
             benchmark.stopMeasurement()
             try await IngestLoad.checkStored(in: server.store, app: app.app.id)
+        }
+    }
+
+    // The compatibility routes on the same events, beside Tally's own route: their overhead.
+    for api in IngestLoad.ForeignAPI.allCases {
+        Benchmark("ingest/HTTP \(api.rawValue), batches of 100, 16 connections (20k events)") { benchmark in
+            var configuration = ServerConfiguration()
+            configuration.rateLimit = nil
+            try await LiveServer.with(configuration: configuration) { server in
+                let app = try await server.store.createApp(name: "Bench")
+                let bodies = IngestLoad.bodies(api, key: app.ingestKey)
+                benchmark.startMeasurement()
+                try await IngestLoad.post(bodies, api: api, to: server.url, key: app.ingestKey)
+                benchmark.stopMeasurement()
+                try await IngestLoad.checkStored(in: server.store, app: app.app.id)
+            }
         }
     }
 

@@ -35,17 +35,22 @@ package enum IngestLoad {
             [
                 "id": event.id.uuidString, "name": event.name, "timestamp": event.timestamp.ISO8601Format(),
                 "user_id": event.userID, "session_id": event.sessionID ?? NSNull(), "app_version": event.appVersion,
-                "platform": event.platform, "properties": event.properties.mapValues { value -> Any in
-                    switch value {
-                    case .string(let text): text
-                    case .number(let number): number
-                    case .bool(let flag): flag
-                    case .null: NSNull()
-                    }
-                },
+                "platform": event.platform, "properties": jsonProperties(event),
             ]
         }
         return try! JSONSerialization.data(withJSONObject: ["sent_at": Date().ISO8601Format(), "events": objects])
+    }
+
+    /// The properties of `event` as `JSONSerialization` takes them.
+    private static func jsonProperties(_ event: Event) -> [String: Any] {
+        event.properties.mapValues { value -> Any in
+            switch value {
+            case .string(let text): text
+            case .number(let number): number
+            case .bool(let flag): flag
+            case .null: NSNull()
+            }
+        }
     }
 
     /// POSTs every body to `url` over ``connections`` concurrent connections; each request
@@ -53,6 +58,57 @@ package enum IngestLoad {
     package static func post(to url: URL, key: String) async throws {
         try await LoadClient.post(
             bodies, path: "/v1/events", port: url.port!, headers: ["X-App-Key": key], connections: connections)
+    }
+
+    /// The ingestion APIs of other vendors' SDKs the collector speaks.
+    package enum ForeignAPI: String, CaseIterable, Sendable {
+        /// PostHog's capture API: `POST /batch/`, the key in the body.
+        case postHog = "PostHog /batch/"
+        /// Segment's tracking API: `POST /v1/batch`, the key as the Basic authentication user.
+        case segment = "Segment /v1/batch"
+    }
+
+    /// The same batches as ``bodies`` in `api`'s format, for the app of `key`: the same ids,
+    /// names, users, times, versions, platforms and properties (Segment has no session).
+    package static func bodies(_ api: ForeignAPI, key: String) -> [Data] {
+        stride(from: 0, to: events.count, by: batchSize).map { start in
+            let batch = events[start..<min(start + batchSize, events.count)].map { event -> [String: Any] in
+                let properties = jsonProperties(event)
+                switch api {
+                case .postHog:
+                    return [
+                        "uuid": event.id.uuidString, "event": event.name, "distinct_id": event.userID,
+                        "timestamp": event.timestamp.ISO8601Format(),
+                        "properties": properties.merging([
+                            "$session_id": event.sessionID ?? NSNull(), "$app_version": event.appVersion, "$os": event.platform,
+                        ]) { own, _ in own },
+                    ]
+                case .segment:
+                    return [
+                        "type": "track", "messageId": event.id.uuidString, "event": event.name, "userId": event.userID,
+                        "timestamp": event.timestamp.ISO8601Format(), "properties": properties,
+                        "context": ["app": ["version": event.appVersion], "os": ["name": event.platform]],
+                    ]
+                }
+            }
+            let body: [String: Any] = switch api {
+            case .postHog: ["api_key": key, "sent_at": Date().ISO8601Format(), "batch": batch]
+            case .segment: ["sentAt": Date().ISO8601Format(), "batch": batch]
+            }
+            return try! JSONSerialization.data(withJSONObject: body)
+        }
+    }
+
+    /// POSTs `bodies`, made by ``bodies(_:key:)`` for `api`, as ``post(to:key:)`` does.
+    package static func post(_ bodies: [Data], api: ForeignAPI, to url: URL, key: String) async throws {
+        switch api {
+        case .postHog:
+            try await LoadClient.post(bodies, path: "/batch/", port: url.port!, headers: [:], connections: connections)
+        case .segment:
+            let user = Data("\(key):".utf8).base64EncodedString()
+            try await LoadClient.post(
+                bodies, path: "/v1/batch", port: url.port!, headers: ["Authorization": "Basic \(user)"], connections: connections)
+        }
     }
 
     /// Throws unless `store` holds every one of ``events`` for `app`, counted by the metrics
