@@ -1,4 +1,5 @@
 public import Componentry
+import Metrics
 import TallyServer
 public import TallyStore
 
@@ -63,6 +64,7 @@ public final class LiveUpdates: LifetimeOwner {
         }
         pages[page.app.id, default: []].append(Entry(page: page, user: user, close: close))
         listen(to: page.app.id)
+        reportOpenPages()
     }
 
     /// Hears `app`'s ingest notices, once per app.
@@ -80,6 +82,14 @@ public final class LiveUpdates: LifetimeOwner {
         pages[page.app.id]?.removeAll { $0.page === page || $0.page == nil }
         if pages[page.app.id]?.isEmpty == true { pages[page.app.id] = nil }
         dropUnwatchedApps()
+        reportOpenPages()
+    }
+
+    /// The name of the gauge of ``openPages``, reported through swift-metrics' `MetricsSystem`.
+    public static let openPagesMetric = "tally_dashboards_open"
+
+    private func reportOpenPages() {
+        Gauge(label: Self.openPagesMetric).record(openPages)
     }
 
     /// The registered pages still open.

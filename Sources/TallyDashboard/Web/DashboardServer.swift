@@ -50,9 +50,11 @@ public struct DashboardServer: Sendable {
         }
     }
 
-    /// The router with the API's routes and the dashboard's.
+    /// The router with the API's routes and the dashboard's; each request is logged at `info`
+    /// with its request id (`hb.request.id`), through swift-log.
     public func router() -> Router<DashboardRequestContext> {
         let router = Router(context: DashboardRequestContext.self)
+        router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: SecurityHeadersMiddleware())
         collector.addRoutes(to: router)
         SignInRoutes(access: access).add(to: router)

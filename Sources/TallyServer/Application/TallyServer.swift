@@ -3,6 +3,7 @@ import Foundation
 public import Hummingbird
 public import ServiceLifecycle
 import Logging
+import Prometheus
 public import TallyStore
 
 /// The collector: the HTTP API over an ``EventStore``.
@@ -21,6 +22,9 @@ public import TallyStore
 /// - `GET /v1/metrics?date=…[&tz=…]` and `GET /v1/metrics/range?from=…&to=…[&tz=…]` with
 ///   `Authorization: Bearer <read token>`.
 /// - `GET /healthz`.
+/// - `GET /metrics`, from loopback or with ``ServerConfiguration/metricsToken``: the
+///   Prometheus metrics of `PrometheusMetricsFactory.defaultRegistry`, which a process fills
+///   by bootstrapping `MetricsSystem` with a `PrometheusMetricsFactory` (see ``IngestMetrics``).
 ///
 /// Every committed batch is announced on ``bus`` as ``EventsIngested``, after its answer, and
 /// so are the batches of other collectors sharing a PostgreSQL database.
@@ -51,17 +55,19 @@ public struct TallyServer: Sendable {
     public var services: [any Service] { [announcer] }
 
     /// The router with every route of the API, for embedding in a larger application; run
-    /// ``services`` beside it.
+    /// ``services`` beside it. Each request is logged at `info` with its request id
+    /// (`hb.request.id`), through swift-log.
     public func router() -> Router<CollectorRequestContext> {
         let router = Router(context: CollectorRequestContext.self)
+        router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: SecurityHeadersMiddleware())
         addRoutes(to: router)
         return router
     }
 
     /// Adds every route of the API to `router`, whose other routes (a dashboard, say) and
-    /// middleware it leaves alone (add ``SecurityHeadersMiddleware`` there); run ``services``
-    /// beside it.
+    /// middleware it leaves alone (add `LogRequestsMiddleware` and ``SecurityHeadersMiddleware``
+    /// there); run ``services`` beside it.
     public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         let apps = AppDirectory(store: store)
         let ingest = IngestController(
@@ -70,20 +76,27 @@ public struct TallyServer: Sendable {
             announcer: announcer
         )
         let metrics = MetricsController(store: store, apps: apps)
-        router.post("/v1/events") { request, context in try await ingest.ingest(request, context: context) }
+        router.post("/v1/events") { request, context in
+            try await IngestMetrics.counting(api: "tally") { try await ingest.ingest(request, context: context) }
+        }
         let compatibility = CompatibilityController(ingest: ingest)
         for path in Self.postHogPaths {
-            router.post(RouterPath(path)) { request, context in try await compatibility.postHog(request, context: context) }
+            router.post(RouterPath(path)) { request, context in
+                try await IngestMetrics.counting(api: "posthog") { try await compatibility.postHog(request, context: context) }
+            }
         }
-        router.post("/v1/batch") { request, context in try await compatibility.segment(request, context: context, type: nil) }
-        for type in Self.segmentTypes {
-            router.post(RouterPath("/v1/\(type)")) { request, context in try await compatibility.segment(request, context: context, type: type) }
+        for type in [nil] + Self.segmentTypes {
+            router.post(RouterPath("/v1/\(type ?? "batch")")) { request, context in
+                try await IngestMetrics.counting(api: "segment") { try await compatibility.segment(request, context: context, type: type) }
+            }
         }
         router.get("/v1/metrics") { request, _ in try await metrics.day(request) }
         router.get("/v1/metrics/range") { request, _ in try await metrics.range(request) }
         router.get("/v1/metrics/breakdown") { request, _ in try await metrics.breakdown(request) }
         router.get("/v1/retention") { request, _ in try await metrics.retention(request) }
         router.get("/healthz") { _, _ in try Response.json(["status": "ok"]) }
+        let exposition = MetricsExposition(registry: PrometheusMetricsFactory.defaultRegistry, token: configuration.metricsToken)
+        router.get("/metrics") { request, context in try exposition.serve(request, context: context) }
     }
 
     /// The routes of PostHog's capture API (see ``PostHogCapture``).

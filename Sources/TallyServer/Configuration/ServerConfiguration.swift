@@ -52,6 +52,9 @@ public struct ServerConfiguration: Sendable {
     public var maximumHeaderBytes = 16 * 1024
     /// The most header fields one request may have; above it, as for ``maximumHeaderBytes``.
     public var maximumHeaderFields = 100
+    /// The bearer token that opens `GET /metrics` to clients off this host; `nil` (the
+    /// default) leaves it to loopback clients only. At least 16 characters.
+    public var metricsToken: String?
     /// The least severe messages the server logs.
     public var logLevel: Logger.Level = .warning
     /// The server's clock; tests inject their own.
@@ -80,6 +83,9 @@ public struct ServerConfiguration: Sendable {
         }
         guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 86_400 else {
             throw ConfigurationError(setting: "idleTimeout", value: "\(idleTimeout)", expected: "more than 0 and at most 86400 seconds")
+        }
+        if let metricsToken, metricsToken.count < 16 || metricsToken.utf8.count > 256 {
+            throw ConfigurationError(setting: "metricsToken", value: "\(metricsToken.count) characters", expected: "16 to 256 bytes")
         }
         try rateLimit?.validate(as: "rateLimit")
         try addressRateLimit?.validate(as: "addressRateLimit")

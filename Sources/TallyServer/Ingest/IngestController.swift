@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Metrics
 import NIOCore
 import TallyStore
 
@@ -62,9 +63,11 @@ struct IngestController {
         if let addressLimiter, let address = Self.limitedAddress(of: context),
             let wait = addressLimiter.take(envelope.events.count, for: address, at: receivedAt)
         {
+            Counter(label: IngestMetrics.rateLimited, dimensions: [("limit", "address")]).increment()
             throw APIError.tooManyRequests(retryAfter: wait)
         }
         if let appLimiter, let wait = appLimiter.take(envelope.events.count, for: app.id, at: receivedAt) {
+            Counter(label: IngestMetrics.rateLimited, dimensions: [("limit", "app")]).increment()
             throw APIError.tooManyRequests(retryAfter: wait)
         }
         let batch = IngestDecoder(configuration: configuration).validate(
@@ -88,6 +91,7 @@ struct IngestController {
         } catch {
             context.logger.error("ingest failed to record data health", metadata: ["app": "\(app.id.rawValue)", "error": "\(error)"])
         }
+        IngestMetrics.record(accepted: accepted, duplicates: duplicates, rejectedByReason: batch.rejectedByReason)
         return IngestResponse(accepted: accepted, duplicates: duplicates, rejected: batch.rejected)
     }
 
@@ -96,8 +100,17 @@ struct IngestController {
     /// The client's IP address, or `nil` when the context does not know it or it is a
     /// loopback address (a reverse proxy on this host).
     static func limitedAddress(of context: some RequestContext) -> String? {
-        guard let address = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress else { return nil }
-        let loopback = address == "::1" || address.hasPrefix("127.") || address.hasPrefix("::ffff:127.")
-        return loopback ? nil : address
+        guard let address = address(of: context), !isLoopback(address) else { return nil }
+        return address
+    }
+
+    /// The client's IP address, or `nil` when the context does not know it.
+    static func address(of context: some RequestContext) -> String? {
+        (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress
+    }
+
+    /// Whether `address` is one of this host's loopback addresses.
+    static func isLoopback(_ address: String) -> Bool {
+        address == "::1" || address.hasPrefix("127.") || address.hasPrefix("::ffff:127.")
     }
 }

@@ -1,4 +1,5 @@
 import Componentry
+import Metrics
 
 /// Commits the batches of concurrent ``EventStore/insert(_:app:)`` calls together: one write
 /// transaction, hence one WAL sync, for every batch waiting when the writer becomes free.
@@ -54,6 +55,9 @@ final class GroupCommit<Writer: GroupWriter>: Sendable {
     let writer: Writer
     private let maximumEvents: Int
     private let queue = Locked(Queue())
+    /// The batches and events of each committed transaction (see ``StoreMetrics``).
+    private let committedBatches = Recorder(label: StoreMetrics.groupCommitBatches)
+    private let committedEvents = Recorder(label: StoreMetrics.groupCommitEvents)
 
     /// A group commit through `writer` whose transactions take batches up to `maximumEvents` events.
     init(writer: Writer, maximumEvents: Int = GroupCommitDefaults.maximumEvents) {
@@ -126,6 +130,10 @@ final class GroupCommit<Writer: GroupWriter>: Sendable {
                 }
             }
             committed = (try? outcomes.get()) != nil
+            if committed, !group.isEmpty {
+                committedBatches.record(group.count)
+                committedEvents.record(group.reduce(0) { $0 + $1.batch.rows.count })
+            }
             if committed { writer.afterDurable(resume) } else { resume(.success(())) }
         } while queue.withLock { queue in
             // After a failure, counts alone do not start another try: the next call will.

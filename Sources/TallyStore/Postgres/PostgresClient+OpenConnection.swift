@@ -1,3 +1,4 @@
+import Metrics
 import Logging
 import PostgresNIO
 
@@ -26,7 +27,8 @@ extension PostgresClient {
             try await connection.query("BEGIN", logger: logger)
             do {
                 let result = try await body(connection)
-                try await connection.query("COMMIT", logger: logger)
+                // The server's wait for the disk is the commit's: reported as the fsync's.
+                _ = try await Timer(label: StoreMetrics.fsyncSeconds).measure { try await connection.query("COMMIT", logger: logger) }
                 return result
             } catch {
                 try? await connection.rollback(to: nil, logger: logger)

@@ -1,4 +1,5 @@
 import Componentry
+import Metrics
 import Foundation
 
 /// Makes committed transactions durable off the writer: syncs the database's write-ahead log
@@ -28,6 +29,8 @@ final class WALSync: Sendable {
     /// The open WAL file, or -1 before the first sync. Used on `queue` only.
     private let file = Locked<Int32>(-1)
     private let queue = DispatchQueue(label: "TallyStore.WALSync")
+    /// Each `fsync`'s wait for the disk, reported as ``StoreMetrics/fsyncSeconds``.
+    private let fsyncTimer = Timer(label: StoreMetrics.fsyncSeconds)
 
     /// Syncs the WAL of the database at `databasePath`.
     init(databasePath: String) {
@@ -68,7 +71,7 @@ final class WALSync: Sendable {
                 defer { close(directory) }
                 try Self.sync(directory)
             }
-            try Self.sync(file)
+            try fsyncTimer.measure { try Self.sync(file) }
         }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Metrics
 import NIOCore
 import TallyDashboard
 import TallyServer
@@ -35,6 +36,7 @@ struct Serve: AsyncParsableCommand {
     var dashboardConfig: String?
 
     func run() async throws {
+        MetricsSystem.bootstrapPrometheus()
         let termination = TerminationWatch()
         defer { termination.cancel() }
         let store = try await EventStore(database: database.db)

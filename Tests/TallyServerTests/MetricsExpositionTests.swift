@@ -1,0 +1,75 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import TallyServer
+import TallyStore
+import Testing
+
+/// `GET /metrics`: what `tally serve` reports in Prometheus' format, and who may read it.
+@Suite("GET /metrics")
+struct MetricsExpositionTests {
+    @Test func tallyServeReportsIngestOutcomesGroupCommitsAndDiskWaits() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-metrics-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = folder.appendingPathComponent("tally.sqlite").path
+        let app = try await EventStore(path: db).createApp(name: "Metrics")
+        let server = try CommandProcess(["serve", "--port", "0", "--db", db])
+        let base = "http://127.0.0.1:\(try await server.listeningPort())"
+
+        func post(_ path: String, _ body: Any, headers: [String: String]) async throws -> Int {
+            var request = URLRequest(url: URL(string: base + path)!)
+            request.httpMethod = "POST"
+            request.httpBody = try JSONSerialization.data(withJSONObject: body)
+            for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+            return (try await URLSession.shared.data(for: request).1 as? HTTPURLResponse)?.statusCode ?? 0
+        }
+        let events = [Batch.event(), Batch.event(), Batch.event(["name": ""])]
+        #expect(try await post("/v1/events", ["sent_at": Date().formatted(Batch.iso), "events": events], headers: ["X-App-Key": app.ingestKey]) == 200)
+        #expect(try await post("/v1/events", ["sent_at": Date().formatted(Batch.iso), "events": events], headers: ["X-App-Key": "ik_wrong"]) == 401)
+        let segment = ["batch": [["type": "track", "event": "a", "userId": "u"], ["type": "track", "event": "b", "userId": "u"]]]
+        #expect(try await post("/v1/batch", segment, headers: ["Authorization": basic(app.ingestKey)]) == 200)
+
+        let (body, response) = try await URLSession.shared.data(from: URL(string: base + "/metrics")!)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
+        let samples = Self.samples(String(decoding: body, as: UTF8.self))
+        #expect(samples[#"tally_ingest_events_total{outcome="accepted"}"#] == 4)
+        #expect(samples[#"tally_ingest_events_total{outcome="rejected"}"#] == 1)
+        #expect(samples[#"tally_ingest_rejections_total{reason="invalid_name"}"#] == 1)
+        #expect(samples[#"tally_ingest_requests_total{api="tally",status="200"}"#] == 1)
+        #expect(samples[#"tally_ingest_requests_total{api="tally",status="401"}"#] == 1)
+        #expect(samples[#"tally_ingest_requests_total{api="segment",status="200"}"#] == 1)
+        // Two stored batches: two or fewer group commits, of 4 events in all, each made durable.
+        #expect(samples["tally_group_commit_events_sum"] == 4)
+        #expect((1...2).contains(samples["tally_group_commit_batches_count"] ?? 0))
+        #expect((samples["tally_fsync_seconds_count"] ?? 0) >= 1)
+        server.send(SIGTERM)
+        #expect(try await server.exitStatus(within: 30) == 0)
+    }
+
+    @Test func onlyLoopbackClientsOrTheTokenMayRead() {
+        let token = "metrics-token-0123456789"
+        #expect(MetricsExposition.allows(address: "127.0.0.1", authorization: nil, token: nil))
+        #expect(MetricsExposition.allows(address: "::1", authorization: nil, token: nil))
+        #expect(!MetricsExposition.allows(address: "203.0.113.7", authorization: nil, token: nil))
+        #expect(!MetricsExposition.allows(address: nil, authorization: "Bearer \(token)", token: nil))
+        #expect(MetricsExposition.allows(address: "203.0.113.7", authorization: "Bearer \(token)", token: token))
+        #expect(!MetricsExposition.allows(address: "203.0.113.7", authorization: "Bearer \(token)x", token: token))
+        #expect(!MetricsExposition.allows(address: "203.0.113.7", authorization: token, token: token))
+        var configuration = ServerConfiguration()
+        configuration.metricsToken = "short"
+        #expect(throws: ConfigurationError.self) { try configuration.validate() }
+    }
+
+    /// The value of each sample line, `name{labels} value`, by its name and labels.
+    static func samples(_ text: String) -> [String: Double] {
+        var samples: [String: Double] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { continue }
+            samples[String(line[..<space])] = value
+        }
+        return samples
+    }
+}
