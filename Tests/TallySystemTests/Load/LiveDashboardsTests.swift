@@ -57,6 +57,10 @@ struct LiveDashboardsTests {
             let allOpened = try await Self.waitUntil { tabs.received.withLock { $0.allSatisfy { $0 > 0 } } }
             #expect(allOpened, "tabs without their first view: \(tabs.received.withLock { $0.filter { $0 == 0 }.count })")
             let opened = tabs.received.withLock { $0 }
+            // The collector's metrics count them (swift-metrics' gauge, served by GET /metrics).
+            let (metrics, _) = try await URLSession.shared.data(from: collector.url.appending(path: "metrics"))
+            let gauge = String(decoding: metrics, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("tally_dashboards_open ") }
+            #expect(gauge.flatMap { Double($0.split(separator: " ")[1]) } == Double(Self.tabs), "\(gauge ?? "no tally_dashboards_open")")
             // Events arrive over HTTP, 10 batches of 20; every tab is told.
             for _ in 0..<10 {
                 try await Self.ingest(20, key: app.ingestKey, to: collector.url)
