@@ -33,7 +33,7 @@ import Testing
     }
 
     static let access: [String: Access] = [
-        "GET /healthz": .open, "GET /login": .open, "POST /login": .form,
+        "GET /healthz": .open, "GET /openapi.json": .open, "GET /login": .open, "POST /login": .form,
         "GET /assets/dashboard.js": .open, "GET /assets/dashboard.css": .open,
         "POST /v1/events": .ingestKey,
         "POST /batch": .ingestKey, "POST /capture": .ingestKey, "POST /e": .ingestKey, "POST /i/v0/e": .ingestKey,

@@ -22,6 +22,7 @@ public import TallyStore
 /// - `GET /v1/metrics?date=…[&tz=…]` and `GET /v1/metrics/range?from=…&to=…[&tz=…]` with
 ///   `Authorization: Bearer <read token>`.
 /// - `GET /healthz`.
+/// - `GET /openapi.json`: the OpenAPI 3.1 document of every route here (``OpenAPIDocument``).
 /// - `GET /metrics`, from loopback or with ``ServerConfiguration/metricsToken``: the
 ///   Prometheus metrics of `PrometheusMetricsFactory.defaultRegistry`, which a process fills
 ///   by bootstrapping `MetricsSystem` with a `PrometheusMetricsFactory` (see ``IngestMetrics``).
@@ -95,6 +96,7 @@ public struct TallyServer: Sendable {
         router.get("/v1/metrics/breakdown") { request, _ in try await metrics.breakdown(request) }
         router.get("/v1/retention") { request, _ in try await metrics.retention(request) }
         router.get("/healthz") { _, _ in try Response.json(["status": "ok"]) }
+        router.get("/openapi.json") { _, _ in try OpenAPIDocument.response() }
         let exposition = MetricsExposition(registry: PrometheusMetricsFactory.defaultRegistry, token: configuration.metricsToken)
         router.get("/metrics") { request, context in try exposition.serve(request, context: context) }
     }
