@@ -12,6 +12,11 @@
 // TALLY_BENCH_POSTGRES_URL names. `load URL KEY…` sends the benchmark's 20,000 events
 // (IngestLoad) once per key, over 16 keep-alive connections, and prints each round's rate and
 // the median. Either way every event is durable before its batch is acknowledged.
+//
+// `compare URL KEY…` sends the same events round by round in turn to Tally's route, PostHog's
+// `/batch/` and Segment's `/v1/batch` (one key per round), and prints each API's median: the
+// compatibility routes' overhead, measured interleaved so that the machine's drift hits all
+// three alike. Start the collector with as many apps as rounds, `serve sqlite 15`.
 import Foundation
 import PipelineWorkload
 import TallyServer
@@ -32,12 +37,13 @@ case "serve":
     case ("postgresql", .postgres(let url)):
         database = try await TestDatabase.createDatabase(on: url)
     default:
-        print("usage: IngestOnOneCore serve [sqlite | postgresql] (postgresql needs TALLY_BENCH_POSTGRES_URL)")
+        print("usage: IngestOnOneCore serve [sqlite | postgresql] [apps] (postgresql needs TALLY_BENCH_POSTGRES_URL)")
         exit(2)
     }
     try await LiveServer.with(store: try await EventStore(database: database), configuration: configuration) { server in
         var keys: [String] = []
-        for round in 1...5 { keys.append(try await server.store.createApp(name: "Round \(round)").ingestKey) }
+        let rounds = arguments.dropFirst(2).first.flatMap { Int($0) } ?? 5
+        for round in 1...max(rounds, 1) { keys.append(try await server.store.createApp(name: "Round \(round)").ingestKey) }
         FileHandle.standardOutput.write(Data("\(server.url.absoluteString) \(keys.joined(separator: " "))\n".utf8))
         try await Task.sleep(for: .seconds(120))
     }
@@ -51,7 +57,24 @@ case "load" where arguments.count >= 3:
         print("\(IngestLoad.count) events in \(Int(seconds * 1000)) ms: \(Int(rates.last!)) events/s")
     }
     print("median: \(Int(rates.sorted()[rates.count / 2])) events/s")
+case "compare" where arguments.count >= 3:
+    let url = URL(string: arguments.dropFirst().first!)!
+    let apis: [IngestLoad.ForeignAPI?] = [nil] + IngestLoad.ForeignAPI.allCases
+    var rates: [String: [Double]] = [:]
+    for (round, key) in arguments.dropFirst(2).enumerated() {
+        let api = apis[round % apis.count]
+        let bodies = api.map { IngestLoad.bodies($0, key: key) } ?? IngestLoad.bodies
+        let seconds = try await ContinuousClock().measure {
+            if let api { try await IngestLoad.post(bodies, api: api, to: url, key: key) } else { try await IngestLoad.post(to: url, key: key) }
+        }.seconds
+        let name = api?.rawValue ?? "Tally /v1/events"
+        rates[name, default: []].append(Double(IngestLoad.count) / seconds)
+        print("\(name): \(IngestLoad.count) events in \(Int(seconds * 1000)) ms")
+    }
+    for (name, values) in rates.sorted(by: { $0.key < $1.key }) {
+        print("\(name): median \(Int(values.sorted()[values.count / 2])) events/s over \(values.count) rounds")
+    }
 default:
-    print("usage: IngestOnOneCore serve [sqlite | postgresql] | IngestOnOneCore load URL KEY...")
+    print("usage: IngestOnOneCore serve [sqlite | postgresql] [apps] | IngestOnOneCore load URL KEY... | IngestOnOneCore compare URL KEY...")
     exit(2)
 }
