@@ -135,6 +135,7 @@ let package = Package(
             dependencies: [
                 "TallyServer", "TallyTracker", "TallyDashboard", "SeededRandom",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),

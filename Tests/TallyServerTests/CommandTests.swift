@@ -120,6 +120,46 @@ final class CommandTests {
         #expect(!server.standardOutput.contains("filled"), "the demo was meant to be still running")
     }
 
+    @Test func serveTakesItsOptionsFromTheEnvironmentAndLogsEachRequestWithItsID() async throws {
+        let server = try CommandProcess(["serve"], environment: ["TALLY_PORT": "0", "TALLY_DB": db, "TALLY_LOG_LEVEL": "info"])
+        let port = try await server.listeningPort()
+        #expect(server.standardOutput.contains("(database \(db))"))
+        let (_, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/healthz")!)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        let logged = try await Self.waitFor { server.standardError.contains("/healthz") }
+        #expect(logged && server.standardError.contains("hb.request.id="), "\(server.standardError)")
+        server.send(SIGTERM)
+        #expect(try await server.exitStatus(within: 30) == 0)
+    }
+
+    @Test func anOptionOnTheCommandLineBeatsItsVariable() async throws {
+        let server = try CommandProcess(
+            ["serve", "--db", db, "--port", "0", "--log-level", "warning"],
+            environment: ["TALLY_DB": folder.appendingPathComponent("missing/other.sqlite").path, "TALLY_PORT": "1", "TALLY_LOG_LEVEL": "loud"])
+        _ = try await server.listeningPort()
+        #expect(server.standardOutput.contains("(database \(db))"))
+        server.send(SIGTERM)
+        #expect(try await server.exitStatus(within: 30) == 0)
+    }
+
+    @Test(arguments: [("TALLY_PORT", "eighty"), ("TALLY_DEMO", "maybe"), ("TALLY_DEMO_USERS", "-"), ("TALLY_LOG_LEVEL", "loud")])
+    func aVariableThatDoesNotParseStopsServeNamingIt(variable: String, value: String) async throws {
+        let server = try CommandProcess(["serve", "--db", db], environment: [variable: value])
+        let status = try await server.exitStatus(within: 30)
+        #expect(status != nil && status != 0)
+        #expect(server.standardError.contains(variable), "\(server.standardError)")
+    }
+
+    /// Waits up to 10 s for `condition`; returns whether it came true.
+    static func waitFor(_ condition: () -> Bool) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition() {
+            guard ContinuousClock.now < deadline else { return false }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return true
+    }
+
     @Test func aDatabaseThatCannotBeOpenedIsNamedByItsPath() async throws {
         let path = folder.appendingPathComponent("missing-folder/tally.sqlite").path
         let server = try CommandProcess(["serve", "--port", "0", "--db", path])

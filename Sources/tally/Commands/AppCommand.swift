@@ -28,7 +28,7 @@ struct AppCommand: AsyncParsableCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let store = try await EventStore(database: database.db)
+            let store = try await EventStore(database: database.location())
             let created = try await store.createApp(name: name, timeZone: tz, acceptedEventAge: maxEventAgeDays * 86_400)
             say(try KeysOutput(created).json)
         }
@@ -53,7 +53,7 @@ extension AppCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let store = try await EventStore(database: database.db)
+            let store = try await EventStore(database: database.location())
             let app = try await store.updateApp(AppID(rawValue: id), timeZone: tz, acceptedEventAge: maxEventAgeDays.map { $0 * 86_400 })
             say("app \(app.id.rawValue) (\(app.name)): time zone \(app.timeZone), events accepted up to \(app.acceptedEventAge / 86_400) days old")
         }
@@ -71,7 +71,7 @@ extension AppCommand {
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
-            let store = try await EventStore(database: database.db)
+            let store = try await EventStore(database: database.location())
             say(try KeysOutput(try await store.rotateKeys(AppID(rawValue: id))).json)
         }
     }

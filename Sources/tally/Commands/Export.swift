@@ -26,7 +26,7 @@ struct Export: AsyncParsableCommand {
         guard let start = Self.instant(from), let end = Self.instant(to) else {
             throw ValidationError("--from and --to must be YYYY-MM-DD or an ISO-8601 date-time")
         }
-        let store = try await EventStore(database: database.db)
+        let store = try await EventStore(database: database.location())
         let apps = try await store.apps().filter { app == nil || $0.id.rawValue == app }
         let output = FileHandle.standardOutput
         if format == .csv { try output.write(contentsOf: Array(ExportFormat.csvHeader.utf8)) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import Metrics
 import NIOCore
 import TallyDashboard
@@ -18,32 +19,61 @@ struct Serve: AsyncParsableCommand {
             """
     )
 
+    /// Each option's environment variable and default: an option on the command line wins,
+    /// then the variable, then the default.
+    enum Setting {
+        static let host = EnvironmentSetting(variable: "TALLY_HOST", defaultValue: "127.0.0.1")
+        static let port = EnvironmentSetting(variable: "TALLY_PORT", defaultValue: 8080)
+        static let demo = EnvironmentSetting(variable: "TALLY_DEMO", defaultValue: false)
+        static let demoUsers = EnvironmentSetting(variable: "TALLY_DEMO_USERS", defaultValue: DemoData.defaultUsers)
+        static let dashboardConfig = EnvironmentSetting(variable: "TALLY_DASHBOARD_CONFIG", defaultValue: "")
+        static let metricsToken = EnvironmentSetting(variable: "TALLY_METRICS_TOKEN", defaultValue: "")
+        static let logLevel = EnvironmentSetting(variable: "TALLY_LOG_LEVEL", defaultValue: Logger.Level.warning.rawValue)
+    }
+
     @OptionGroup var database: DatabaseOptions
 
-    @Option(help: "The address to listen on.")
-    var host = "127.0.0.1"
+    @Option(help: Setting.host.help("The address to listen on."))
+    var host: String?
 
-    @Option(help: "The port to listen on.")
-    var port = 8080
+    @Option(help: Setting.port.help("The port to listen on."))
+    var port: Int?
 
-    @Flag(help: "Create a demo app and fill it with 60 days of events.")
-    var demo = false
+    @Flag(inversion: .prefixedNo, help: Setting.demo.help("Create a demo app and fill it with 60 days of events."))
+    var demo: Bool?
 
-    @Option(help: "How many users the demo simulates.")
-    var demoUsers = DemoData.defaultUsers
+    @Option(help: Setting.demoUsers.help("How many users the demo simulates."))
+    var demoUsers: Int?
 
-    @Option(help: "A dashboard layout file (YAML or JSON) instead of the default sections.")
+    @Option(help: Setting.dashboardConfig.help("A dashboard layout file (YAML or JSON) instead of the default sections."))
     var dashboardConfig: String?
 
+    @Option(help: Setting.metricsToken.help("A bearer token of at least 16 characters that opens GET /metrics to clients off this host."))
+    var metricsToken: String?
+
+    @Option(help: Setting.logLevel.help("The least severe messages logged: trace, debug, info (every request, with its id), notice, warning, error or critical."))
+    var logLevel: String?
+
     func run() async throws {
+        let (host, port, demo, demoUsers) = try (
+            Setting.host.value(host), Setting.port.value(port), Setting.demo.value(demo), Setting.demoUsers.value(demoUsers)
+        )
+        let (dashboardConfig, metricsToken) = try (Setting.dashboardConfig.value(dashboardConfig), Setting.metricsToken.value(metricsToken))
+        let database = try database.location()
+        let level = try Setting.logLevel.value(logLevel)
+        guard let logLevel = Logger.Level(rawValue: level) else {
+            throw ValidationError("unknown log level \(level.prefix(40)) (--log-level or \(Setting.logLevel.variable))")
+        }
         MetricsSystem.bootstrapPrometheus()
         let termination = TerminationWatch()
         defer { termination.cancel() }
-        let store = try await EventStore(database: database.db)
+        let store = try await EventStore(database: database)
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port
-        let layout = try dashboardConfig.map(DashboardLayout.init(contentsOfFile:)) ?? .default
+        configuration.metricsToken = metricsToken.isEmpty ? nil : metricsToken
+        configuration.logLevel = logLevel
+        let layout = try dashboardConfig.isEmpty ? .default : DashboardLayout(contentsOfFile: dashboardConfig)
         let collector = try TallyServer(store: store, configuration: configuration)
         let server = await DashboardServer(collector: collector, layout: layout)
         let (ports, running) = AsyncStream.makeStream(of: Int.self)
@@ -69,7 +99,7 @@ struct Serve: AsyncParsableCommand {
             guard let base = URL(string: "http://\(shownHost):\(listeningPort)") else {
                 throw ValidationError("--host \(host) cannot be written in a URL")
             }
-            say("tally listening on \(base.absoluteString) (database \(database.db))")
+            say("tally listening on \(base.absoluteString) (database \(database))")
             if demo {
                 group.addTask {
                     say(try await DemoData.fill(store: store, server: base, users: demoUsers))

@@ -13,10 +13,19 @@ struct Tally: AsyncParsableCommand {
 
 /// The database option every subcommand shares.
 struct DatabaseOptions: ParsableArguments {
+    /// `--db`'s environment variable and default.
+    static let setting = EnvironmentSetting(variable: "TALLY_DB", defaultValue: "tally.sqlite")
+
     @Option(
         name: .long,
-        help: "The SQLite database file (created if missing), or a PostgreSQL URL: postgres://user[:password]@host[:port]/database.")
-    var db = "tally.sqlite"
+        help: setting.help(
+            "The SQLite database file (created if missing), or a PostgreSQL URL: postgres://user[:password]@host[:port]/database."))
+    var db: String?
+
+    /// The database to open: `--db`, else `TALLY_DB`, else `tally.sqlite`.
+    func location() throws -> String {
+        try Self.setting.value(db)
+    }
 }
 
 /// Writes a line to standard output at once, even when it is a pipe or a file (where

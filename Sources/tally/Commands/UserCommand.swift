@@ -37,7 +37,7 @@ struct UserCommand: AsyncParsableCommand {
             } else {
                 password = DashboardAccess.generatePassword()
             }
-            let store = try await EventStore(database: database.db)
+            let store = try await EventStore(database: database.location())
             try await DashboardAccess(store: store).createUser(name: name, password: password)
             var output = ["user": name]
             if !passwordStdin { output["password"] = password }

@@ -11,8 +11,10 @@ final class CommandProcess: Sendable {
     private let output = Collected()
     private let errors = Collected()
 
-    init(_ arguments: [String]) throws {
+    /// Starts `tally` with `arguments`, and `environment` added to this process's.
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
         process = Process()
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
         guard let tally = BuiltProduct.url(named: "tally") else { throw CommandFailure(status: -1, output: "the tally command is not built") }
         process.executableURL = tally
         process.arguments = arguments
