@@ -44,20 +44,23 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
+        // A mutex ThreadSanitizer can see, for this package's modules (`package` access).
+        .target(name: "Locking", swiftSettings: strict),
+
         // The pattern library: Foundation only.
-        .target(name: "Componentry", swiftSettings: strict),
+        .target(name: "Componentry", dependencies: ["Locking"], swiftSettings: strict),
 
         // Self-managed list components, layout, diff and an HTML renderer: Foundation only.
         .target(name: "ComponentryList", swiftSettings: strict),
 
-        // The client SDK apps embed: Foundation and Componentry only.
-        .target(name: "TallyTracker", dependencies: ["Componentry"], swiftSettings: strict),
+        // The client SDK apps embed: Foundation only.
+        .target(name: "TallyTracker", dependencies: ["Locking"], swiftSettings: strict),
 
         // Storage, rollups and exact metrics over SQLite or PostgreSQL.
         .target(
             name: "TallyStore",
             dependencies: [
-                "Componentry", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "Locking", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -76,7 +79,7 @@ let package = Package(
         .target(
             name: "TallyServer",
             dependencies: [
-                "Componentry", "TallyStore",
+                "Componentry", "Locking", "TallyStore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -97,7 +100,7 @@ let package = Package(
         .target(
             name: "TallyDashboard",
             dependencies: [
-                "Componentry", "ComponentryList", "TallyStore", "TallyServer",
+                "Componentry", "ComponentryList", "Locking", "TallyStore", "TallyServer",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -133,7 +136,7 @@ let package = Package(
         .executableTarget(
             name: "tally",
             dependencies: [
-                "TallyServer", "TallyTracker", "TallyDashboard", "SeededRandom",
+                "Locking", "TallyServer", "TallyTracker", "TallyDashboard", "SeededRandom",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -182,7 +185,7 @@ let package = Package(
         ),
         .testTarget(name: "ComponentryListTests", dependencies: ["ComponentryList", "SeededRandom"], swiftSettings: strict),
         .testTarget(
-            name: "TallyTrackerTests", dependencies: ["TallyTracker", "TallyServerTesting", "SeededRandom", "Componentry"],
+            name: "TallyTrackerTests", dependencies: ["TallyTracker", "TallyServerTesting", "SeededRandom", "Locking"],
             swiftSettings: strict
         ),
         .executableTarget(name: "TrackerProbe", dependencies: ["TallyTracker"], path: "Tests/Fixtures/TrackerProbe", swiftSettings: strict),

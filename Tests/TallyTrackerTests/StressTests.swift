@@ -1,5 +1,5 @@
 import Foundation
-import Componentry
+import Locking
 import Testing
 @testable import TallyTracker
 

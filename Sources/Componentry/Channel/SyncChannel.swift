@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Locking
 
 /// Keeps the live copies of an entity in sync: a change emitted for a ``SyncType`` and an
 /// id reaches every object of that identity in the pool, whatever its class.

@@ -1,3 +1,4 @@
+import Locking
 /// Creates components from their identifiers: the registry that splits creation from
 /// management.
 ///

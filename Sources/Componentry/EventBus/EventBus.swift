@@ -1,5 +1,6 @@
 public import Foundation
 import Synchronization
+import Locking
 
 /// A typed, thread-safe publish–subscribe bus.
 ///

@@ -1,3 +1,4 @@
+import Locking
 
 /// Collects disposables and disposes all of them at once: when ``dispose()`` is called,
 /// or when the bag is deallocated.

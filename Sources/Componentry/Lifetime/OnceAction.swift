@@ -1,3 +1,4 @@
+import Locking
 
 /// A closure that runs at most once, whichever thread asks first.
 final class OnceAction: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// Calls between modules that do not import each other: a caller names a target and an
 /// action, the mediator finds them at run time, and neither side imports the other — nor

@@ -1,3 +1,4 @@
+import Locking
 /// The calls a mediator received while recording, for tests
 /// (``Mediator/recordCalls()``).
 ///

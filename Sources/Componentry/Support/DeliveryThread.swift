@@ -1,3 +1,4 @@
+import Locking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,4 +1,4 @@
-import Componentry
+import Locking
 import Foundation
 
 /// Failed sign-ins per address and per user name, to slow down password guessing: after

@@ -1,4 +1,4 @@
-import Componentry
+import Locking
 import TallyStore
 
 /// Resolves ingest keys and read tokens to apps, remembering each answer for a second.

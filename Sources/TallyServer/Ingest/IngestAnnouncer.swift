@@ -1,4 +1,5 @@
 import Componentry
+import Locking
 import ServiceLifecycle
 import TallyStore
 

@@ -1,4 +1,4 @@
-import Componentry
+import Locking
 import Metrics
 
 /// Commits the batches of concurrent ``EventStore/insert(_:app:)`` calls together: one write

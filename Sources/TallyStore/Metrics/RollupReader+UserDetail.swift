@@ -1,5 +1,5 @@
 import Dispatch
-import Componentry
+import Locking
 
 extension RollupReader {
     /// Per event name, how often the users who sent it in `buckets` sent it, and the users

@@ -1,4 +1,4 @@
-import Componentry
+import Locking
 import Logging
 import NIOCore
 import PostgresNIO

@@ -1,4 +1,4 @@
-import Componentry
+import Locking
 import Foundation
 import Logging
 import NIOCore

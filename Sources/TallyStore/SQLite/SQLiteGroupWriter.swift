@@ -1,4 +1,4 @@
-import Componentry
+import Locking
 import GRDB
 
 /// Writes ``GroupCommit``'s transactions to SQLite: each committed with

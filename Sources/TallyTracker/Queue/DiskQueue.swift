@@ -1,5 +1,5 @@
 import Foundation
-import Componentry
+import Locking
 
 /// The durable event queue: append-only NDJSON segment files plus an ``AckCursor``.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Componentry
+import Locking
 
 /// Everything behind the caller's thread: moves buffered events through `beforeSend` into
 /// the disk queue, and decides when to upload. Background tasks hold the pipeline, never

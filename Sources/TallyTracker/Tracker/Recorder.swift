@@ -1,5 +1,5 @@
 import Foundation
-import Componentry
+import Locking
 
 /// The part of the tracker that runs on the caller's thread: it stamps events and buffers
 /// them in memory, under one short lock, doing no file or network work.

@@ -1,4 +1,4 @@
-import Componentry
+import Locking
 
 /// The running counts behind ``FlushReport``, shared by every part of the pipeline, and the
 /// drops not yet reported to the server.

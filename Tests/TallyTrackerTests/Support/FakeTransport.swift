@@ -1,5 +1,5 @@
 import Foundation
-import Componentry
+import Locking
 @testable import TallyTracker
 
 /// A scripted ``Transport``: answers requests with `script` in order, then with `otherwise`,

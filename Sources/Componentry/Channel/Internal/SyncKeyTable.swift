@@ -1,3 +1,4 @@
+import Locking
 /// The keys one ``Syncable`` class accepts, frozen from its ``SyncKeyMap``: an array
 /// indexed by interned key, so finding how an object applies a key is one bounds check
 /// and one load.

@@ -1,3 +1,4 @@
+import Locking
 /// A registered target: its actions, how instances are made, and the cached instance.
 final class TargetEntry: Sendable {
     let name: String
