@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A `Mutex` whose critical sections ThreadSanitizer can see; shared by the package's
-/// modules (`package` access), not part of Componentry's public API.
+/// modules (`package` access), part of no module's public API.
 ///
 /// `Synchronization.Mutex` on Linux locks with futex calls inside the standard library,
 /// which ThreadSanitizer does not instrument, so every access under the lock is reported
