@@ -28,6 +28,6 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
-        ),
+        )
     ]
 )

@@ -1,12 +1,13 @@
 public import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import Logging
+import ServiceLifecycle
 public import TallyServer
 public import TallyStore
 public import TallyStoreTesting
-import Logging
-import ServiceLifecycle
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// A collector listening on a free loopback port over a fresh database, for tests that
 /// speak real HTTP to it (as the SDK and other programs do).

@@ -74,7 +74,8 @@ public enum TestDatabase: String, CaseIterable, Sendable, CustomStringConvertibl
     public static func waitForListeners(_ count: Int, on url: String) async throws {
         try await withClient(on: url) { client in
             while true {
-                let rows = try await client.query("""
+                let rows = try await client.query(
+                    """
                     SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%'
                     """)
                 var listening = 0

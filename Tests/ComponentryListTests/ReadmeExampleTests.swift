@@ -71,7 +71,7 @@ struct ReadmeExampleTests {
         #expect(html.contains("grid-auto-flow:column"))
         #expect(html.contains("Bills &lt;new&gt;"))
         #expect(module.layout.frame(at: ItemPath(section: 0, item: 1))?.y == module.layout.frame(at: ItemPath(section: 0, item: 0))?.y)
-        await module.refresh()                    // DAU went up by one: one cell replaced
+        await module.refresh()  // DAU went up by one: one cell replaced
         #expect(sent.count == 1)
         #expect(sent.last?.contains("\"op\":\"replace\"") == true)
         #expect(sent.last?.contains("list-c-metrics-i-DAU") == true)

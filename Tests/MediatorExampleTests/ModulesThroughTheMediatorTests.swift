@@ -29,9 +29,10 @@ struct ModulesThroughTheMediatorTests {
     @Test func theBookDetailModuleOpensTheReader() throws {
         let recording = mediator.recordCalls()
         #expect(try mediator.startReading(2) == "reading Dubliners")
-        #expect(recording.calls.map { "\($0.target)/\($0.action)" } == [
-            "BookDetail/startReading", "Reader/open", "BookDetail/detail", "Review/count",
-        ])
+        #expect(
+            recording.calls.map { "\($0.target)/\($0.action)" } == [
+                "BookDetail/startReading", "Reader/open", "BookDetail/detail", "Review/count",
+            ])
     }
 
     @Test func aCallToTheUnlinkedReviewModuleFallsBackCleanly() async throws {

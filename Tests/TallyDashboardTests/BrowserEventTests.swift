@@ -1,6 +1,7 @@
 import Componentry
 import ComponentryList
 import Testing
+
 @testable import TallyDashboard
 
 /// What a browser sends reaches the page up the responder chain, from the element's
@@ -30,7 +31,10 @@ import Testing
     @Test(arguments: [
         (BrowserEvent(section: "ads", name: "explode"), BrowserEventError.unknownEvent("explode")),
         (BrowserEvent(section: "ads", name: "move", value: "abc"), .badValue(BrowserEvent(section: "ads", name: "move", value: "abc"))),
-        (BrowserEvent(section: "ads", name: "move", value: "99999999999999999999"), .badValue(BrowserEvent(section: "ads", name: "move", value: "99999999999999999999"))),
+        (
+            BrowserEvent(section: "ads", name: "move", value: "99999999999999999999"),
+            .badValue(BrowserEvent(section: "ads", name: "move", value: "99999999999999999999"))
+        ),
         (BrowserEvent(section: nil, name: "move", value: "1"), .badValue(BrowserEvent(section: nil, name: "move", value: "1"))),
         (BrowserEvent(section: nil, name: "hide"), .badValue(BrowserEvent(section: nil, name: "hide", value: nil))),
     ])

@@ -1,6 +1,7 @@
 import Foundation
 import TallyStore
 import Testing
+
 @testable import TallyDashboard
 
 @Suite struct DashboardAccessTests {

@@ -1,5 +1,5 @@
-import Testing
 import TallyDashboard
+import Testing
 
 @Suite struct DashboardLayoutTests {
     /// The demo app's dashboard reproduces the original app's sections, in its order, and
@@ -7,10 +7,11 @@ import TallyDashboard
     @Test func theDefaultLayoutHasTheOriginalSections() throws {
         let layout = try DashboardLayout(yaml: DashboardLayout.defaultText)
         #expect(layout == DashboardLayout.default)
-        #expect(layout.sections.map(\.id) == [
-            "app", "versions", "retention", "bills", "entry_quality", "ads", "record_time", "sessions", "ratings", "screens",
-            "top_events", "live", "health",
-        ])
+        #expect(
+            layout.sections.map(\.id) == [
+                "app", "versions", "retention", "bills", "entry_quality", "ads", "record_time", "sessions", "ratings", "screens",
+                "top_events", "live", "health",
+            ])
         #expect(layout.section("app")?.content == .app)
         #expect(layout.section("retention")?.content == .retention)
         #expect(layout.section("screens")?.content == .screens(names: ["BillEditor": "Bill editor"]))
@@ -19,9 +20,10 @@ import TallyDashboard
             Issue.record("entry quality is not a metrics section")
             return
         }
-        #expect(metrics.map(\.measure) == [
-            .emptyShare(event: "bill_created", property: "note"), .emptyShare(event: "bill_created", property: "labels"),
-        ])
+        #expect(
+            metrics.map(\.measure) == [
+                .emptyShare(event: "bill_created", property: "note"), .emptyShare(event: "bill_created", property: "labels"),
+            ])
     }
 
     @Test func everyMeasureReadsFromYAMLAndFromJSON() throws {
@@ -42,9 +44,12 @@ import TallyDashboard
             .average(event: "e", property: "p", unit: "s"), .emptyShare(event: "e", property: "p"),
             .breakdown(event: "e", property: "p"),
         ]
-        #expect(try DashboardLayout(yaml: yaml).section("s")?.content == .metrics(zip("abcdfg", expected).map { key, measure in
-            DashboardLayout.Metric(key: String(key), label: String(key).uppercased(), measure: measure)
-        }))
+        #expect(
+            try DashboardLayout(yaml: yaml).section("s")?.content
+                == .metrics(
+                    zip("abcdfg", expected).map { key, measure in
+                        DashboardLayout.Metric(key: String(key), label: String(key).uppercased(), measure: measure)
+                    }))
         let json = #"{"sections": [{"id": "s", "title": "S", "metrics": [{"key": "a", "label": "A", "count": "e"}]}]}"#
         #expect(try DashboardLayout(yaml: json).sections.count == 1)
     }
@@ -58,9 +63,18 @@ import TallyDashboard
         ("sections:\n  - {id: a, title: A, builtin: charts}", 2, "sections[0].builtin", "unknown built-in section"),
         ("sections:\n  - {id: 'a b', title: A, builtin: app}", 2, "sections[0].id", "only letters, digits"),
         ("sections:\n  - {id: h, title: H, builtin: data_health, unreliable_share: 5}", 2, "sections[0].unreliable_share", "from 0 to 1"),
-        ("sections:\n  - id: s\n    title: S\n    metrics:\n      - {key: k, label: K, count: e, per_user: e}", 5, "sections[0].metrics[0]", "exactly one of"),
-        ("sections:\n  - id: s\n    title: S\n    metrics:\n      - {key: k, label: K, average: {event: e}}", 5, "sections[0].metrics[0].average.property", "missing"),
-        ("sections:\n  - id: s\n    title: S\n    metrics:\n      - {key: k, label: K, count: e}\n      - {key: k, label: L, count: f}", 6, "sections[0].metrics[1].key", "used twice"),
+        (
+            "sections:\n  - id: s\n    title: S\n    metrics:\n      - {key: k, label: K, count: e, per_user: e}", 5, "sections[0].metrics[0]",
+            "exactly one of"
+        ),
+        (
+            "sections:\n  - id: s\n    title: S\n    metrics:\n      - {key: k, label: K, average: {event: e}}", 5,
+            "sections[0].metrics[0].average.property", "missing"
+        ),
+        (
+            "sections:\n  - id: s\n    title: S\n    metrics:\n      - {key: k, label: K, count: e}\n      - {key: k, label: L, count: f}", 6,
+            "sections[0].metrics[1].key", "used twice"
+        ),
         ("sections:\n  - {id: a, title: A, builtin: app\n", 3, "", "not valid YAML"),
         ("sections: []", 1, "sections", "at least one section"),
         ("", 1, "", "empty"),

@@ -3,6 +3,7 @@ import ComponentryList
 import Foundation
 import TallyStore
 import Testing
+
 @testable import TallyDashboard
 
 /// The page on the server, driven as the browser will drive it, with no browser: its HTML,
@@ -22,7 +23,8 @@ import Testing
             events.append(Self.event("screen_view", user: user, at: noon, ["screen": .string("BillEditor")]))
             for bill in 0..<bills {
                 let note: PropertyValue = .string(bill == 0 ? " " : "lunch")
-                events.append(Self.event("bill_created", user: user, at: noon, version: "2.0", ["note": note, "duration_s": .number(Double(10 * (bill + 1)))]))
+                events.append(
+                    Self.event("bill_created", user: user, at: noon, version: "2.0", ["note": note, "duration_s": .number(Double(10 * (bill + 1)))]))
             }
         }
         try await store.insert(events, app: app)
@@ -78,7 +80,8 @@ import Testing
     @Test func theRetentionSectionShowsWhoCameBack() async throws {
         let day = 86_400.0
         let noon = try Date("2026-11-20T12:00:00Z", strategy: .iso8601)
-        let yesterday = ["cy", "dy", "ey"], weekAgo = ["fw", "gw"]
+        let yesterday = ["cy", "dy", "ey"]
+        let weekAgo = ["fw", "gw"]
         try await store.insert(
             yesterday.map { Self.event("login", user: $0, at: noon.addingTimeInterval(-day)) }
                 + weekAgo.map { Self.event("login", user: $0, at: noon.addingTimeInterval(-7 * day)) }
@@ -144,7 +147,8 @@ import Testing
     @Test(arguments: [(rejected: 3, dropped: 2, flagged: false), (rejected: 3, dropped: 3, flagged: true), (rejected: 0, dropped: 0, flagged: false)])
     func dataHealthFlagsAnUnreliableDay(rejected: Int, dropped: Int, flagged: Bool) throws {
         let page = DashboardPage(date: "2026-11-20")
-        let json = #"{"date":"2026-11-20","tz":"UTC","accepted":95,"duplicates":0,"rejected":{"invalid_name":\#(rejected)},"dropped":{"capped-bytes":\#(dropped)}}"#
+        let json =
+            #"{"date":"2026-11-20","tz":"UTC","accepted":95,"duplicates":0,"rejected":{"invalid_name":\#(rejected)},"dropped":{"capped-bytes":\#(dropped)}}"#
         var report = DayReport(metrics: try LiveUpdatesTests.CountingLoader.metrics(dau: 1, date: "2026-11-20"))
         report.health = try JSONDecoder().decode(DataHealth.self, from: Data(json.utf8))
         _ = page.show(report)

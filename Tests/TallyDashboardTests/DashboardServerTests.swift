@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import Testing
+
 @testable import TallyDashboard
 
 /// The dashboard over HTTP, as a browser uses it: sign-in, the pages and their deep links,
@@ -114,7 +115,8 @@ import Testing
             #expect(metric.text.contains(#"data-sheet="metric""#))
             #expect(metric.text.contains("Daily bill_created events"))
             let csvPath = try #require(metric.text.firstMatch(of: /download href="([^"]+)"/)?.1)
-            let csv = try await client.execute(uri: String(csvPath).replacingOccurrences(of: "&amp;", with: "&"), method: .get, headers: [.cookie: cookie])
+            let csv = try await client.execute(
+                uri: String(csvPath).replacingOccurrences(of: "&amp;", with: "&"), method: .get, headers: [.cookie: cookie])
             #expect(csv.status == .ok)
             #expect(csv.headers[.contentType] == "text/csv; charset=utf-8")
             #expect(csv.text.hasPrefix("date,value\n"))

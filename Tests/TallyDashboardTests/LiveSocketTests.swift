@@ -7,6 +7,7 @@ import HummingbirdWSClient
 import HummingbirdWSTesting
 import NIOCore
 import Testing
+
 @testable import TallyDashboard
 
 /// The largest frame the tests' socket clients accept. A page's resync is one text frame with
@@ -65,7 +66,8 @@ private let maxFrameSize = 1 << 22
     ) async throws {
         let cookie = try await client.signIn()
         let path = "/apps/\(fixture.app.app.id.rawValue)/live?\(query)"
-        try await client.ws(path, configuration: .init(maxFrameSize: maxFrameSize, additionalHeaders: headers(cookie, port: client.port))) { inbound, outbound, _ in
+        try await client.ws(path, configuration: .init(maxFrameSize: maxFrameSize, additionalHeaders: headers(cookie, port: client.port))) {
+            inbound, outbound, _ in
             var reader = Reader(iterator: inbound.messages(maxSize: 1 << 22).makeAsyncIterator())
             try await body(&reader, outbound)
             try await outbound.close(.normalClosure, reason: nil)
@@ -128,9 +130,11 @@ private let maxFrameSize = 1 << 22
                 _ = try await reader.next()
                 // sent_at is now: the server corrects timestamps only for a device clock that is off.
                 let now = Date().formatted(.iso8601)
-                let body = #"{"sent_at": "\#(now)", "events": [{"id": "\#(UUID())", "name": "bill_created", "timestamp": "2026-11-20T13:00:00Z", "user_id": "cy"}]}"#
+                let body =
+                    #"{"sent_at": "\#(now)", "events": [{"id": "\#(UUID())", "name": "bill_created", "timestamp": "2026-11-20T13:00:00Z", "user_id": "cy"}]}"#
                 let ingest = try await client.execute(
-                    uri: "/v1/events", method: .post, headers: [.contentType: "application/json", HTTPField.Name("X-App-Key")!: fixture.app.ingestKey],
+                    uri: "/v1/events", method: .post,
+                    headers: [.contentType: "application/json", HTTPField.Name("X-App-Key")!: fixture.app.ingestKey],
                     body: ByteBuffer(string: body))
                 #expect(ingest.status == .ok)
                 let update = try await reader.first { $0.patches.contains { $0.html?.contains(#"data-metric="dau">3<"#) == true } }
@@ -205,11 +209,13 @@ private let maxFrameSize = 1 << 22
                     do {
                         for round in 0..<20 {
                             let now = Date().formatted(.iso8601)
-                            let body = #"{"sent_at": "\#(now)", "events": [{"id": "\#(UUID())", "name": "bill_created", "timestamp": "2026-11-20T13:00:00Z", "user_id": "u\#(round)"}]}"#
-                            let response = try await ingest.execute(TestClient.Request(
-                                "/v1/events", method: .post, authority: "localhost",
-                                headers: [.contentType: "application/json", HTTPField.Name("X-App-Key")!: fixture.app.ingestKey],
-                                body: ByteBuffer(string: body)))
+                            let body =
+                                #"{"sent_at": "\#(now)", "events": [{"id": "\#(UUID())", "name": "bill_created", "timestamp": "2026-11-20T13:00:00Z", "user_id": "u\#(round)"}]}"#
+                            let response = try await ingest.execute(
+                                TestClient.Request(
+                                    "/v1/events", method: .post, authority: "localhost",
+                                    headers: [.contentType: "application/json", HTTPField.Name("X-App-Key")!: fixture.app.ingestKey],
+                                    body: ByteBuffer(string: body)))
                             #expect(response.status == .ok)
                             try await Task.sleep(for: .milliseconds(10))
                         }
@@ -221,7 +227,8 @@ private let maxFrameSize = 1 << 22
                 }
                 for tab in 0..<24 {
                     group.addTask {
-                        try await client.ws(path, configuration: .init(maxFrameSize: maxFrameSize, additionalHeaders: headers)) { inbound, outbound, _ in
+                        try await client.ws(path, configuration: .init(maxFrameSize: maxFrameSize, additionalHeaders: headers)) {
+                            inbound, outbound, _ in
                             var messages = inbound.messages(maxSize: 1 << 22).makeAsyncIterator()
                             _ = try await messages.next()
                             // A move to where the section is already sends nothing back: no reply is awaited.

@@ -5,6 +5,7 @@ import Synchronization
 import TallyServer
 import TallyStore
 import Testing
+
 @testable import TallyDashboard
 
 /// Live updates without a browser: announcements on the bus become patches for every open
@@ -25,7 +26,8 @@ import Testing
 
         /// Day metrics with `dau` set, decoded as the metrics API writes them.
         static func metrics(dau: Int, date: String) throws -> DayMetrics {
-            let json = #"{"date":"\#(date)","tz":"UTC","dau":\#(dau),"wau":0,"mau":0,"new_users":0,"events":{},"per_user":{},"versions":{},"screens":{}}"#
+            let json =
+                #"{"date":"\#(date)","tz":"UTC","dau":\#(dau),"wau":0,"mau":0,"new_users":0,"events":{},"per_user":{},"versions":{},"screens":{}}"#
             return try JSONDecoder().decode(DayMetrics.self, from: Data(json.utf8))
         }
     }

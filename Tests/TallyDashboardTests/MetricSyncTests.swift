@@ -2,6 +2,7 @@ import Componentry
 import ComponentryList
 import Foundation
 import Testing
+
 @testable import TallyDashboard
 
 /// A headline shown in several places — tabs of the same app and day, a detail sheet — is
@@ -24,7 +25,8 @@ import Testing
     @Test func aNewValueReadByOneTabMovesTheOthers() async throws {
         let channel = SyncChannel()
         let first = DashboardPage(app: .test, layout: .default, query: PageQuery(date: Day("2026-11-20")!), channel: channel)
-        let second = DashboardPage(app: .test, layout: .default, query: PageQuery(date: Day("2026-11-20")!, from: Day("2026-11-01")), channel: channel)
+        let second = DashboardPage(
+            app: .test, layout: .default, query: PageQuery(date: Day("2026-11-20")!, from: Day("2026-11-01")), channel: channel)
         let otherDay = DashboardPage(app: .test, layout: .default, query: PageQuery(date: Day("2026-11-19")!), channel: channel)
         _ = first.show(try report(dau: 1))
         _ = second.show(try report(dau: 1))

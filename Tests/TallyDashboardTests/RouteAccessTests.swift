@@ -7,6 +7,7 @@ import HummingbirdWSTesting
 import NIOCore
 import TallyServer
 import Testing
+
 @testable import TallyDashboard
 
 /// Who may use each route of `tally serve`: the test walks every route of the application's
@@ -66,7 +67,8 @@ import Testing
                         forged
                         ? [.authorization: "Bearer rt_forged", HTTPField.Name("X-App-Key")!: "ik_forged", .cookie: "\(Cookies.session)=forged"]
                         : [:]
-                    let answer = try await client.execute(uri: uri, method: HTTPRequest.Method(method)!, headers: headers, body: ByteBuffer(string: "{}"))
+                    let answer = try await client.execute(
+                        uri: uri, method: HTTPRequest.Method(method)!, headers: headers, body: ByteBuffer(string: "{}"))
                     let said = "\(route) \(forged ? "with forged credentials" : "without credentials") answered \(answer.status)"
                     for field in SecurityHeadersMiddleware<DashboardRequestContext>().headers {
                         #expect(answer.headers[field.name] == field.value, "\(said): \(field.name) missing")
@@ -84,7 +86,8 @@ import Testing
             for route in Self.sockets {
                 let path = String(route.dropFirst("GET ".count)).replacingOccurrences(of: "{id}", with: app)
                 await #expect(throws: (any Error).self, "\(route) opened without a session") {
-                    try await client.ws(path, configuration: .init(additionalHeaders: [.origin: "http://localhost:\(client.port ?? 0)"])) { _, _, _ in }
+                    try await client.ws(path, configuration: .init(additionalHeaders: [.origin: "http://localhost:\(client.port ?? 0)"])) { _, _, _ in
+                    }
                 }
             }
         }

@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import TallyDashboard
 import TallyServerTesting
 import TallyStore
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The `tally` command, run as a child process the way its users run it.
 @Suite("tally command")
@@ -62,7 +63,8 @@ final class CommandTests {
         #expect((sent ?? 0) > 0)
         #expect(text.contains("(0 dropped)"))
 
-        var request = URLRequest(url: URL(string: "\(base)/v1/metrics/range?from=\(utcDay(Date().addingTimeInterval(-40 * 86_400)))&to=\(utcDay(Date()))")!)
+        var request = URLRequest(
+            url: URL(string: "\(base)/v1/metrics/range?from=\(utcDay(Date().addingTimeInterval(-40 * 86_400)))&to=\(utcDay(Date()))")!)
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         let (body, response) = try await URLSession.shared.data(for: request)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
@@ -172,12 +174,12 @@ final class CommandTests {
     @Test func aBadDashboardConfigIsRefusedWithItsLineAndField() async throws {
         let file = folder.appendingPathComponent("dashboard.yaml")
         try """
-            sections:
-              - id: bills
-                title: Bills
-                metrics:
-                  - {key: bills, label: Bills, cuont: bill_created}
-            """.write(to: file, atomically: true, encoding: .utf8)
+        sections:
+          - id: bills
+            title: Bills
+            metrics:
+              - {key: bills, label: Bills, cuont: bill_created}
+        """.write(to: file, atomically: true, encoding: .utf8)
         let server = try CommandProcess(["serve", "--port", "0", "--db", db, "--dashboard-config", file.path])
         let status = try await server.exitStatus(within: 30)
         #expect(status != nil && status != 0)

@@ -1,8 +1,8 @@
 import Foundation
 import NIOCore
 import NIOPosix
-import TallyServer
 import Synchronization
+import TallyServer
 import TallyServerTesting
 import Testing
 
@@ -48,7 +48,8 @@ import Testing
         configuration.maximumConnections = 2
         let request = "GET /healthz HTTP/1.1\r\nHost: a\r\n\r\n"
         try await LiveServer.with(configuration: configuration) { server in
-            let first = try await RawConnection.open(to: server), second = try await RawConnection.open(to: server)
+            let first = try await RawConnection.open(to: server)
+            let second = try await RawConnection.open(to: server)
             for open in [first, second] { #expect(try await open.send(request, readingUntil: .answered).hasPrefix("HTTP/1.1 200")) }
             let third = try await RawConnection.open(to: server)
             let waiting = Task { try await third.send(request, readingUntil: .answered) }
@@ -105,7 +106,10 @@ final class RawConnection: Sendable {
             return received
         }
         for await piece in pieces {
-            let text = receivedText.withLock { $0 += piece; return $0 }
+            let text = receivedText.withLock {
+                $0 += piece
+                return $0
+            }
             if until == .answered, text.contains(#""status":"ok""#) { break }
         }
         return received

@@ -1,9 +1,10 @@
 import Foundation
 import TallyServerTesting
-import TallyStoreTesting
 import TallyStore
+import TallyStoreTesting
 import TallyTracker
 import Testing
+
 @testable import TallyServer
 
 @Suite("POST /v1/events feeds data health")
@@ -45,7 +46,8 @@ struct DataHealthContractTests {
                 #expect(response.status == 400, "dropped: \(value)")
             }
             // Repeated reasons add up, capped at the limit.
-            let repeated = String(decoding: Batch.body([]), as: UTF8.self).dropLast()
+            let repeated =
+                String(decoding: Batch.body([]), as: UTF8.self).dropLast()
                 + #","dropped":{"too-old":1000000000,"too-old":1000000000,"bad-request":0}}"#
             #expect(try await server.ingest(Data(repeated.utf8), key: app.ingestKey).status == 200)
             let health = try await server.store.dataHealth(app: app.app.id, date: utcDay(Date()), timeZone: "UTC")

@@ -1,6 +1,7 @@
 import Foundation
 import SeededRandom
 import Testing
+
 @testable import TallyServer
 
 @Suite struct EventIDTests {
@@ -20,9 +21,11 @@ import Testing
             default: break
             }
             let string = String(text)
-            let canonical = text.count == 36 && text.indices.allSatisfy { index in
-                [8, 13, 18, 23].contains(index) ? text[index] == "-" : text[index].isHexDigit
-            }
+            let canonical =
+                text.count == 36
+                && text.indices.allSatisfy { index in
+                    [8, 13, 18, 23].contains(index) ? text[index] == "-" : text[index].isHexDigit
+                }
             if canonical {
                 #expect(EventID.parse(string) == UUID(uuidString: string), "\(string)")
                 #expect(EventID.parse(string) != nil, "\(string)")

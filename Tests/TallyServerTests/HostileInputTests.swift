@@ -4,8 +4,9 @@ import SeededRandom
 import TallyServer
 import TallyServerTesting
 import TallyStoreTesting
-@testable import TallyStore
 import Testing
+
+@testable import TallyStore
 
 /// What an attacker holding an ingest key (they ship inside apps) can send: numbers and
 /// nesting at their limits, store failures, slow subscribers. The server keeps answering,

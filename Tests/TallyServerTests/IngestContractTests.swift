@@ -1,8 +1,8 @@
 import Foundation
 import TallyServer
 import TallyServerTesting
-import TallyStoreTesting
 import TallyStore
+import TallyStoreTesting
 import Testing
 
 @Suite("POST /v1/events contract")
@@ -42,8 +42,9 @@ struct IngestContractTests {
             ].map { $0 as? [String: Any] ?? ["bogus": $0] }
             var body = Batch.body(events)
             // Element 8 must be a bare string, not an object: patch it into the JSON.
-            body = Data(String(decoding: body, as: UTF8.self)
-                .replacingOccurrences(of: #"{"bogus":"just a string"}"#, with: #""just a string""#).utf8)
+            body = Data(
+                String(decoding: body, as: UTF8.self)
+                    .replacingOccurrences(of: #"{"bogus":"just a string"}"#, with: #""just a string""#).utf8)
             let response = try await server.ingest(body, key: app.ingestKey)
             #expect(response.status == 200)
             #expect(response.json["accepted"] as? Int == 2)

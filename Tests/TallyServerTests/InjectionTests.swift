@@ -60,10 +60,12 @@ struct InjectionTests {
                 #expect(try await server.ingest(Batch.body([Batch.event()]), key: header).status == 401, "\(payload.debugDescription)")
                 #expect(try await server.metrics("/v1/metrics?date=2026-01-01", token: header).status == 401)
                 let parameter = payload.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
-                for path in ["/v1/metrics?date=\(parameter)", "/v1/metrics?date=2026-01-01&tz=\(parameter)",
-                    "/v1/metrics/range?from=\(parameter)&to=2026-01-02", "/v1/metrics/breakdown?date=2026-01-01&event=\(parameter)&property=\(parameter)",
-                    "/v1/retention?from=\(parameter)&to=2026-01-02"]
-                {
+                for path in [
+                    "/v1/metrics?date=\(parameter)", "/v1/metrics?date=2026-01-01&tz=\(parameter)",
+                    "/v1/metrics/range?from=\(parameter)&to=2026-01-02",
+                    "/v1/metrics/breakdown?date=2026-01-01&event=\(parameter)&property=\(parameter)",
+                    "/v1/retention?from=\(parameter)&to=2026-01-02",
+                ] {
                     let answer = try await server.metrics(path, token: app.readToken)
                     #expect(answer.status == 400 || answer.status == 200, "\(path) answered \(answer.status)")
                 }

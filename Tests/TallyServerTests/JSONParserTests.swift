@@ -1,5 +1,6 @@
 import SeededRandom
 import Testing
+
 @testable import TallyServer
 
 @Suite struct JSONParserTests {
@@ -61,7 +62,7 @@ import Testing
         ("123456789012345678901", JSONValue.double(Double("123456789012345678901")!)),
         ("-9223372036854775808", .int(Int.min)),
         ("9223372036854775807", .int(Int.max)),
-        ("9223372036854775808", .double(9223372036854775808)),
+        ("9223372036854775808", .double(9_223_372_036_854_775_808)),
         ("999999999999999", .int(999_999_999_999_999)),
         ("9999999999999999", .int(9_999_999_999_999_999)),
         ("-0", .int(0)),
@@ -76,7 +77,7 @@ import Testing
     @Test(arguments: ["1e400", "-1e400", "1.", ".5", "+1", "01", "-", "1e", "1e+", "1.2.3", "--1", "1-2", "0e5e"])
     func malformedOrOutOfRangeNumbersAreInvalidValues(text: String) throws {
         guard case .object(let object) = try parse(#"{"n": \#(text), "after": true}"#),
-              case .invalid = object["n"]
+            case .invalid = object["n"]
         else {
             Issue.record("\(text) did not parse as an invalid value")
             return

@@ -1,7 +1,7 @@
 import Foundation
 import TallyServerTesting
-import TallyStoreTesting
 import TallyStore
+import TallyStoreTesting
 import Testing
 
 @Suite("GET /v1/metrics contract")

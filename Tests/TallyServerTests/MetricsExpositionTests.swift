@@ -1,10 +1,12 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-@testable import TallyServer
 import TallyStore
 import Testing
+
+@testable import TallyServer
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// `GET /metrics`: what `tally serve` reports in Prometheus' format, and who may read it.
 @Suite("GET /metrics")
@@ -26,7 +28,8 @@ struct MetricsExpositionTests {
             return (try await URLSession.shared.data(for: request).1 as? HTTPURLResponse)?.statusCode ?? 0
         }
         let events = [Batch.event(), Batch.event(), Batch.event(["name": ""])]
-        #expect(try await post("/v1/events", ["sent_at": Date().formatted(Batch.iso), "events": events], headers: ["X-App-Key": app.ingestKey]) == 200)
+        #expect(
+            try await post("/v1/events", ["sent_at": Date().formatted(Batch.iso), "events": events], headers: ["X-App-Key": app.ingestKey]) == 200)
         #expect(try await post("/v1/events", ["sent_at": Date().formatted(Batch.iso), "events": events], headers: ["X-App-Key": "ik_wrong"]) == 401)
         let segment = ["batch": [["type": "track", "event": "a", "userId": "u"], ["type": "track", "event": "b", "userId": "u"]]]
         #expect(try await post("/v1/batch", segment, headers: ["Authorization": basic(app.ingestKey)]) == 200)

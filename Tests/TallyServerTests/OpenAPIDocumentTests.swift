@@ -18,10 +18,11 @@ struct OpenAPIDocumentTests {
             for (path, operations) in paths {
                 for method in operations.keys { documented.insert("\(method.uppercased()) \(Self.normalized(path))") }
             }
-            let routed = Set(server.server.router().routes.map { route in
-                let (method, path) = (route.method.rawValue, route.path.description)
-                return "\(method) \(Self.normalized(path))"
-            })
+            let routed = Set(
+                server.server.router().routes.map { route in
+                    let (method, path) = (route.method.rawValue, route.path.description)
+                    return "\(method) \(Self.normalized(path))"
+                })
             #expect(routed.subtracting(documented).isEmpty, "routes the document lacks: \(routed.subtracting(documented).sorted())")
             #expect(documented.subtracting(routed).isEmpty, "documented routes the router lacks: \(documented.subtracting(routed).sorted())")
         }

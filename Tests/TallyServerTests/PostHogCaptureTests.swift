@@ -38,9 +38,10 @@ struct PostHogCaptureTests {
             #expect(first.sessionID == "session-1")
             #expect(first.appVersion == "2.1.0")
             #expect(first.platform == "Android")
-            #expect(first.properties == [
-                "amount": .number(9.5), "$active_feature_flags": .string(#"["beta","dark"]"#), "$lib": .string("posthog-python"),
-            ])
+            #expect(
+                first.properties == [
+                    "amount": .number(9.5), "$active_feature_flags": .string(#"["beta","dark"]"#), "$lib": .string("posthog-python"),
+                ])
             let second = try #require(stored[screen])
             #expect(second.name == "screen_view")
             #expect(second.userID == "42")

@@ -1,11 +1,12 @@
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import TallyServerTesting
 import TallyStore
 import Testing
+
 @testable import TallyServer
 
 @Suite struct RateLimiterTests {
@@ -43,7 +44,8 @@ import Testing
         configuration.rateLimit = nil
         configuration.addressRateLimit = RateLimit(eventsPerSecond: 0.001, burst: 10)
         try await LiveServer.with(configuration: configuration) { live in
-            let first = try await live.makeApp(), second = try await live.makeApp()
+            let first = try await live.makeApp()
+            let second = try await live.makeApp()
             let router = Router(context: AddressedContext.self)
             router.add(middleware: AddressedContext.FromHeader())
             live.server.addRoutes(to: router)
@@ -75,7 +77,9 @@ private struct AddressedContext: RequestContext, RemoteAddressRequestContext {
 
     /// Sets the context's address from the header.
     struct FromHeader: RouterMiddleware {
-        func handle(_ request: Request, context: AddressedContext, next: (Request, AddressedContext) async throws -> Response) async throws -> Response {
+        func handle(_ request: Request, context: AddressedContext, next: (Request, AddressedContext) async throws -> Response) async throws
+            -> Response
+        {
             var context = context
             context.remoteAddress = try request.headers[AddressedContext.address].map { try SocketAddress(ipAddress: $0, port: 4_000) }
             return try await next(request, context)

@@ -1,12 +1,13 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Synchronization
 import TallyServer
 import TallyServerTesting
 import TallyTracker
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite("SDK to collector over HTTP")
 struct SDKEndToEndTests {

@@ -60,7 +60,9 @@ struct SegmentTrackingTests {
             ]
             for (type, fields) in messages {
                 // The route gives the type; the body's own type does not override it.
-                let body = fields.merging(["type": "alias", "anonymousId": "a", "messageId": UUID().uuidString, "writeKey": app.ingestKey]) { own, _ in own }
+                let body = fields.merging(["type": "alias", "anonymousId": "a", "messageId": UUID().uuidString, "writeKey": app.ingestKey]) {
+                    own, _ in own
+                }
                 let response = try await server.segment("/v1/\(type)", body, key: nil)
                 #expect(response.status == 200, "\(type)")
             }

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import Testing
-@testable import TallyStore
 import TallyStoreTesting
+import Testing
+
+@testable import TallyStore
 
 @Suite struct AppTests {
     @Test func keysAreRandomURLSafeAndStoredHashed() async throws {

@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import Testing
-@testable import TallyStore
 import TallyStoreTesting
+import Testing
+
+@testable import TallyStore
 
 @Suite struct DashboardUserTests {
     @Test(arguments: TestDatabase.all) func usersAreCreatedFoundAndListed(database: TestDatabase) async throws {
@@ -32,7 +33,8 @@ import TallyStoreTesting
     @Test func sessionsExpireAndSurviveARestart() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("TallyStoreTests-\(UUID().uuidString).sqlite").path
         let now = instant("2026-03-01T12:00:00Z")
-        let token = Data(repeating: 1, count: 32), expired = Data(repeating: 2, count: 32)
+        let token = Data(repeating: 1, count: 32)
+        let expired = Data(repeating: 2, count: 32)
         let created: DashboardSession
         do {
             let store = try EventStore(path: path)

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import TallyStore
 import TallyStoreTesting
+import Testing
+
+@testable import TallyStore
 
 @Suite struct DataHealthTests {
     /// Kathmandu (+05:45) days start at 18:15 UTC: counts on either side of that instant go
@@ -20,13 +21,17 @@ import TallyStoreTesting
         try await store.recordIngest(app: other, at: boundary, accepted: 100, duplicates: 100)
 
         let first = try await store.dataHealth(app: app, date: "2026-03-01")
-        #expect(first == DataHealth(
-            date: "2026-03-01", timeZone: "Asia/Kathmandu", accepted: 5, duplicates: 1,
-            rejected: ["invalid_name": 2], dropped: ["capped-bytes": 7]))
+        #expect(
+            first
+                == DataHealth(
+                    date: "2026-03-01", timeZone: "Asia/Kathmandu", accepted: 5, duplicates: 1,
+                    rejected: ["invalid_name": 2], dropped: ["capped-bytes": 7]))
         let second = try await store.dataHealth(app: app, date: "2026-03-02")
-        #expect(second == DataHealth(
-            date: "2026-03-02", timeZone: "Asia/Kathmandu", accepted: 4, duplicates: 2,
-            rejected: ["invalid_name": 1, "too_old": 4], dropped: [:]))
+        #expect(
+            second
+                == DataHealth(
+                    date: "2026-03-02", timeZone: "Asia/Kathmandu", accepted: 4, duplicates: 2,
+                    rejected: ["invalid_name": 1, "too_old": 4], dropped: [:]))
         let utc = try await store.dataHealth(app: app, date: "2026-03-01", timeZone: "UTC")
         #expect((utc.accepted, utc.duplicates, utc.rejected) == (9, 3, ["invalid_name": 3, "too_old": 4]))
     }
@@ -61,7 +66,8 @@ import TallyStoreTesting
         let store = try makeStore()
         let app = try await store.createApp(name: "Demo").app.id
         let start = instant("2026-03-01T00:00:00Z")
-        let tasks = 8, rounds = 250
+        let tasks = 8
+        let rounds = 250
         try await withThrowingTaskGroup { group in
             for task in 0..<tasks {
                 group.addTask {

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import TallyStore
 import TallyStoreTesting
+import Testing
+
+@testable import TallyStore
 
 @Suite struct DayBoundaryTests {
     @Test(arguments: TestDatabase.all) func shanghaiDayStartsAtSixteenHundredUTC(database: TestDatabase) async throws {

@@ -1,10 +1,15 @@
-import Testing
-@testable import TallyStore
 import TallyStoreTesting
+import Testing
+
+@testable import TallyStore
 
 @Suite struct ErrorTests {
-    @Test(arguments: TestDatabase.all, ["", "2026-3-01", "2026-02-30", "2025-02-29", "2026-13-01", "2026-00-10", "2026-01-32", "2026/01/01",
-                      "2026-01-01T00:00", "２０２６-01-01", "-026-01-01", "abcd-ef-gh"])
+    @Test(
+        arguments: TestDatabase.all,
+        [
+            "", "2026-3-01", "2026-02-30", "2025-02-29", "2026-13-01", "2026-00-10", "2026-01-32", "2026/01/01",
+            "2026-01-01T00:00", "２０２６-01-01", "-026-01-01", "abcd-ef-gh",
+        ])
     func invalidDatesThrow(database: TestDatabase, text: String) async throws {
         let store = try await database.makeStore()
         let app = try await store.createApp(name: "Demo").app.id

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import TallyStore
 import TallyStoreTesting
+import Testing
+
+@testable import TallyStore
 
 /// `EventStore.write(app:from:to:as:into:)`: the bytes of `tally export`.
 @Suite struct ExportTests {
@@ -17,7 +18,8 @@ import TallyStoreTesting
         var events = Self.awkward.enumerated().map { index, text in
             var made = event(
                 name: text, at: instant("2026-03-01T00:00:00Z").addingTimeInterval(Double(index) * 3_600.125), user: text,
-                version: text, properties: ["text": .string(text), "n": .number(Double(index) / 8), "ok": .bool(index.isMultiple(of: 2)), "nothing": .null])
+                version: text,
+                properties: ["text": .string(text), "n": .number(Double(index) / 8), "ok": .bool(index.isMultiple(of: 2)), "nothing": .null])
             made.platform = text
             made.sessionID = index == 0 ? nil : text
             return made
@@ -62,11 +64,12 @@ import TallyStoreTesting
         for (row, event) in zip(rows.dropFirst(), events) {
             let properties = try JSONSerialization.jsonObject(with: Data(row[9].utf8)) as? NSDictionary
             let expectedProperties = try JSONSerialization.jsonObject(with: JSONEncoder().encode(event.properties)) as? NSDictionary
-            #expect(row[0...8] == [
-                "\(app.rawValue)", event.id.uuidString, event.name,
-                event.timestamp.formatted(Self.iso), event.deviceTimestamp.formatted(Self.iso),
-                event.userID, event.sessionID ?? "", event.appVersion, event.platform,
-            ])
+            #expect(
+                row[0...8] == [
+                    "\(app.rawValue)", event.id.uuidString, event.name,
+                    event.timestamp.formatted(Self.iso), event.deviceTimestamp.formatted(Self.iso),
+                    event.userID, event.sessionID ?? "", event.appVersion, event.platform,
+                ])
             #expect(properties == expectedProperties)
         }
     }

@@ -1,8 +1,9 @@
-import SeededRandom
 import Dispatch
 import Foundation
 import GRDB
+import SeededRandom
 import Testing
+
 @testable import TallyStore
 
 @Suite struct GroupCommitTests {
@@ -45,10 +46,11 @@ import Testing
         let store = try makeStore()
         let app = try await store.createApp(name: "Demo").app.id
         try await store.pool.write { db in
-            try db.execute(sql: """
-                CREATE TRIGGER poison BEFORE INSERT ON event WHEN NEW.name = 'poison'
-                BEGIN SELECT RAISE(ABORT, 'poisoned'); END
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER poison BEFORE INSERT ON event WHEN NEW.name = 'poison'
+                    BEGIN SELECT RAISE(ABORT, 'poisoned'); END
+                    """)
         }
         let commits = try await store.pool.write(CommitCounter.init)
         let at = instant("2026-03-01T10:00:00Z")
@@ -84,12 +86,13 @@ import Testing
         let store = try makeStore()
         let app = try await store.createApp(name: "Demo").app.id
         try await store.pool.write { db in
-            try db.execute(sql: """
-                CREATE TABLE failing (on_chunk INTEGER NOT NULL);
-                INSERT INTO failing VALUES (1);
-                CREATE TRIGGER fail_day BEFORE INSERT ON day_users WHEN (SELECT on_chunk FROM failing) = 1
-                BEGIN SELECT RAISE(ABORT, 'failing rollup'); END
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE failing (on_chunk INTEGER NOT NULL);
+                    INSERT INTO failing VALUES (1);
+                    CREATE TRIGGER fail_day BEFORE INSERT ON day_users WHEN (SELECT on_chunk FROM failing) = 1
+                    BEGIN SELECT RAISE(ABORT, 'failing rollup'); END
+                    """)
         }
         // Seen earlier, so the failing transaction also lowers a cached first_seen.
         try await store.pool.write { db in try db.execute(sql: "UPDATE failing SET on_chunk = 0") }

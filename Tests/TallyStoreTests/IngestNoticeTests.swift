@@ -1,7 +1,8 @@
 import Foundation
-@testable import TallyStore
 import TallyStoreTesting
 import Testing
+
+@testable import TallyStore
 
 /// Collectors sharing a PostgreSQL database hear of each other's events.
 @Suite struct IngestNoticeTests {

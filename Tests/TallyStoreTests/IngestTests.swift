@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
-import Testing
-@testable import TallyStore
 import TallyStoreTesting
+import Testing
+
+@testable import TallyStore
 
 @Suite struct IngestTests {
     @Test func duplicateIDsAreStoredOnceAndCounted() async throws {
@@ -71,9 +72,10 @@ import TallyStoreTesting
 
         let line = try JSONEncoder().encode(exported[0])
         let object = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
-        #expect(Set(object.keys) == [
-            "id", "name", "timestamp", "device_timestamp", "user_id", "session_id", "app_version", "platform", "properties",
-        ])
+        #expect(
+            Set(object.keys) == [
+                "id", "name", "timestamp", "device_timestamp", "user_id", "session_id", "app_version", "platform", "properties",
+            ])
     }
 
     /// Events of any month and century are stored, once: on PostgreSQL each in its month's

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import TallyStore
 
 /// The configured metrics of ``EventStore`` (property averages, empty shares, breakdowns,

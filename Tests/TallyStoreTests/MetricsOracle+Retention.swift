@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import TallyStore
 
 /// Retention by brute force, from its definition.

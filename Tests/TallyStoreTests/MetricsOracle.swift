@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import TallyStore
 
 /// Computes metrics by brute force over an in-memory list of events, straight from the

@@ -1,8 +1,9 @@
-import SeededRandom
 import Foundation
-import Testing
-@testable import TallyStore
+import SeededRandom
 import TallyStoreTesting
+import Testing
+
+@testable import TallyStore
 
 /// Random data, metrics compared field by field with ``MetricsOracle``. Each seed picks its
 /// own time zone, so a failure reproduces from the seed alone.
@@ -11,7 +12,9 @@ import TallyStoreTesting
 
     /// A store holding one app's random events (resent some, batched at random) over 40
     /// days from `start`, and the time zone the seed picks for reading them.
-    static func randomStore(seed: UInt64, on database: TestDatabase) async throws -> (store: EventStore, app: AppID, events: [Event], timeZone: String) {
+    static func randomStore(seed: UInt64, on database: TestDatabase) async throws -> (
+        store: EventStore, app: AppID, events: [Event], timeZone: String
+    ) {
         var random = SplitMix64(seed: seed)
         let timeZone = Self.timeZones[Int(seed) % Self.timeZones.count]
         let appTimeZone = Self.timeZones.randomElement(using: &random)!
@@ -30,13 +33,14 @@ import TallyStoreTesting
                 properties["screen"] = [.string("home"), .string("cart"), .string("settings"), .number(3), nil]
                     .randomElement(using: &random)!
             }
-            events.append(event(
-                id: UUID(uuid: (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }.withUnsafeBytes { $0.load(as: uuid_t.self) }),
-                name: name,
-                at: Date(unixMilliseconds: Self.start + grid + jitter),
-                user: "user\(Int.random(in: 0..<(10 + 3 * Int(grid / 86_400_000)), using: &random))",  // new users every day
-                version: ["1.0", "1.1", "2.0"].randomElement(using: &random)!,
-                properties: properties))
+            events.append(
+                event(
+                    id: UUID(uuid: (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }.withUnsafeBytes { $0.load(as: uuid_t.self) }),
+                    name: name,
+                    at: Date(unixMilliseconds: Self.start + grid + jitter),
+                    user: "user\(Int.random(in: 0..<(10 + 3 * Int(grid / 86_400_000)), using: &random))",  // new users every day
+                    version: ["1.0", "1.1", "2.0"].randomElement(using: &random)!,
+                    properties: properties))
         }
         // Resend some events, in later batches and within the same batch.
         events += (0..<200).map { _ in events.randomElement(using: &random)! }
@@ -83,7 +87,8 @@ import TallyStoreTesting
             for period in RetentionPeriod.allCases {
                 let (from, to) = (oracle.day(first, offset: from), oracle.day(first, offset: to))
                 let retention = try await store.retention(app: app, from: from, to: to, timeZone: timeZone, period: period)
-                #expect(retention == oracle.retention(from: from, to: to, timeZone: timeZone, period: period), "seed \(seed), \(from)…\(to) by \(period)")
+                #expect(
+                    retention == oracle.retention(from: from, to: to, timeZone: timeZone, period: period), "seed \(seed), \(from)…\(to) by \(period)")
             }
         }
     }

@@ -1,8 +1,9 @@
-import SeededRandom
 import Foundation
-import Testing
-@testable import TallyStore
+import SeededRandom
 import TallyStoreTesting
+import Testing
+
+@testable import TallyStore
 
 /// The configured metrics over raw events, compared with ``MetricsOracle`` on random data.
 /// Each seed picks its own time zone, so a failure reproduces from the seed alone.
@@ -27,12 +28,13 @@ import TallyStoreTesting
                 properties[key] = Self.randomValue(for: key, using: &random)
             }
             let grid = Int64.random(in: 0..<(6 * 24 * 8), using: &random) * 450_000
-            events.append(event(
-                id: UUID(uuid: (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }.withUnsafeBytes { $0.load(as: uuid_t.self) }),
-                name: ["bill_created", "bill_created", "screen_view", "open"].randomElement(using: &random)!,
-                at: Date(unixMilliseconds: start + grid + (Bool.random(using: &random) ? 0 : Int64.random(in: -2...2, using: &random))),
-                user: "user\(Int.random(in: 0..<30, using: &random))",
-                properties: properties))
+            events.append(
+                event(
+                    id: UUID(uuid: (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }.withUnsafeBytes { $0.load(as: uuid_t.self) }),
+                    name: ["bill_created", "bill_created", "screen_view", "open"].randomElement(using: &random)!,
+                    at: Date(unixMilliseconds: start + grid + (Bool.random(using: &random) ? 0 : Int64.random(in: -2...2, using: &random))),
+                    user: "user\(Int.random(in: 0..<30, using: &random))",
+                    properties: properties))
         }
         events += (0..<100).map { _ in events.randomElement(using: &random)! }
         for first in stride(from: 0, to: events.count, by: 97) {
@@ -75,17 +77,23 @@ import TallyStoreTesting
     static func randomValue(for key: String, using random: inout SplitMix64) -> PropertyValue {
         switch key {
         case "amount":
-            [.number(Double(Int.random(in: -400...4_000, using: &random)) / 4), .number(Double(Int.random(in: 0...9, using: &random))),
-             .string("12"), .bool(true), .null].randomElement(using: &random)!
+            [
+                .number(Double(Int.random(in: -400...4_000, using: &random)) / 4), .number(Double(Int.random(in: 0...9, using: &random))),
+                .string("12"), .bool(true), .null,
+            ].randomElement(using: &random)!
         case "note":
-            [.string(""), .string(" "), .string("\t\n"), .string("\u{3000}\u{A0}"), .string("\u{200B}"), .string(" lunch "),
-             .string("lunch"), .number(0), .null].randomElement(using: &random)!
+            [
+                .string(""), .string(" "), .string("\t\n"), .string("\u{3000}\u{A0}"), .string("\u{200B}"), .string(" lunch "),
+                .string("lunch"), .number(0), .null,
+            ].randomElement(using: &random)!
         case "price":
             [.number(Double.random(in: -1e6...1e6, using: &random)), .number(1e20), .number(-0.000_01), .number(3)]
                 .randomElement(using: &random)!
         default:
-            [.string("Home"), .string("Budget"), .string("3"), .number(3), .number(2.5), .bool(false), .bool(true),
-             .string("ホーム"), .null].randomElement(using: &random)!
+            [
+                .string("Home"), .string("Budget"), .string("3"), .number(3), .number(2.5), .bool(false), .bool(true),
+                .string("ホーム"), .null,
+            ].randomElement(using: &random)!
         }
     }
 
@@ -146,7 +154,8 @@ import TallyStoreTesting
         }
         let year = try await store.dailyCounts(app: app, event: "e", from: "2025-01-02", to: "2026-01-02")
         #expect(year.count == EventStore.maximumRangeDays && year.allSatisfy { $0.events == 0 && $0.users == 0 })
-        #expect(try await store.propertyAverage(app: app, event: "e", property: "p", date: "2026-03-01")
-            == NumericSummary(count: 0, average: nil, maximum: nil))
+        #expect(
+            try await store.propertyAverage(app: app, event: "e", property: "p", date: "2026-03-01")
+                == NumericSummary(count: 0, average: nil, maximum: nil))
     }
 }

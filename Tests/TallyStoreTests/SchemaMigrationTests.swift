@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import TallyStore
 
 /// Opening a database of an earlier schema rebuilds the rollups from its raw events.
@@ -31,7 +32,8 @@ import Testing
             #expect(metrics.dau == oracle.metrics(date: date, timeZone: timeZone).dau)
         }
         let (from, to) = (oracle.day(first, offset: 0), oracle.day(first, offset: 40))
-        #expect(try await upgraded.retention(app: app, from: from, to: to, timeZone: timeZone)
-            == (try await ingested.retention(app: app, from: from, to: to, timeZone: timeZone)))
+        #expect(
+            try await upgraded.retention(app: app, from: from, to: to, timeZone: timeZone)
+                == (try await ingested.retention(app: app, from: from, to: to, timeZone: timeZone)))
     }
 }

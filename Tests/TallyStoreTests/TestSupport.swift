@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+
 @testable import TallyStore
 
 /// A store in a fresh temporary file.
@@ -23,7 +24,6 @@ func event(
         id: id, name: name, timestamp: timestamp, deviceTimestamp: timestamp.addingTimeInterval(-1.5), userID: user,
         sessionID: "s-\(user)", appVersion: version, platform: "iOS", properties: properties)
 }
-
 
 /// The ids of every stored event, read from the `event` table's 16-byte blobs.
 func storedEventIDs(_ db: Database) throws -> Set<UUID> {

@@ -2,11 +2,13 @@ import Foundation
 import Locking
 import TallyServerTesting
 import Testing
+
 @testable import TallyTracker
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 @Suite("Crash recovery")

@@ -1,6 +1,7 @@
 import Foundation
 import SeededRandom
 import Testing
+
 @testable import TallyTracker
 
 @Suite("Gzip")

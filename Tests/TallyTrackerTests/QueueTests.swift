@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TallyTracker
 
 @Suite("On-disk queue")
@@ -96,7 +97,7 @@ struct QueueTests {
             configuration.maxEventAge = .seconds(3600)
             let tracker = try Tracker(configuration: configuration)
             let fresh = try #require(tracker.track("fresh"))
-            clock.advance(minutes: 45) // "old" is 75 minutes old, "fresh" 45
+            clock.advance(minutes: 45)  // "old" is 75 minutes old, "fresh" 45
             let report = await tracker.flush()
             #expect(report.dropped == [.tooOld: 1])
             #expect(report.sent == 1)
@@ -118,7 +119,7 @@ struct QueueTests {
             func files() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() }
             #expect(try files() == ["1.ndjson", "2.ndjson", "3.ndjson"])
 
-            queue.acknowledge(queue.peek(limit: 3)[...]) // all of segment 1, half of segment 2
+            queue.acknowledge(queue.peek(limit: 3)[...])  // all of segment 1, half of segment 2
             #expect(try files() == ["2.ndjson", "3.ndjson"])
             queue.acknowledge(queue.peek(limit: 1)[...])
             #expect(try files() == ["3.ndjson"])

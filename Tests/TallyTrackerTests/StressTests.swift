@@ -1,6 +1,7 @@
 import Foundation
 import Locking
 import Testing
+
 @testable import TallyTracker
 
 @Suite("Concurrency")
@@ -8,10 +9,11 @@ struct StressTests {
     @Test("8 threads tracking at once: every event is delivered exactly once")
     func concurrentTracking() async throws {
         try await withTemporaryDirectory { directory in
-            let threads = 8, perThread = 2500
+            let threads = 8
+            let perThread = 2500
             let transport = FakeTransport()
             var configuration = testConfiguration(directory, transport: transport)
-            configuration.batchSize = 500 // small enough for background uploads to run meanwhile
+            configuration.batchSize = 500  // small enough for background uploads to run meanwhile
             configuration.maxQueueBytes = 64 << 20
             let tracker = try Tracker(configuration: configuration)
 

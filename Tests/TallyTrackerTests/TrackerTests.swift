@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TallyTracker
 
 @Suite("Tracking")
@@ -28,7 +29,8 @@ struct TrackerTests {
 
             let events = eventObjects(in: request)
             try #require(events.count == 2)
-            let bill = events[0], screen = events[1]
+            let bill = events[0]
+            let screen = events[1]
             #expect(bill["id"] as? String == first.uuidString.lowercased())
             #expect(bill["name"] as? String == "bill_created")
             let timestamp = try #require(bill["timestamp"] as? String)
@@ -79,7 +81,7 @@ struct TrackerTests {
 
     @Test("Timestamps are ISO-8601 with milliseconds and the UTC offset")
     func timestampFormat() {
-        let date = Date(timeIntervalSince1970: 1_795_313_730.25) // 2026-11-22T02:15:30.25Z
+        let date = Date(timeIntervalSince1970: 1_795_313_730.25)  // 2026-11-22T02:15:30.25Z
         #expect(date.formatted(.wire(timeZone: TimeZone(secondsFromGMT: 8 * 3600)!)) == "2026-11-22T10:15:30.250+08:00")
         #expect(date.formatted(.wire(timeZone: TimeZone(identifier: "UTC")!)) == "2026-11-22T02:15:30.250Z")
         #expect(Date(wireTimestamp: "2026-11-22T10:15:30.250+08:00") == date)
@@ -129,9 +131,9 @@ struct TrackerTests {
             let tracker = try Tracker(configuration: testConfiguration(directory, transport: transport, clock: clock))
             tracker.track("a")
             clock.advance(minutes: 29)
-            tracker.track("b") // idle 29 min: same session
+            tracker.track("b")  // idle 29 min: same session
             clock.advance(minutes: 30)
-            tracker.track("c") // idle 30 min: new session
+            tracker.track("c")  // idle 30 min: new session
             clock.advance(minutes: 10)
             tracker.track("d")
             _ = await tracker.flush()
@@ -198,7 +200,7 @@ struct TrackerTests {
             let tracker = try Tracker(configuration: testConfiguration(directory, transport: transport))
             #expect(tracker.track("") == nil)
             #expect(tracker.track(String(repeating: "x", count: 101)) == nil)
-            #expect(tracker.track(String(repeating: "é", count: 100)) != nil) // 200 UTF-8 bytes, 100 characters
+            #expect(tracker.track(String(repeating: "é", count: 100)) != nil)  // 200 UTF-8 bytes, 100 characters
             let report = await tracker.flush()
             #expect(report.sent == 1)
             #expect(report.dropped == [.invalidName: 2])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import TallyTracker
 
 @Suite("Uploads")
@@ -37,11 +38,11 @@ struct UploadTests {
             ])
             let sleeper = RecordingSleeper(immediate: .max)
             let (tracker, ids) = try tracker(in: directory, transport: transport, sleeper: sleeper, tracking: ["a", "b"])
-            let first = await tracker.flush() // fails; retries continue in the background
+            let first = await tracker.flush()  // fails; retries continue in the background
             await waitUntil { transport.exchanges.count == 6 }
             let second = await tracker.flush()
             #expect(first.sent + second.sent == 2)
-            #expect(first.retried + second.retried == 10) // five failed attempts of two events
+            #expect(first.retried + second.retried == 10)  // five failed attempts of two events
             #expect(second.pending == 0 && first.droppedCount + second.droppedCount == 0)
             // Retry-After 7; then failures 2, 3 by backoff (random 0.5: 3/4 of 2 s, 4 s); Retry-After 2; failure 5 (3/4 of 16 s).
             #expect(sleeper.recorded == [.seconds(7), .seconds(1.5), .seconds(3), .seconds(2), .seconds(12)])
@@ -112,7 +113,7 @@ struct UploadTests {
             #expect(report.sent == 3)
             #expect(report.dropped == [.rejectedByServer: 2])
             #expect(report.pending == 0)
-            #expect(await tracker.flush() == FlushReport()) // nothing left to send again
+            #expect(await tracker.flush() == FlushReport())  // nothing left to send again
             #expect(transport.exchanges.count == 1)
         }
     }

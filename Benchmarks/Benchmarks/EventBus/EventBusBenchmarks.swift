@@ -27,7 +27,10 @@ final class MutexArrayBus: Sendable {
 
     /// Appends a handler; returns its index for removal.
     func subscribe(_ handler: @escaping @Sendable (Int) -> Void) -> Int {
-        handlers.withLock { $0.append(handler); return $0.count - 1 }
+        handlers.withLock {
+            $0.append(handler)
+            return $0.count - 1
+        }
     }
 
     func unsubscribeLast() {

@@ -51,16 +51,19 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    let grid = [LayoutSection(
-        id: "grid",
-        style: ComponentLayout(insets: ListInsets(all: 16), lineSpacing: 8, interitemSpacing: 8, distribution: .columns(4), itemRatio: .aspect(1)),
-        itemCount: 100_000
-    )]
+    let grid = [
+        LayoutSection(
+            id: "grid",
+            style: ComponentLayout(
+                insets: ListInsets(all: 16), lineSpacing: 8, interitemSpacing: 8, distribution: .columns(4), itemRatio: .aspect(1)),
+            itemCount: 100_000
+        )
+    ]
     let environment = ListEnvironment(containerWidth: 1_024)
 
     Benchmark("layout/100k grid items") { benchmark in
         var layout = ListLayout()
-        layout.update(grid, in: environment)   // the arrays exist; measure the layout itself
+        layout.update(grid, in: environment)  // the arrays exist; measure the layout itself
         benchmark.startMeasurement()
         layout.update(grid, in: environment)
         benchmark.stopMeasurement()

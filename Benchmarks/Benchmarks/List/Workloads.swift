@@ -1,5 +1,5 @@
-import SeededRandom
 import ComponentryList
+import SeededRandom
 
 // The data every benchmark runs on, generated from a fixed seed so that runs compare.
 
@@ -13,7 +13,6 @@ struct Row: Identifiable, Hashable, Sendable {
 struct Flat: Identifiable, Equatable, Sendable {
     let id = 0
 }
-
 
 /// An old and a new list of rows, as arrays (for `CollectionDifference`) and as
 /// one-section snapshots (for `ListSnapshot.changes(to:)`).

@@ -57,7 +57,11 @@ final class Tracker: @unchecked Sendable {
     }
 
     func track() {
-        withObservationTracking { sink &+= model.value } onChange: { sink &+= 1 }
+        withObservationTracking {
+            sink &+= model.value
+        } onChange: {
+            sink &+= 1
+        }
     }
 }
 

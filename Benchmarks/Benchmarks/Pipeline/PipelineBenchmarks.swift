@@ -119,14 +119,15 @@ let benchmarks: @Sendable () -> Void = {
     let trackConfiguration = Benchmark.Configuration(
         metrics: [.wallClock, .mallocCountTotal], timeUnits: .nanoseconds, scalingFactor: .kilo,
         maxDuration: .seconds(3), maxIterations: 10_000)
-    let tracker = try! Tracker(configuration: {
-        var configuration = Tracker.Configuration(
-            endpoint: URL(string: "http://127.0.0.1:9")!, appKey: "ik_bench",
-            storageDirectory: scratch.appendingPathComponent("tracker"))
-        configuration.transport = AcceptingTransport()
-        configuration.compressesUploads = false
-        return configuration
-    }())
+    let tracker = try! Tracker(
+        configuration: {
+            var configuration = Tracker.Configuration(
+                endpoint: URL(string: "http://127.0.0.1:9")!, appKey: "ik_bench",
+                storageDirectory: scratch.appendingPathComponent("tracker"))
+            configuration.transport = AcceptingTransport()
+            configuration.compressesUploads = false
+            return configuration
+        }())
     let properties: [String: TallyTracker.PropertyValue] = ["button": "buy", "value": 1.5]
 
     Benchmark("track/Tracker.track", configuration: trackConfiguration) { benchmark in

@@ -22,22 +22,29 @@ public enum DemoApp {
                 var time = today - Double(days - 1 - day) * 86_400 + Double.random(in: 28_800..<72_000, using: &random)
                 func add(_ name: String, _ properties: [String: PropertyValue] = [:]) {
                     let at = Date(timeIntervalSince1970: time)
-                    batch.append(Event(
-                        id: UUID(), name: name, timestamp: at, deviceTimestamp: at, userID: "user-\(user)", sessionID: nil,
-                        appVersion: version, platform: "ios", properties: properties))
+                    batch.append(
+                        Event(
+                            id: UUID(), name: name, timestamp: at, deviceTimestamp: at, userID: "user-\(user)", sessionID: nil,
+                            appVersion: version, platform: "ios", properties: properties))
                     time += 20
                 }
                 add("screen_view", ["screen": .string("Home")])
                 for _ in 0..<Int.random(in: 0...3, using: &random) {
                     add("screen_view", ["screen": .string("BillEditor")])
-                    add("bill_created", [
-                        "note": .string(Bool.random(using: &random) ? "" : "lunch"), "labels": .string(Bool.random(using: &random) ? "" : "food"),
-                        "duration_s": .number(Double(Int.random(in: 4...90, using: &random))),
-                    ])
+                    add(
+                        "bill_created",
+                        [
+                            "note": .string(Bool.random(using: &random) ? "" : "lunch"), "labels": .string(Bool.random(using: &random) ? "" : "food"),
+                            "duration_s": .number(Double(Int.random(in: 4...90, using: &random))),
+                        ])
                 }
-                for _ in 0..<Int.random(in: 0...2, using: &random) { add("ad_shown", ["placement": .string(Bool.random(using: &random) ? "home_banner" : "interstitial")]) }
+                for _ in 0..<Int.random(in: 0...2, using: &random) {
+                    add("ad_shown", ["placement": .string(Bool.random(using: &random) ? "home_banner" : "interstitial")])
+                }
                 if Int.random(in: 0..<30, using: &random) == 0 { add("login", ["method": .string("phone")]) }
-                if Int.random(in: 0..<50, using: &random) == 0 { add("rating_submitted", ["stars": .number(Double(Int.random(in: 3...5, using: &random)))]) }
+                if Int.random(in: 0..<50, using: &random) == 0 {
+                    add("rating_submitted", ["stars": .number(Double(Int.random(in: 3...5, using: &random)))])
+                }
                 if batch.count >= 2_000 {
                     try await store.insert(batch, app: app.id)
                     batch.removeAll(keepingCapacity: true)

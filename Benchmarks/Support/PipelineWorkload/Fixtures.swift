@@ -23,10 +23,12 @@ package enum Fixtures {
         days: Int, of population: Workload.Population = .twentyThousand, on database: Database = .sqlite
     ) async throws -> (store: EventStore, app: AppID) {
         try await opened.withLock { opened in
-            opened[Key(days: days, population: population, database: database), default: Task {
-                let store = try await EventStore(database: try await fill(days: days, of: population, on: database))
-                return (store, try await store.apps()[0].id)
-            }]
+            opened[
+                Key(days: days, population: population, database: database),
+                default: Task {
+                    let store = try await EventStore(database: try await fill(days: days, of: population, on: database))
+                    return (store, try await store.apps()[0].id)
+                }]
         }.value
     }
 

@@ -91,10 +91,11 @@ package enum IngestLoad {
                     ]
                 }
             }
-            let body: [String: Any] = switch api {
-            case .postHog: ["api_key": key, "sent_at": Date().ISO8601Format(), "batch": batch]
-            case .segment: ["sentAt": Date().ISO8601Format(), "batch": batch]
-            }
+            let body: [String: Any] =
+                switch api {
+                case .postHog: ["api_key": key, "sent_at": Date().ISO8601Format(), "batch": batch]
+                case .segment: ["sentAt": Date().ISO8601Format(), "batch": batch]
+                }
             return try! JSONSerialization.data(withJSONObject: body)
         }
     }
@@ -137,14 +138,15 @@ package enum IngestLoad {
             pool = try DatabasePool(path: path)
             try pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = FULL")
-                try db.execute(sql: """
-                    CREATE TABLE event (
-                        app_id INTEGER NOT NULL, id BLOB NOT NULL, name TEXT NOT NULL, timestamp INTEGER NOT NULL,
-                        device_timestamp INTEGER NOT NULL, user_id TEXT NOT NULL, session_id TEXT,
-                        app_version TEXT NOT NULL, platform TEXT NOT NULL, properties TEXT NOT NULL);
-                    CREATE UNIQUE INDEX event_by_id ON event(app_id, id);
-                    CREATE INDEX event_by_time ON event(app_id, timestamp);
-                    """)
+                try db.execute(
+                    sql: """
+                        CREATE TABLE event (
+                            app_id INTEGER NOT NULL, id BLOB NOT NULL, name TEXT NOT NULL, timestamp INTEGER NOT NULL,
+                            device_timestamp INTEGER NOT NULL, user_id TEXT NOT NULL, session_id TEXT,
+                            app_version TEXT NOT NULL, platform TEXT NOT NULL, properties TEXT NOT NULL);
+                        CREATE UNIQUE INDEX event_by_id ON event(app_id, id);
+                        CREATE INDEX event_by_time ON event(app_id, timestamp);
+                        """)
             }
             rows = IngestLoad.events.map { event in
                 Row(
@@ -160,7 +162,10 @@ package enum IngestLoad {
                 let handle = statement.sqliteStatement
                 let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
                 func bind(_ text: String?, _ index: Int32) {
-                    guard let text else { sqlite3_bind_null(handle, index); return }
+                    guard let text else {
+                        sqlite3_bind_null(handle, index)
+                        return
+                    }
                     _ = text.withCString { sqlite3_bind_text(handle, index, $0, -1, transient) }
                 }
                 for row in rows {
@@ -174,7 +179,9 @@ package enum IngestLoad {
                     bind(row.version, 8)
                     bind(row.platform, 9)
                     bind(row.properties, 10)
-                    guard sqlite3_step(handle) == SQLITE_DONE else { throw DatabaseError(message: String(cString: sqlite3_errmsg(db.sqliteConnection))) }
+                    guard sqlite3_step(handle) == SQLITE_DONE else {
+                        throw DatabaseError(message: String(cString: sqlite3_errmsg(db.sqliteConnection)))
+                    }
                     sqlite3_reset(handle)
                 }
             }

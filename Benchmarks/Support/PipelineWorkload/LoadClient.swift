@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A minimal HTTP/1.1 load generator: one keep-alive connection per thread, blocking socket
@@ -26,7 +27,8 @@ enum LoadClient {
                     try await onThread {
                         let socket = try connect(port: port)
                         defer { close(socket) }
-                        let head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                        let head =
+                            "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                             + headers.map { "\($0.key): \($0.value)\r\n" }.joined()
                         while let index = next.take(below: bodies.count) {
                             try send(Data("\(head)Content-Length: \(bodies[index].count)\r\n\r\n".utf8) + bodies[index], on: socket)
@@ -90,7 +92,7 @@ enum LoadClient {
                 headerEnd = end
                 let head = String(decoding: received[..<end], as: UTF8.self).lowercased()
                 guard let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
-                      let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
+                    let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces))
                 else { throw Failure(description: "response without Content-Length") }
                 bodyLength = length
             }

@@ -1,5 +1,5 @@
-import SeededRandom
 import Foundation
+import SeededRandom
 import TallyStore
 
 // The synthetic app of the storage benchmarks, in two populations with about the same events
@@ -43,13 +43,15 @@ package enum Workload {
                 for _ in 0..<Int.random(in: population.sessionEvents, using: &random) {
                     let pick = Int.random(in: 0..<cumulativeWeights.last!, using: &random)
                     let name = names[cumulativeWeights.firstIndex { pick < $0 }!]
-                    let properties: [String: PropertyValue] = name == "screen_view"
+                    let properties: [String: PropertyValue] =
+                        name == "screen_view"
                         ? ["screen": .string(screens[Int.random(in: 0..<screens.count, using: &random)])]
                         : ["button": .string("b\(Int.random(in: 0..<9, using: &random))"), "value": .number(1.5)]
-                    events.append(Event(
-                        id: id(at: t, &random), name: name, timestamp: t, deviceTimestamp: t.addingTimeInterval(-0.8),
-                        userID: "user-\(user)", sessionID: "s-\(user)-\(day)", appVersion: version, platform: "iOS",
-                        properties: properties))
+                    events.append(
+                        Event(
+                            id: id(at: t, &random), name: name, timestamp: t, deviceTimestamp: t.addingTimeInterval(-0.8),
+                            userID: "user-\(user)", sessionID: "s-\(user)-\(day)", appVersion: version, platform: "iOS",
+                            properties: properties))
                     t.addTimeInterval(Double.random(in: 2...60, using: &random))
                 }
             }

@@ -53,7 +53,8 @@ func percentile(_ values: [Double], _ share: Double) -> Double {
 
 // Two passes over the days: the first reads the rollups from disk into the caches, the
 // second is measured, as DuckDB's queries run on a table already loaded in memory.
-var coldDayTimes: [Double] = [], dayTimes: [Double] = []
+var coldDayTimes: [Double] = []
+var dayTimes: [Double] = []
 for date in dates {
     coldDayTimes.append(try await seconds { _ = try await store.metrics(app: app, date: date, timeZone: zone) })
 }
@@ -63,9 +64,10 @@ for date in dates {
 var retention: Retention?
 var retentionTimes: [Double] = []
 for _ in 0..<20 {
-    retentionTimes.append(try await seconds {
-        retention = try await store.retention(app: app, from: dates.first!, to: dates.last!, timeZone: zone)
-    })
+    retentionTimes.append(
+        try await seconds {
+            retention = try await store.retention(app: app, from: dates.first!, to: dates.last!, timeZone: zone)
+        })
 }
 
 // The dashboard's retention tiles: three cells of the matrix, from the last day's activity.
@@ -84,9 +86,9 @@ try process.run()
 let data = output.fileHandleForReading.readDataToEndOfFile()
 process.waitUntilExit()
 guard process.terminationStatus == 0,
-      let duck = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-      let duckDay = duck["day_metrics_p50"] as? Double, let duckRetention = duck["retention_p50"] as? Double,
-      let duckSizes = duck["cohort_sizes"] as? [String: Int], let duckReturning = duck["returning_total"] as? Int
+    let duck = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+    let duckDay = duck["day_metrics_p50"] as? Double, let duckRetention = duck["retention_p50"] as? Double,
+    let duckSizes = duck["cohort_sizes"] as? [String: Int], let duckReturning = duck["returning_total"] as? Int
 else { fatalError("duckdb_side.py failed (python3 -m pip install duckdb)") }
 
 let cohorts = retention!.cohorts
@@ -94,17 +96,21 @@ let sizes = Dictionary(uniqueKeysWithValues: cohorts.filter { $0.size > 0 }.map 
 precondition(sizes == duckSizes, "the cohorts differ: \(sizes) against DuckDB's \(duckSizes)")
 precondition(cohorts.map { $0.returning.reduce(0, +) }.reduce(0, +) == duckReturning, "the returning users differ")
 
-let dayP50 = percentile(dayTimes, 0.5), retentionP50 = percentile(retentionTimes, 0.5)
-print("""
+let dayP50 = percentile(dayTimes, 0.5)
+let retentionP50 = percentile(retentionTimes, 0.5)
+print(
+    """
     \(days)-day fixture of \(population.users) users, \(zone), \(dates.count) days; Tally on \(database.name); \
     DuckDB \(duck["version"] as? String ?? ""), 2 threads, in memory
     """)
-print(String(
-    format: "day metric set   Tally p50 %8.2f ms (p95 %.2f, first read %.2f)   DuckDB p50 %8.2f ms   %6.1fx", dayP50 * 1e3,
-    percentile(dayTimes, 0.95) * 1e3, percentile(coldDayTimes, 0.5) * 1e3, duckDay * 1e3, duckDay / dayP50))
-print(String(
-    format: "retention %dx%d  Tally p50 %8.2f ms (p95 %.2f)   DuckDB p50 %8.2f ms   %6.1fx", dates.count, dates.count,
-    retentionP50 * 1e3, percentile(retentionTimes, 0.95) * 1e3, duckRetention * 1e3, duckRetention / retentionP50))
+print(
+    String(
+        format: "day metric set   Tally p50 %8.2f ms (p95 %.2f, first read %.2f)   DuckDB p50 %8.2f ms   %6.1fx", dayP50 * 1e3,
+        percentile(dayTimes, 0.95) * 1e3, percentile(coldDayTimes, 0.5) * 1e3, duckDay * 1e3, duckDay / dayP50))
+print(
+    String(
+        format: "retention %dx%d  Tally p50 %8.2f ms (p95 %.2f)   DuckDB p50 %8.2f ms   %6.1fx", dates.count, dates.count,
+        retentionP50 * 1e3, percentile(retentionTimes, 0.95) * 1e3, duckRetention * 1e3, duckRetention / retentionP50))
 print(String(format: "retention tiles  Tally p50 %8.2f ms (1, 7 and 30 days back, one day's activity)", percentile(tileTimes, 0.5) * 1e3))
 
 // Sizes, on SQLite: the raw events with their indexes, and every rollup with its indexes.
@@ -134,8 +140,9 @@ let rawEvents = ["event", "event_by_id", "event_by_time"].compactMap { bytes[$0]
 let rollups = rollupTables.compactMap { bytes[$0] }.reduce(0, +)
 let millions = (Double(try sqlite("SELECT count(*) FROM event").trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) / 1e6
 let table = bytes["event"] ?? 0
-print(String(
-    format: "storage per million events: raw events %.1f MB (table %.1f, indexes %.1f), rollups %.1f MB (%.2fx the raw table)",
-    rawEvents / millions / 1e6, table / millions / 1e6, (rawEvents - table) / millions / 1e6, rollups / millions / 1e6,
-    rollups / table))
+print(
+    String(
+        format: "storage per million events: raw events %.1f MB (table %.1f, indexes %.1f), rollups %.1f MB (%.2fx the raw table)",
+        rawEvents / millions / 1e6, table / millions / 1e6, (rawEvents - table) / millions / 1e6, rollups / millions / 1e6,
+        rollups / table))
 print(rollupTables.compactMap { name in bytes[name].map { String(format: "%@ %.2f", name, $0 / millions / 1e6) } }.joined(separator: ", ") + " MB")

@@ -14,14 +14,15 @@ import Componentry
 import DashboardWorkload
 import Foundation
 import HTTPTypes
-import Synchronization
 import HummingbirdWSClient
 import Logging
+import Synchronization
 import TallyDashboard
 import TallyServer
 import TallyStore
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @main
@@ -48,10 +49,11 @@ struct DashboardLive {
 
             let result = try await measure(tabs: tabs, port: port, token: session.token, app: created)
             let (reads, ticks) = await (server.live.reportsRead, server.live.ticks)
-            say(String(
-                format: "%4d | %4.0f ms | %4.0f ms | %6.0f ms | %6.0f ms | %6.0f ms | %.2f (%d reads, %d ticks)", tabs,
-                result.ack.percentile(50), result.ack.percentile(95), result.patch.percentile(50), result.patch.percentile(95),
-                result.patch.max() ?? 0, Double(reads) / Double(max(ticks, 1)), reads, ticks))
+            say(
+                String(
+                    format: "%4d | %4.0f ms | %4.0f ms | %6.0f ms | %6.0f ms | %6.0f ms | %.2f (%d reads, %d ticks)", tabs,
+                    result.ack.percentile(50), result.ack.percentile(95), result.patch.percentile(50), result.patch.percentile(95),
+                    result.patch.max() ?? 0, Double(reads) / Double(max(ticks, 1)), reads, ticks))
             serving.cancel()
             _ = await serving.result
         }
@@ -72,28 +74,30 @@ struct DashboardLive {
         let duration = 10.0
         var clients: [Task<Void, any Error>] = []
         for tab in 0..<tabs {
-            clients.append(Task {
-                var headers = HTTPFields()
-                headers[.cookie] = "tally_session=\(token)"
-                headers[.origin] = "http://127.0.0.1:\(port)"
-                _ = try await WebSocketClient.connect(
-                    url: "ws://127.0.0.1:\(port)/apps/\(app.app.id.rawValue)/live", configuration: .init(maxFrameSize: 1 << 22, additionalHeaders: headers),
-                    logger: Logger(label: "bench")
-                ) { inbound, outbound, _ in
-                    try await withThrowingTaskGroup(of: Void.self) { group in
-                        group.addTask {
-                            for try await message in inbound.messages(maxSize: 1 << 22) {
-                                guard case .text(let text) = message, let count = eventCount(in: text) else { continue }
-                                let now = Date().timeIntervalSince1970
-                                seen.withLock { $0[tab].append((now, count)) }
+            clients.append(
+                Task {
+                    var headers = HTTPFields()
+                    headers[.cookie] = "tally_session=\(token)"
+                    headers[.origin] = "http://127.0.0.1:\(port)"
+                    _ = try await WebSocketClient.connect(
+                        url: "ws://127.0.0.1:\(port)/apps/\(app.app.id.rawValue)/live",
+                        configuration: .init(maxFrameSize: 1 << 22, additionalHeaders: headers),
+                        logger: Logger(label: "bench")
+                    ) { inbound, outbound, _ in
+                        try await withThrowingTaskGroup(of: Void.self) { group in
+                            group.addTask {
+                                for try await message in inbound.messages(maxSize: 1 << 22) {
+                                    guard case .text(let text) = message, let count = eventCount(in: text) else { continue }
+                                    let now = Date().timeIntervalSince1970
+                                    seen.withLock { $0[tab].append((now, count)) }
+                                }
                             }
+                            try await Task.sleep(for: .seconds(duration + 4))
+                            try await outbound.close(.normalClosure, reason: nil)
+                            group.cancelAll()
                         }
-                        try await Task.sleep(for: .seconds(duration + 4))
-                        try await outbound.close(.normalClosure, reason: nil)
-                        group.cancelAll()
                     }
-                }
-            })
+                })
         }
         // Every tab has its page.
         for _ in 0..<1_500 where seen.withLock({ $0.contains { $0.isEmpty } }) { try await Task.sleep(for: .milliseconds(20)) }
@@ -206,7 +210,9 @@ func eventCount(in text: String) -> Int? {
         guard bytes.count >= marker.count else { return nil }
         for start in 0...(bytes.count - marker.count) where bytes[start] == marker[0] {
             guard (1..<marker.count).allSatisfy({ bytes[start + $0] == marker[$0] }) else { continue }
-            var value = 0, index = start + marker.count, digits = 0
+            var value = 0
+            var index = start + marker.count
+            var digits = 0
             while index < bytes.count, (48...57).contains(bytes[index]), digits < 18 {
                 value = value * 10 + Int(bytes[index] - 48)
                 index += 1

@@ -53,5 +53,7 @@ results.append(("sqlite3 -csv", sqlite))
 print("\(rows) events, \(days) days; best of 3")
 for (name, seconds) in results {
     let rate = Double(rows) / seconds
-    print(name.padding(toLength: 14, withPad: " ", startingAt: 0), String(format: "%7.2f s  %9.0f events/s  %.2fx sqlite3", seconds, rate, sqlite / seconds))
+    print(
+        name.padding(toLength: 14, withPad: " ", startingAt: 0),
+        String(format: "%7.2f s  %9.0f events/s  %.2fx sqlite3", seconds, rate, sqlite / seconds))
 }

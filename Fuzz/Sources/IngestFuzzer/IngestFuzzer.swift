@@ -1,8 +1,9 @@
 import CompressNIO
 import Foundation
 import NIOCore
-@testable import TallyServer
 import TallyStore
+
+@testable import TallyServer
 
 /// libFuzzer's target over what `POST /v1/events` makes of a body (``IngestDecoder``): the
 /// JSON parser, the envelope, event validation and gzip.
@@ -78,10 +79,12 @@ enum IngestFuzzer {
         let latest = receivedAt.addingTimeInterval(configuration.maximumFutureSkew)
         for event in batch.valid {
             precondition((1...100).contains(event.name.count), "a valid event has a name of \(event.name.count) characters")
-            precondition(!event.userID.isEmpty && event.userID.utf8.count <= EventValidator.maximumFieldLength, "a valid event's user_id is out of bounds")
+            precondition(
+                !event.userID.isEmpty && event.userID.utf8.count <= EventValidator.maximumFieldLength, "a valid event's user_id is out of bounds")
             precondition(event.properties.count <= EventValidator.maximumProperties, "a valid event has \(event.properties.count) properties")
             precondition((oldest...latest).contains(event.timestamp), "a valid event's time \(event.timestamp) is out of range")
-            let texts = [event.name, event.userID, event.sessionID ?? "", event.appVersion, event.platform]
+            let texts =
+                [event.name, event.userID, event.sessionID ?? "", event.appVersion, event.platform]
                 + event.properties.keys + event.properties.values.compactMap { if case .string(let text) = $0 { text } else { nil } }
             precondition(!texts.contains { $0.utf8.contains(0) }, "a valid event holds U+0000, which PostgreSQL cannot store")
         }

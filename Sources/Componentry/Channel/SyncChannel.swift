@@ -213,9 +213,10 @@ public final class SyncChannel: Sendable {
         if !dead.isEmpty {
             state.withLock { $0.pool.remove(dead, at: emission.identity) }
         }
-        tracer?(SyncTrace(
-            type: emission.identity.typeName, id: emission.identity.id, key: emission.keyName, value: boxed(),
-            source: emission.source, updated: updated, skipped: skipped
-        ))
+        tracer?(
+            SyncTrace(
+                type: emission.identity.typeName, id: emission.identity.id, key: emission.keyName, value: boxed(),
+                source: emission.source, updated: updated, skipped: skipped
+            ))
     }
 }

@@ -1,4 +1,5 @@
 import Locking
+
 /// A ``Syncable`` object's place in a ``SyncChannel``'s pool: the object holds it, and
 /// when it is deallocated — with the object — the object leaves the pool.
 ///

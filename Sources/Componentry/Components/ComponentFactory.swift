@@ -1,4 +1,5 @@
 import Locking
+
 /// Creates components from their identifiers: the registry that splits creation from
 /// management.
 ///

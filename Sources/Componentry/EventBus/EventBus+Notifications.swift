@@ -16,7 +16,7 @@ public struct NotificationEvent: BusEvent {
     init(_ notification: Notification) {
         name = notification.name
         var info: [String: any Sendable] = [:]
-        for case let (key as String, value) in notification.userInfo ?? [:] {
+        for case (let key as String, let value) in notification.userInfo ?? [:] {
             info[key] = Self.sendable(value)
         }
         userInfo = info

@@ -1,6 +1,6 @@
 public import Foundation
-import Synchronization
 import Locking
+import Synchronization
 
 /// A typed, thread-safe publish–subscribe bus.
 ///
@@ -143,7 +143,8 @@ public final class EventBus: Sendable {
         let node = SubscriberNode(id: id, options: options, delivery: delivery, onRemoval: onRemoval)
         let (sticky, dead) = state.withLock { state in
             let dead = state.insert(node, for: Event.self)
-            let sticky = options.receivesSticky
+            let sticky =
+                options.receivesSticky
                 ? state.registry(for: Event.self).sticky.filter { node.accepts(subType: $0.subType) }.map(\.event) : []
             return (sticky, dead)
         }

@@ -19,10 +19,6 @@ public import Dispatch
 public struct OwnedSubscriptionBuilder<Owner: AnyObject, Event: BusEvent>: Sendable {
     @usableFromInline var base: SubscriptionBuilder<Event>
 
-    init(base: SubscriptionBuilder<Event>) {
-        self.base = base
-    }
-
     /// See ``SubscriptionBuilder/subType(_:)``.
     public func subType(_ subType: String) -> Self { Self(base: base.subType(subType)) }
 
@@ -49,14 +45,18 @@ public struct OwnedSubscriptionBuilder<Owner: AnyObject, Event: BusEvent>: Senda
     public func handle(_ handler: @escaping @Sendable (Owner, Event) -> Void) -> Subscription {
         // The bus calls handlers of owned subscriptions only with their (live) owner.
         if let queue = base.queue {
-            return base.bus.subscribe(base.options, delivery: .queue(queue) { owner, event in
-                handler(unsafeDowncast(owner.unsafelyUnwrapped, to: Owner.self), event)
-            })
+            return base.bus.subscribe(
+                base.options,
+                delivery: .queue(queue) { owner, event in
+                    handler(unsafeDowncast(owner.unsafelyUnwrapped, to: Owner.self), event)
+                })
         }
         // Built here, in the caller's module, so that it is specialized for `Event`.
-        return base.bus.subscribe(base.options, delivery: SubscriberNode.Delivery<Event>.posting { owner, event in
-            handler(unsafeDowncast(owner.unsafelyUnwrapped, to: Owner.self), event.assumingMemoryBound(to: Event.self).pointee)
-        })
+        return base.bus.subscribe(
+            base.options,
+            delivery: SubscriberNode.Delivery<Event>.posting { owner, event in
+                handler(unsafeDowncast(owner.unsafelyUnwrapped, to: Owner.self), event.assumingMemoryBound(to: Event.self).pointee)
+            })
     }
 }
 
@@ -80,8 +80,10 @@ public struct MainActorOwnedSubscriptionBuilder<Owner: AnyObject, Event: BusEven
     /// returns the subscription.
     @discardableResult
     public func handle(_ handler: @escaping @MainActor @Sendable (Owner, Event) -> Void) -> Subscription {
-        base.base.bus.subscribe(base.base.options, delivery: .mainActor { owner, event in
-            handler(unsafeDowncast(owner.unsafelyUnwrapped, to: Owner.self), event)
-        })
+        base.base.bus.subscribe(
+            base.base.options,
+            delivery: .mainActor { owner, event in
+                handler(unsafeDowncast(owner.unsafelyUnwrapped, to: Owner.self), event)
+            })
     }
 }

@@ -77,9 +77,11 @@ public struct SubscriptionBuilder<Event: BusEvent>: Sendable {
             return bus.subscribe(options, delivery: .queue(queue) { _, event in handler(event) })
         }
         // Built here, in the caller's module, so that it is specialized for `Event`.
-        return bus.subscribe(options, delivery: SubscriberNode.Delivery<Event>.posting { _, event in
-            handler(event.assumingMemoryBound(to: Event.self).pointee)
-        })
+        return bus.subscribe(
+            options,
+            delivery: SubscriberNode.Delivery<Event>.posting { _, event in
+                handler(event.assumingMemoryBound(to: Event.self).pointee)
+            })
     }
 
     func with(_ change: (inout Self) -> Void) -> Self {

@@ -41,9 +41,10 @@ extension Mediator {
     public func recordCalls() -> MediatorRecording {
         let recording = MediatorRecording()
         let id = registry.withLock { $0.add { [weak recording] call in recording?.record(call) } }
-        recording.stop(with: AnyDisposable { [self] in
-            registry.withLock { $0.recorders.removeAll { $0.id == id } }
-        })
+        recording.stop(
+            with: AnyDisposable { [self] in
+                registry.withLock { $0.recorders.removeAll { $0.id == id } }
+            })
         return recording
     }
 }

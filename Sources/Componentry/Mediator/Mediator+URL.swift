@@ -40,7 +40,7 @@ extension MediatorCall {
     @usableFromInline
     init(url: URL, overriding parameters: MediatorParameters) throws(MediatorError) {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let target = components.host, !target.isEmpty
+            let target = components.host, !target.isEmpty
         else { throw .badURL(url.absoluteString) }
         let action = components.path.drop { $0 == "/" }
         guard !action.isEmpty, !action.contains("/") else { throw .badURL(url.absoluteString) }

@@ -17,9 +17,12 @@ public struct MediatorActionTable<Target: MediatorTarget> {
         _ name: String, allowsURLCalls: Bool = false,
         _ body: @escaping @Sendable (Target, MediatorParameters) throws -> Result
     ) {
-        actions.set(MediatorAction(allowsURLCalls: allowsURLCalls, body: .sync { target, parameters in
-            try body(unsafeDowncast(target, to: Target.self), parameters)
-        }), for: name)
+        actions.set(
+            MediatorAction(
+                allowsURLCalls: allowsURLCalls,
+                body: .sync { target, parameters in
+                    try body(unsafeDowncast(target, to: Target.self), parameters)
+                }), for: name)
     }
 
     /// Declares `name`, whose `body` is isolated to the main actor: it runs synchronously
@@ -29,9 +32,12 @@ public struct MediatorActionTable<Target: MediatorTarget> {
         _ name: String, allowsURLCalls: Bool = false,
         _ body: @escaping @MainActor @Sendable (Target, MediatorParameters) throws -> Result
     ) {
-        actions.set(MediatorAction(allowsURLCalls: allowsURLCalls, body: .mainActor { target, parameters in
-            try body(unsafeDowncast(target, to: Target.self), parameters)
-        }), for: name)
+        actions.set(
+            MediatorAction(
+                allowsURLCalls: allowsURLCalls,
+                body: .mainActor { target, parameters in
+                    try body(unsafeDowncast(target, to: Target.self), parameters)
+                }), for: name)
     }
 
     /// Declares `name`, whose `body` is asynchronous: callable with
@@ -40,9 +46,12 @@ public struct MediatorActionTable<Target: MediatorTarget> {
         _ name: String, allowsURLCalls: Bool = false,
         _ body: @escaping @Sendable (Target, MediatorParameters) async throws -> Result
     ) {
-        actions.set(MediatorAction(allowsURLCalls: allowsURLCalls, body: .async { target, parameters in
-            try await body(unsafeDowncast(target, to: Target.self), parameters)
-        }), for: name)
+        actions.set(
+            MediatorAction(
+                allowsURLCalls: allowsURLCalls,
+                body: .async { target, parameters in
+                    try await body(unsafeDowncast(target, to: Target.self), parameters)
+                }), for: name)
     }
 
     /// Answers calls of actions the target does not declare — the first step of the

@@ -1,4 +1,5 @@
 import Locking
+
 /// The calls a mediator received while recording, for tests
 /// (``Mediator/recordCalls()``).
 ///

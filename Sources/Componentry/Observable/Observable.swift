@@ -141,11 +141,12 @@ public final class Observable<Value: Sendable>: @unchecked Sendable {
                 return prepared(value)
             }
         }
-        drain(from: locked { state in
-            var value = storage.pointee.latest
-            body(&value)
-            return accept(prepared(value), &state)
-        })
+        drain(
+            from: locked { state in
+                var value = storage.pointee.latest
+                body(&value)
+                return accept(prepared(value), &state)
+            })
     }
 
     /// A face of this observable that can be read and observed but not set.
@@ -294,15 +295,17 @@ extension Observable where Value: AnyObject & NSCopying {
         _ value: Value, storage: StoragePolicy, fires: ChangeFilter<Value> = .ifNewInstance,
         timing: CommitTiming = .immediate
     ) {
-        let copy: (@Sendable (Value) -> Value)? = switch storage {
-        case .keep: nil
-        case .copy: { value in
-            guard let copy = value.copy(with: nil) as? Value else {
-                preconditionFailure("copy() of \(type(of: value)) is not a \(Value.self)")
+        let copy: (@Sendable (Value) -> Value)? =
+            switch storage {
+            case .keep: nil
+            case .copy:
+                { value in
+                    guard let copy = value.copy(with: nil) as? Value else {
+                        preconditionFailure("copy() of \(type(of: value)) is not a \(Value.self)")
+                    }
+                    return copy
+                }
             }
-            return copy
-        }
-        }
         self.init(value: value, isDuplicate: fires.isDuplicate, copy: copy, timing: timing)
     }
 }

@@ -67,9 +67,11 @@ public struct ObserverBuilder<Value: Sendable>: Sendable {
         _ handler: @escaping @Sendable (_ new: Value, _ old: Value) -> Void
     ) -> AnyDisposable {
         // Built here, in the caller's module, so that it is specialized for `Value`.
-        attach(.didChange, { _, new, old in handler(new, old) }, posting: { _, new, old in
-            handler(new.assumingMemoryBound(to: Value.self).pointee, old.assumingMemoryBound(to: Value.self).pointee)
-        })
+        attach(
+            .didChange, { _, new, old in handler(new, old) },
+            posting: { _, new, old in
+                handler(new.assumingMemoryBound(to: Value.self).pointee, old.assumingMemoryBound(to: Value.self).pointee)
+            })
     }
 
     /// Observes changes before they are made: `handler` gets the new value; when it runs
@@ -78,9 +80,11 @@ public struct ObserverBuilder<Value: Sendable>: Sendable {
     /// The result may be ignored when an owner bounds the observation's lifetime.
     @inlinable @discardableResult
     public func willChange(_ handler: @escaping @Sendable (_ new: Value) -> Void) -> AnyDisposable {
-        attach(.willChange, { _, new, _ in handler(new) }, posting: { _, new, _ in
-            handler(new.assumingMemoryBound(to: Value.self).pointee)
-        })
+        attach(
+            .willChange, { _, new, _ in handler(new) },
+            posting: { _, new, _ in
+                handler(new.assumingMemoryBound(to: Value.self).pointee)
+            })
     }
 
     @usableFromInline

@@ -19,10 +19,6 @@ public import Dispatch
 public struct OwnedObserverBuilder<Owner: AnyObject, Value: Sendable>: Sendable {
     @usableFromInline var base: ObserverBuilder<Value>
 
-    init(base: ObserverBuilder<Value>) {
-        self.base = base
-    }
-
     /// See ``ObserverBuilder/initial()``.
     public func initial() -> Self { Self(base: base.initial()) }
 
@@ -41,18 +37,22 @@ public struct OwnedObserverBuilder<Owner: AnyObject, Value: Sendable>: Sendable 
         _ handler: @escaping @Sendable (_ owner: Owner, _ new: Value, _ old: Value) -> Void
     ) -> AnyDisposable {
         // The observable calls callbacks of owned observations only with their (live) owner.
-        base.attach(.didChange, { owner, new, old in handler(Self.cast(owner), new, old) }, posting: { owner, new, old in
-            handler(Self.cast(owner), new.assumingMemoryBound(to: Value.self).pointee, old.assumingMemoryBound(to: Value.self).pointee)
-        })
+        base.attach(
+            .didChange, { owner, new, old in handler(Self.cast(owner), new, old) },
+            posting: { owner, new, old in
+                handler(Self.cast(owner), new.assumingMemoryBound(to: Value.self).pointee, old.assumingMemoryBound(to: Value.self).pointee)
+            })
     }
 
     /// Observes changes before they are made: `handler` gets the owner and the new value;
     /// see ``ObserverBuilder/willChange(_:)``.
     @inlinable @discardableResult
     public func willChange(_ handler: @escaping @Sendable (_ owner: Owner, _ new: Value) -> Void) -> AnyDisposable {
-        base.attach(.willChange, { owner, new, _ in handler(Self.cast(owner), new) }, posting: { owner, new, _ in
-            handler(Self.cast(owner), new.assumingMemoryBound(to: Value.self).pointee)
-        })
+        base.attach(
+            .willChange, { owner, new, _ in handler(Self.cast(owner), new) },
+            posting: { owner, new, _ in
+                handler(Self.cast(owner), new.assumingMemoryBound(to: Value.self).pointee)
+            })
     }
 
     @inlinable
@@ -74,17 +74,21 @@ public struct MainActorOwnedObserverBuilder<Owner: AnyObject, Value: Sendable>: 
     public func didChange(
         _ handler: @escaping @MainActor @Sendable (_ owner: Owner, _ new: Value, _ old: Value) -> Void
     ) -> AnyDisposable {
-        base.base.attach(.didChange, delivery: .mainActor { owner, new, old in
-            handler(OwnedObserverBuilder<Owner, Value>.cast(owner), new, old)
-        })
+        base.base.attach(
+            .didChange,
+            delivery: .mainActor { owner, new, old in
+                handler(OwnedObserverBuilder<Owner, Value>.cast(owner), new, old)
+            })
     }
 
     /// Observes changes before they are made, on the main actor; see
     /// ``OwnedObserverBuilder/willChange(_:)``.
     @discardableResult
     public func willChange(_ handler: @escaping @MainActor @Sendable (_ owner: Owner, _ new: Value) -> Void) -> AnyDisposable {
-        base.base.attach(.willChange, delivery: .mainActor { owner, new, _ in
-            handler(OwnedObserverBuilder<Owner, Value>.cast(owner), new)
-        })
+        base.base.attach(
+            .willChange,
+            delivery: .mainActor { owner, new, _ in
+                handler(OwnedObserverBuilder<Owner, Value>.cast(owner), new)
+            })
     }
 }

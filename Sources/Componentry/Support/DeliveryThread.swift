@@ -1,12 +1,13 @@
 import Locking
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// What one thread is delivering right now, readable by every thread: one ``FrameSlot``
 /// per ``DeliveryFrame`` it has open (a post made by a handler opens another), naming the

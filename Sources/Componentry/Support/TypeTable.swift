@@ -45,6 +45,6 @@ struct TypeTable<Value> {
         let old = slots
         slots = Array(repeating: nil, count: old.count * 2)
         count = 0
-        for case let (key, value)? in old { insert(value, for: key) }
+        for case (let key, let value)? in old { insert(value, for: key) }
     }
 }

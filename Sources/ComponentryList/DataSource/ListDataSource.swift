@@ -117,12 +117,13 @@ public final class ListDataSource {
     // MARK: For the module, which may show placeholders or an empty state instead
 
     func render(_ components: [any ListComponent]) -> RenderedList {
-        RenderedList(sections: components.map { component in
-            let rendered = component.render()
-            for cell in [rendered.model.header, rendered.model.footer].compactMap(\.self) { register(cell) }
-            for item in rendered.items { register(item.cell) }
-            return rendered
-        })
+        RenderedList(
+            sections: components.map { component in
+                let rendered = component.render()
+                for cell in [rendered.model.header, rendered.model.footer].compactMap(\.self) { register(cell) }
+                for item in rendered.items { register(item.cell) }
+                return rendered
+            })
     }
 
     func layoutSections(_ components: [any ListComponent], rendered: RenderedList) -> [LayoutSection] {

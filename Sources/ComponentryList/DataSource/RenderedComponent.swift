@@ -13,7 +13,9 @@ public struct RenderedComponent: Identifiable, Hashable, Sendable {
     public let footer: Cell?
 
     /// Creates a rendered component.
-    public init(id: String, arrangement: Arrangement = .vertical, layout: ComponentLayout = ComponentLayout(), header: Cell? = nil, footer: Cell? = nil) {
+    public init(
+        id: String, arrangement: Arrangement = .vertical, layout: ComponentLayout = ComponentLayout(), header: Cell? = nil, footer: Cell? = nil
+    ) {
         self.id = id
         self.arrangement = arrangement
         self.layout = layout

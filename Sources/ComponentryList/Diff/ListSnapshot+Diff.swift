@@ -92,17 +92,20 @@ extension ListSnapshot {
         old.withUnsafeBufferPointer { old in
             new.withUnsafeBufferPointer { new in
                 let (prefix, suffix) = trim(old, new, section: to, updated: &updated)
-                let oldMiddle = prefix..<(old.count - suffix), newMiddle = prefix..<(new.count - suffix)
+                let oldMiddle = prefix..<(old.count - suffix)
+                let newMiddle = prefix..<(new.count - suffix)
                 guard !oldMiddle.isEmpty, !newMiddle.isEmpty,
-                      let runs = OrderedMatch.runs(old: oldMiddle.count, new: newMiddle.count, equal: { old[prefix + $0].id == new[prefix + $1].id })
+                    let runs = OrderedMatch.runs(old: oldMiddle.count, new: newMiddle.count, equal: { old[prefix + $0].id == new[prefix + $1].id })
                 else {
                     oldUnpaired.append(oldMiddle, of: from)
                     newUnpaired.append(newMiddle, of: to)
                     return oldMiddle.isEmpty || newMiddle.isEmpty
                 }
-                var oldNext = prefix, newNext = prefix
+                var oldNext = prefix
+                var newNext = prefix
                 for run in runs {
-                    let oldStart = prefix + run.old, newStart = prefix + run.new
+                    let oldStart = prefix + run.old
+                    let newStart = prefix + run.new
                     oldUnpaired.append(oldNext..<oldStart, of: from)
                     newUnpaired.append(newNext..<newStart, of: to)
                     for offset in 0..<run.count where old[oldStart + offset] != new[newStart + offset] {
@@ -149,7 +152,8 @@ extension ListSnapshot {
         }
         var suffix = 0
         while suffix < limit - prefix {
-            let oldIndex = old.count - 1 - suffix, newIndex = new.count - 1 - suffix
+            let oldIndex = old.count - 1 - suffix
+            let newIndex = new.count - 1 - suffix
             if old[oldIndex] != new[newIndex] {
                 guard old[oldIndex].id == new[newIndex].id else { break }
                 updated.append(ItemPath(section: section, item: newIndex))

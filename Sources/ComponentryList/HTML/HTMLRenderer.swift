@@ -44,7 +44,8 @@ public struct HTMLRenderer: Sendable {
 
     /// One component, with its items.
     public func render(_ section: ListSection<RenderedComponent, RenderedItem>) -> String {
-        let component = section.model, id = elementID(ofComponent: component.id)
+        let component = section.model
+        let id = elementID(ofComponent: component.id)
         let attribute = componentAttribute.map { " \(HTMLText.escape($0))=\"\(HTMLText.escape(component.id))\"" } ?? ""
         var html = "<section id=\"\(id)\" class=\"list-component\"\(attribute)>"
         let rules = itemRules(component, items: itemsID(ofComponent: component.id))
@@ -93,7 +94,8 @@ public struct HTMLRenderer: Sendable {
 
     /// The grid of a component's items.
     private func gridStyle(_ component: RenderedComponent) -> String {
-        let layout = component.layout, insets = layout.insets
+        let layout = component.layout
+        let insets = layout.insets
         let gap = HTMLText.number(layout.interitemSpacing)
         var style = "display:grid;column-gap:\(gap)px;row-gap:\(HTMLText.number(layout.lineSpacing))px;"
         style += "padding:\([insets.top, insets.right, insets.bottom, insets.left].map { HTMLText.number($0) + "px" }.joined(separator: " "));"
@@ -101,7 +103,8 @@ public struct HTMLRenderer: Sendable {
         switch layout.distribution {
         case .columns(let count):
             let count = max(count, 1)
-            track = component.arrangement == .vertical
+            track =
+                component.arrangement == .vertical
                 ? "repeat(\(count),minmax(0,1fr))"
                 : "calc((100% - \(HTMLText.number(Double(count - 1) * layout.interitemSpacing))px) / \(count))"
         case .width(let width):
@@ -136,12 +139,13 @@ public struct HTMLRenderer: Sendable {
             rules += "#\(items)>*{scroll-snap-align:start}"
         case .paging:
             // `1 / fraction` of a tiny fraction is past any `Int`: cap it.
-            let perPage: Int = switch layout.distribution {
-            case .columns(let count): max(count, 1)
-            case .fraction(let fraction) where fraction > 0:
-                Int(min(max(1 / fraction, 1), Double(Self.maximumItemsPerPage)))
-            case .fraction, .width: 1
-            }
+            let perPage: Int =
+                switch layout.distribution {
+                case .columns(let count): max(count, 1)
+                case .fraction(let fraction) where fraction > 0:
+                    Int(min(max(1 / fraction, 1), Double(Self.maximumItemsPerPage)))
+                case .fraction, .width: 1
+                }
             rules += "#\(items)>:nth-child(\(perPage)n+1){scroll-snap-align:start}"
         }
         return rules
@@ -181,10 +185,11 @@ public struct HTMLRenderer: Sendable {
                 patches.append(.insert(parent: rootID, index: index, html: render(section)))
             case .moveItem(let from, let to):
                 let target = list.sections[to.section].id
-                patches.append(.move(
-                    id: itemID(from), parent: itemsID(ofComponent: target), index: to.item,
-                    newID: elementID(ofItem: list[from].id, inComponent: target)
-                ))
+                patches.append(
+                    .move(
+                        id: itemID(from), parent: itemsID(ofComponent: target), index: to.item,
+                        newID: elementID(ofItem: list[from].id, inComponent: target)
+                    ))
             case .insertItem(let item, let path):
                 let component = list.sections[path.section].id
                 patches.append(.insert(parent: itemsID(ofComponent: component), index: path.item, html: render(item, in: component)))

@@ -44,7 +44,8 @@ extension ListLayout {
 /// The first index in `0..<count` where `isAfter` holds, for a predicate that is false
 /// and then true; `count` when it never holds.
 func partitionPoint(_ count: Int, _ isAfter: (Int) -> Bool) -> Int {
-    var low = 0, high = count
+    var low = 0
+    var high = count
     while low < high {
         let middle = (low + high) / 2
         if isAfter(middle) { high = middle } else { low = middle + 1 }

@@ -90,7 +90,8 @@ public struct ListLayout: Sendable {
         }
         let start = min(first.section, self.sections.count, sections.count)
         if start < self.sections.count {
-            let keep = start == first.section && sections[start].id == self.sections[start].id
+            let keep =
+                start == first.section && sections[start].id == self.sections[start].id
                 && sections[start].style == self.sections[start].style
                 && sections[start].arrangement == self.sections[start].arrangement
             self.sections.removeSubrange((keep ? start + 1 : start)...)
@@ -126,7 +127,8 @@ public struct ListLayout: Sendable {
         var kept: [SizeKey: ListSize?] = Dictionary(minimumCapacity: usable)
         for section in sections {
             guard let measure = section.measure else { continue }
-            let sectionKey = section.id.hashValue, proposed = section.style.itemSize(in: environment)
+            let sectionKey = section.id.hashValue
+            let proposed = section.style.itemSize(in: environment)
             for item in measure.keys.prefix(max(section.itemCount, 0)) {
                 let key = SizeKey(section: sectionKey, item: item, proposed: proposed)
                 if let size = sizeCache[key] { kept[key] = size }
@@ -168,7 +170,8 @@ extension ListLayout.SectionFrames {
         _ section: LayoutSection, from item: Int, in environment: ListEnvironment,
         cache sizeCache: inout [ListLayout.SizeKey: ListSize?]
     ) {
-        let style = section.style.clamped, itemCount = max(section.itemCount, 0)
+        let style = section.style.clamped
+        let itemCount = max(section.itemCount, 0)
         var row = section.arrangement == .vertical ? rowIndex(of: item) : 0
         if row < rowStarts.count, rowStarts[row] > itemCount { row = 0 }  // fewer items than kept
         let top = row < rowTops.count ? rowTops[row] : style.headerHeight + style.insets.top
@@ -182,7 +185,10 @@ extension ListLayout.SectionFrames {
         let left = style.insets.left
         let limit = section.arrangement == .vertical ? left + style.rowWidth(in: environment) * (1 + 1e-9) : .infinity
         let sectionKey = section.id.hashValue
-        var x = left, y = top, rowHeight = 0.0, rowStart = frames.count
+        var x = left
+        var y = top
+        var rowHeight = 0.0
+        var rowStart = frames.count
         for index in frames.count..<itemCount {
             var size = proposed
             if let measure = section.measure {
@@ -196,7 +202,7 @@ extension ListLayout.SectionFrames {
                         size = measured ?? proposed
                     }
                 } else {
-                    size = measure.size(index, proposed)?.clamped ?? proposed   // no key: not cached
+                    size = measure.size(index, proposed)?.clamped ?? proposed  // no key: not cached
                 }
             }
             if section.arrangement == .vertical { size.width = min(size.width, limit - left) }
@@ -219,7 +225,8 @@ extension ListLayout.SectionFrames {
 
     /// The row that holds `item`; the last row for items past the end (it may fill up).
     func rowIndex(of item: Int) -> Int {
-        var low = 0, high = rowStarts.count   // rowStarts[low] <= item < rowStarts[high]
+        var low = 0
+        var high = rowStarts.count  // rowStarts[low] <= item < rowStarts[high]
         while high - low > 1 {
             let middle = (low + high) / 2
             if rowStarts[middle] <= item { low = middle } else { high = middle }

@@ -1,5 +1,5 @@
-import Locking
 import Foundation
+import Locking
 
 /// Failed sign-ins per address and per user name, to slow down password guessing: after
 /// ``limit`` failures within ``window``, further attempts are refused until the oldest of

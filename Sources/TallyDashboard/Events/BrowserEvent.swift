@@ -22,7 +22,9 @@ public struct BrowserEvent: Hashable, Sendable, Decodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case section, name = "event", value
+        case section
+        case name = "event"
+        case value
     }
 }
 

@@ -19,10 +19,10 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
     public init?(_ text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.utf8.allSatisfy { (48...57).contains($0) } }),
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              let date = Self.calendar.date(from: DateComponents(year: year, month: month, day: day)),
-              Self.calendar.dateComponents([.year, .month, .day], from: date) == DateComponents(year: year, month: month, day: day)
+            parts.allSatisfy({ $0.utf8.allSatisfy { (48...57).contains($0) } }),
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            let date = Self.calendar.date(from: DateComponents(year: year, month: month, day: day)),
+            Self.calendar.dateComponents([.year, .month, .day], from: date) == DateComponents(year: year, month: month, day: day)
         else { return nil }
         self.init(ordinal: Int((date.timeIntervalSince1970 / 86_400).rounded(.down)))
         guard Self.range.contains(ordinal) else { return nil }
@@ -50,7 +50,9 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The day `count` days later (earlier if negative), kept within 1970–9999.
     public func adding(_ count: Int) -> Day {
         let (sum, overflow) = ordinal.addingReportingOverflow(count)
-        return Day(ordinal: overflow ? (count < 0 ? Self.range.lowerBound : Self.range.upperBound) : min(max(sum, Self.range.lowerBound), Self.range.upperBound))
+        return Day(
+            ordinal: overflow
+                ? (count < 0 ? Self.range.lowerBound : Self.range.upperBound) : min(max(sum, Self.range.lowerBound), Self.range.upperBound))
     }
 
     /// Days from `self` to `other`: positive when `other` is later.

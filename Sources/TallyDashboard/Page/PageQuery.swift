@@ -48,7 +48,9 @@ public struct PageQuery: Hashable, Sendable {
     /// The preset ranges of the date picker.
     public enum Preset: String, CaseIterable, Sendable {
         case today, yesterday
-        case last7 = "7d", last30 = "30d", last90 = "90d"
+        case last7 = "7d"
+        case last30 = "30d"
+        case last90 = "90d"
         case month
 
         /// The label shown.
@@ -111,7 +113,8 @@ public struct PageQuery: Hashable, Sendable {
         if let zone = parameters["tz"], TimeZone(identifier: zone) == nil || zone.count > 64 {
             throw .badParameter("tz", "an IANA time zone such as Europe/Paris")
         }
-        self.init(date: date, from: from, compare: ["1", "on", "true"].contains(parameters["compare"] ?? ""), timeZone: parameters["tz"], sheet: sheet)
+        self.init(
+            date: date, from: from, compare: ["1", "on", "true"].contains(parameters["compare"] ?? ""), timeZone: parameters["tz"], sheet: sheet)
     }
 
     /// The number of days shown.

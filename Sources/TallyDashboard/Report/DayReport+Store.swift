@@ -16,7 +16,8 @@ extension DayReport {
         async let trend = store.metricsRange(app: app, from: start.description, to: query.date.description, timeZone: zone)
         async let health = store.dataHealth(app: app, date: query.date.description, timeZone: zone)
         async let latest = store.latestEvents(app: app, limit: feedLength)
-        async let returning = layout.sections.contains { $0.content == .retention }
+        async let returning =
+            layout.sections.contains { $0.content == .retention }
             ? store.returningUsers(app: app, date: query.date.description, after: retentionDays, timeZone: zone)
             : []
         var report = try await day
@@ -86,15 +87,19 @@ extension DayReport {
             return nil
         case .average(let event, let property, let unit):
             let summary = try await store.propertyAverage(app: app, event: event, property: property, date: date, timeZone: timeZone)
-            let value = summary.average.map { average in
-                MetricValue(
-                    String(format: "%.1f", average) + (unit.map { " \($0)" } ?? ""),
-                    detail: summary.maximum.map { "max " + String(format: "%g", $0) })
-            } ?? MetricValue("—", detail: "no values")
+            let value =
+                summary.average.map { average in
+                    MetricValue(
+                        String(format: "%.1f", average) + (unit.map { " \($0)" } ?? ""),
+                        detail: summary.maximum.map { "max " + String(format: "%g", $0) })
+                } ?? MetricValue("—", detail: "no values")
             return (metric.key, value, nil)
         case .emptyShare(let event, let property):
             let share = try await store.emptyPropertyShare(app: app, event: event, property: property, date: date, timeZone: timeZone)
-            return (metric.key, MetricValue(share.share.map { String(format: "%.0f%%", $0 * 100) } ?? "—", detail: "\(share.empty) of \(share.events)"), nil)
+            return (
+                metric.key, MetricValue(share.share.map { String(format: "%.0f%%", $0 * 100) } ?? "—", detail: "\(share.empty) of \(share.events)"),
+                nil
+            )
         case .distinctUsers(let event):
             return (metric.key, MetricValue(String(try await store.distinctUsers(app: app, event: event, date: date, timeZone: timeZone))), nil)
         case .breakdown(let event, let property):

@@ -29,7 +29,8 @@ public struct DayReport: Hashable, Sendable {
 
     /// Creates a report.
     public init(
-        metrics: DayMetrics, values: [String: MetricValue] = [:], breakdowns: [String: Breakdown] = [:], trend: RangeMetrics? = nil, previousTrend: RangeMetrics? = nil,
+        metrics: DayMetrics, values: [String: MetricValue] = [:], breakdowns: [String: Breakdown] = [:], trend: RangeMetrics? = nil,
+        previousTrend: RangeMetrics? = nil,
         previous: DayMetrics? = nil, health: DataHealth? = nil, latest: [Event] = [], returning: [ReturningUsers] = []
     ) {
         self.metrics = metrics

@@ -23,10 +23,12 @@ struct MetricSeries {
         case "events": event = ""
         case _ where key.hasPrefix("event:"): event = String(key.dropFirst(6))
         default:
-            guard let measure = layout.sections.lazy.compactMap({ section -> DashboardLayout.Measure? in
-                guard case .metrics(let list) = section.content else { return nil }
-                return list.first { $0.key == key }?.measure
-            }).first else { return nil }
+            guard
+                let measure = layout.sections.lazy.compactMap({ section -> DashboardLayout.Measure? in
+                    guard case .metrics(let list) = section.content else { return nil }
+                    return list.first { $0.key == key }?.measure
+                }).first
+            else { return nil }
             event = measure.event
         }
         var values: [Int]

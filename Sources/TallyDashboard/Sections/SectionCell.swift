@@ -14,7 +14,8 @@ enum SectionCell {
             let value = cell["value"] ?? ""
             // A word (a breakdown's leading value) is set smaller than a number, so it fits whole.
             let isWord = cell["style"] == "word"
-            html += "<span class=\"value\(isWord ? " word" : "")\" data-metric=\"\(HTMLText.escape(cell["key"] ?? ""))\">\(HTMLText.escape(value))</span>"
+            html +=
+                "<span class=\"value\(isWord ? " word" : "")\" data-metric=\"\(HTMLText.escape(cell["key"] ?? ""))\">\(HTMLText.escape(value))</span>"
             if let detail = cell["detail"], !detail.isEmpty {
                 html += "<span class=\"detail\">\(HTMLText.escape(detail))</span>"
             }

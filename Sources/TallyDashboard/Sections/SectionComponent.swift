@@ -98,10 +98,12 @@ public final class SectionComponent: Component, ListComponent, Responder {
     /// A tile's cell; a headline's number is the page's synced copy of it.
     public func cell(for tile: Tile) -> Cell {
         let viewModel = context?.viewModel
-        return Cell("metric", [
-            "key": tile.id, "label": tile.label, "value": viewModel?.headlines[tile.id]?.value.text ?? tile.value, "detail": tile.detail ?? "",
-            "href": tile.hasDetail ? (viewModel?.metricLink(tile.id) ?? "") : "", "style": tile.isWord ? "word" : "",
-        ])
+        return Cell(
+            "metric",
+            [
+                "key": tile.id, "label": tile.label, "value": viewModel?.headlines[tile.id]?.value.text ?? tile.value, "detail": tile.detail ?? "",
+                "href": tile.hasDetail ? (viewModel?.metricLink(tile.id) ?? "") : "", "style": tile.isWord ? "word" : "",
+            ])
     }
 
     /// Whether `text` (lowercased) appears in the section's title or the labels of its
@@ -146,7 +148,8 @@ public final class SectionComponent: Component, ListComponent, Responder {
             }
         case .retention:
             return report.returning.map { group in
-                let id = "retention:\(group.days)", label = "Back \(group.days) \(group.days == 1 ? "day" : "days") after their first"
+                let id = "retention:\(group.days)"
+                let label = "Back \(group.days) \(group.days == 1 ? "day" : "days") after their first"
                 guard group.firstSeen > 0 else {
                     return Tile(id: id, label: label, value: "—", detail: "no new users then", hasDetail: false)
                 }

@@ -18,11 +18,13 @@ struct DateSheet {
             ]
         }
         let previous = query.previousPeriod
-        let body = DashboardViews.render("date-sheet", [
-            "presets": presets, "from": query.from.description, "to": query.date.description, "compare": query.compare,
-            "previous": previous.lowerBound == previous.upperBound
-                ? previous.lowerBound.readable : "\(previous.lowerBound.readable) – \(previous.upperBound.readable)",
-        ])
+        let body = DashboardViews.render(
+            "date-sheet",
+            [
+                "presets": presets, "from": query.from.description, "to": query.date.description, "compare": query.compare,
+                "previous": previous.lowerBound == previous.upperBound
+                    ? previous.lowerBound.readable : "\(previous.lowerBound.readable) – \(previous.upperBound.readable)",
+            ])
         return SheetTarget.frame("date", title: "Dates", body: body, page: page)
     }
 }

@@ -17,12 +17,14 @@ struct MetricSheet {
         let tile = page.sections.lazy.flatMap(\.items).first { $0.id == key }
         let (column, rows) = breakdown(report)
         let csv = "/apps/\(page.app.id.rawValue)/metrics/\(key).csv?" + query.with { $0.sheet = nil }.queryString
-        let body = DashboardViews.render("metric-sheet", [
-            "key": key, "value": page.viewModel.detail?.value.text ?? tile?.value ?? "—", "detail": tile?.detail ?? "",
-            "chart": series.map { TrendChart(values: $0.values, title: $0.title).svg } ?? "",
-            "seriesTitle": series?.title ?? "No daily series for this metric", "csvURL": csv,
-            "breakdownTitle": column.title, "breakdownColumn": column.name, "breakdown": rows,
-        ])
+        let body = DashboardViews.render(
+            "metric-sheet",
+            [
+                "key": key, "value": page.viewModel.detail?.value.text ?? tile?.value ?? "—", "detail": tile?.detail ?? "",
+                "chart": series.map { TrendChart(values: $0.values, title: $0.title).svg } ?? "",
+                "seriesTitle": series?.title ?? "No daily series for this metric", "csvURL": csv,
+                "breakdownTitle": column.title, "breakdownColumn": column.name, "breakdown": rows,
+            ])
         return SheetTarget.frame("metric", title: tile?.label ?? key, body: body, page: page)
     }
 

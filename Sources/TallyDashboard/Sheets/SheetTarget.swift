@@ -24,14 +24,15 @@ public final class SheetTarget: MediatorTarget {
         }
     }
 
-
     /// The sheet around `body`: its title and the close link.
     @MainActor
     static func frame(_ kind: String, title: String, body: String, page: DashboardPage) -> String {
-        DashboardViews.render("sheet", [
-            "kind": kind, "title": title, "body": body,
-            "closeQuery": page.viewModel.query.value.with { $0.sheet = nil }.queryString,
-        ])
+        DashboardViews.render(
+            "sheet",
+            [
+                "kind": kind, "title": title, "body": body,
+                "closeQuery": page.viewModel.query.value.with { $0.sheet = nil }.queryString,
+            ])
     }
 }
 

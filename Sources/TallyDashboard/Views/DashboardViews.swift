@@ -10,7 +10,7 @@ enum DashboardViews {
     /// Every template, by file name without `.mustache`.
     static let library: MustacheLibrary = {
         guard let folder = Bundle.module.url(forResource: "templates", withExtension: nil),
-              let files = try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            let files = try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
         else { preconditionFailure("the templates folder is missing from the TallyDashboard bundle") }
         var library = MustacheLibrary()
         for file in files where file.pathExtension == "mustache" {
@@ -31,11 +31,13 @@ enum DashboardViews {
     /// The whole page, as the first response: readable with scripts off.
     @MainActor
     static func page(_ page: DashboardPage, csrf: String) -> String {
-        render("page", [
-            "appName": page.app.name, "appID": String(page.app.id.rawValue), "dateButton": dateButton(for: page),
-            "sectionsQuery": page.viewModel.query.value.with { $0.sheet = .sections }.queryString,
-            "refreshing": page.viewModel.isRefreshing.value, "csrf": csrf, "sections": page.html, "sheetSlot": page.sheetSlot,
-        ])
+        render(
+            "page",
+            [
+                "appName": page.app.name, "appID": String(page.app.id.rawValue), "dateButton": dateButton(for: page),
+                "sectionsQuery": page.viewModel.query.value.with { $0.sheet = .sections }.queryString,
+                "refreshing": page.viewModel.isRefreshing.value, "csrf": csrf, "sections": page.html, "sheetSlot": page.sheetSlot,
+            ])
     }
 
     /// The button that opens the date picker, labelled with the range shown.

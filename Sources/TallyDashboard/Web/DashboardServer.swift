@@ -1,5 +1,5 @@
-import Foundation
 public import Componentry
+import Foundation
 public import Hummingbird
 import HummingbirdWebSocket
 import Logging

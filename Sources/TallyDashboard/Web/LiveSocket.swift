@@ -35,7 +35,7 @@ struct LiveSocket: Sendable {
         } onUpgrade: { inbound, outbound, context in
             let request = context.request
             guard let session = try await server.session(of: request),
-                  let (app, query) = try? await server.page(request, context: context.requestContext)
+                let (app, query) = try? await server.page(request, context: context.requestContext)
             else { return }
             let page = await server.makePage(app: app, query: query, user: session.user.id)
             await page.refresh()

@@ -40,7 +40,8 @@ struct PageRoutes: Sendable {
                 status: .ok,
                 headers: [
                     .contentType: "text/csv; charset=utf-8",
-                    .contentDisposition: "attachment; filename=\"\(key.filter { $0.isLetter || $0.isNumber || $0 == "_" })-\(query.from)-\(query.date).csv\"",
+                    .contentDisposition:
+                        "attachment; filename=\"\(key.filter { $0.isLetter || $0.isNumber || $0 == "_" })-\(query.from)-\(query.date).csv\"",
                 ],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: series.csv)))
         }

@@ -24,7 +24,7 @@ struct SignInRoutes: Sendable {
         router.post("/login") { request, context in try await signIn(request, context: context) }
         router.post("/logout") { request, context in
             guard let form = try? await Self.decode(LogoutForm.self, request, context: context),
-                  Cookies.isValidCSRF(form.csrf, for: request)
+                Cookies.isValidCSRF(form.csrf, for: request)
             else { throw HTTPError(.forbidden, message: "The form is out of date: reload the page and try again.") }
             if let token = request.cookies[Cookies.session]?.value, !token.isEmpty { try await access.signOut(token: token) }
             var response = Response.redirect(to: "/login", type: .found)

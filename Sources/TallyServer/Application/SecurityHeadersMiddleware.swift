@@ -1,5 +1,5 @@
-public import Hummingbird
 import HTTPTypes
+public import Hummingbird
 
 /// Adds the browser security headers to every response, error responses included:
 ///

@@ -1,9 +1,9 @@
 public import Componentry
 import Foundation
 public import Hummingbird
-public import ServiceLifecycle
 import Logging
 import Prometheus
+public import ServiceLifecycle
 public import TallyStore
 
 /// The collector: the HTTP API over an ``EventStore``.

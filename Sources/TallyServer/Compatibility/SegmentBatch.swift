@@ -74,7 +74,8 @@ struct SegmentBatch {
         }
         var event = MappedEvent(id: MappedEvent.id(for: fields["messageId"]))
         event.userID = MappedEvent.text(fields["userId"]) ?? MappedEvent.text(fields["anonymousId"])
-        event.timestamp = [fields["timestamp"], fields["originalTimestamp"]].lazy.compactMap { $0 }.first { $0 != .null }
+        event.timestamp =
+            [fields["timestamp"], fields["originalTimestamp"]].lazy.compactMap { $0 }.first { $0 != .null }
             ?? defaultTimestamp
         if case .object(let context)? = fields["context"] {
             if case .object(let app)? = context["app"] { event.appVersion = app["version"] }

@@ -31,12 +31,13 @@ struct VendorError: HTTPResponseError {
         var response: Response
         switch vendor {
         case .postHog:
-            let type = switch error.status {
-            case .unauthorized: "authentication_error"
-            case .tooManyRequests: "throttled"
-            case _ where error.status.code >= 500: "server_error"
-            default: "validation_error"
-            }
+            let type =
+                switch error.status {
+                case .unauthorized: "authentication_error"
+                case .tooManyRequests: "throttled"
+                case _ where error.status.code >= 500: "server_error"
+                default: "validation_error"
+                }
             response = try .json(["type": type, "code": code, "detail": error.message], status: status)
         case .segment:
             response = try .json(["code": code, "message": error.message], status: status)

@@ -36,13 +36,14 @@ struct EventValidator {
             return .failure(.init(.invalidName, "name must be a string of 1 to 100 characters, without U+0000"))
         }
         guard case .string(let timestampText)? = fields["timestamp"],
-              let deviceTimestamp = Timestamp.parse(timestampText)
+            let deviceTimestamp = Timestamp.parse(timestampText)
         else { return .failure(.init(.invalidTimestamp, "timestamp must be an ISO-8601 string with an offset")) }
         guard case .string(let userID)? = fields["user_id"], !userID.isEmpty,
-              userID.utf8.count <= Self.maximumFieldLength, !userID.holdsNUL
+            userID.utf8.count <= Self.maximumFieldLength, !userID.holdsNUL
         else {
-            return .failure(.init(
-                .invalidUserID, "user_id must be a non-empty string of at most \(Self.maximumFieldLength) bytes, without U+0000"))
+            return .failure(
+                .init(
+                    .invalidUserID, "user_id must be a non-empty string of at most \(Self.maximumFieldLength) bytes, without U+0000"))
         }
 
         func optionalText(_ key: String) -> Result<String?, Rejection.Reason> {
@@ -53,7 +54,9 @@ struct EventValidator {
                 .failure(.init(.invalidField, "\(key) must be a string of at most \(Self.maximumFieldLength) bytes without U+0000, or null"))
             }
         }
-        let sessionID: String?, appVersion: String?, platform: String?
+        let sessionID: String?
+        let appVersion: String?
+        let platform: String?
         switch (optionalText("session_id"), optionalText("app_version"), optionalText("platform")) {
         case (.success(let session), .success(let version), .success(let os)):
             (sessionID, appVersion, platform) = (session, version, os)
@@ -95,10 +98,11 @@ struct EventValidator {
             return .failure(.init(.inFuture, "timestamp is more than \((maximumFuture / 60).formatted()) minutes in the future"))
         }
 
-        return .success(Event(
-            id: id, name: name, timestamp: timestamp, deviceTimestamp: deviceTimestamp, userID: userID,
-            sessionID: sessionID, appVersion: appVersion ?? "", platform: platform ?? "", properties: properties
-        ))
+        return .success(
+            Event(
+                id: id, name: name, timestamp: timestamp, deviceTimestamp: deviceTimestamp, userID: userID,
+                sessionID: sessionID, appVersion: appVersion ?? "", platform: platform ?? "", properties: properties
+            ))
     }
 }
 

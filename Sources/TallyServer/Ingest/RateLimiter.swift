@@ -1,5 +1,5 @@
-import Locking
 import Foundation
+import Locking
 import TallyStore
 
 /// A token bucket per key (an app, a client's address), counted in events: each key may send

@@ -9,13 +9,13 @@ enum Timestamp {
     static func parse(_ text: String) -> Date? {
         var utf8 = Array(text.utf8)[...]
         guard let year = number(&utf8, digits: 4), take(&utf8, "-"),
-              let month = number(&utf8, digits: 2), take(&utf8, "-"),
-              let day = number(&utf8, digits: 2), take(&utf8, "T") || take(&utf8, "t"),
-              let hour = number(&utf8, digits: 2), take(&utf8, ":"),
-              let minute = number(&utf8, digits: 2), take(&utf8, ":"),
-              let second = number(&utf8, digits: 2),
-              (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-              hour < 24, minute < 60, second < 60
+            let month = number(&utf8, digits: 2), take(&utf8, "-"),
+            let day = number(&utf8, digits: 2), take(&utf8, "T") || take(&utf8, "t"),
+            let hour = number(&utf8, digits: 2), take(&utf8, ":"),
+            let minute = number(&utf8, digits: 2), take(&utf8, ":"),
+            let second = number(&utf8, digits: 2),
+            (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+            hour < 24, minute < 60, second < 60
         else { return nil }
 
         var milliseconds = 0

@@ -46,9 +46,15 @@ struct JSONParser {
         case UInt8(ascii: "{"): return try object()
         case UInt8(ascii: "["): return try array()
         case UInt8(ascii: "\""): return .string(try string())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "0")...UInt8(ascii: "9"): return number()
         default: throw failure("unexpected character")
         }
@@ -159,7 +165,7 @@ struct JSONParser {
     private mutating func literal(_ word: StaticString) throws(Failure) {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count,
-              (0..<count).allSatisfy({ bytes[index + $0] == word.utf8Start[$0] })
+            (0..<count).allSatisfy({ bytes[index + $0] == word.utf8Start[$0] })
         else { throw failure("invalid literal") }
         index += count
     }
@@ -185,7 +191,8 @@ struct JSONParser {
     private static func isNumberCharacter(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."),
-             UInt8(ascii: "e"), UInt8(ascii: "E"): true
+            UInt8(ascii: "e"), UInt8(ascii: "E"):
+            true
         default: false
         }
     }
@@ -224,7 +231,10 @@ struct JSONParser {
     /// The digits fit a `Double` exactly, and so does 10^k for the k ≤ 15 fraction digits,
     /// so one correctly rounded division gives the same `Double` as parsing the text.
     private static func shortNumber(_ text: ArraySlice<UInt8>) -> JSONValue? {
-        var digits: Int64 = 0, count = 0, fractionDigits = 0, inFraction = false
+        var digits: Int64 = 0
+        var count = 0
+        var fractionDigits = 0
+        var inFraction = false
         for byte in text.drop(while: { $0 == UInt8(ascii: "-") }) {
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"):

@@ -16,7 +16,8 @@ extension EventStore {
     ) async throws -> NewApp {
         _ = try LocalCalendar(identifier: timeZone)
         try App.validate(acceptedEventAge: acceptedEventAge)
-        let ingestKey = AccessKey.generate(prefix: "ik_"), readToken = AccessKey.generate(prefix: "rt_")
+        let ingestKey = AccessKey.generate(prefix: "ik_")
+        let readToken = AccessKey.generate(prefix: "rt_")
         let createdAt = Date().unixMilliseconds
         let id = try await backend.insertApp(
             name: name, timeZone: timeZone, acceptedEventAge: acceptedEventAge,
@@ -70,7 +71,8 @@ extension EventStore {
     ///
     /// - Throws: ``TallyStoreError/unknownApp(_:)``.
     public func rotateKeys(_ id: AppID) async throws -> NewApp {
-        let ingestKey = AccessKey.generate(prefix: "ik_"), readToken = AccessKey.generate(prefix: "rt_")
+        let ingestKey = AccessKey.generate(prefix: "ik_")
+        let readToken = AccessKey.generate(prefix: "rt_")
         let app = try await backend.replaceKeys(id, ingestKeyHash: AccessKey.hash(ingestKey), readTokenHash: AccessKey.hash(readToken))
         return NewApp(app: app, ingestKey: ingestKey, readToken: readToken)
     }

@@ -30,11 +30,12 @@ extension EventStore {
     ) async throws {
         let bucket = Bucket.containing(milliseconds: at.unixMilliseconds)
         var counts = HealthCounts()
-        let entries = [(HealthCounts.Outcome.accepted, "", accepted), (.duplicate, "", duplicates)]
+        let entries =
+            [(HealthCounts.Outcome.accepted, "", accepted), (.duplicate, "", duplicates)]
             + rejectedByReason.map { (.rejected, $0.key, $0.value) } + droppedByReason.map { (.dropped, $0.key, $0.value) }
         for (outcome, reason, count) in entries {
             guard (0...Self.maximumHealthCount).contains(count),
-                  outcome == .accepted || outcome == .duplicate || (1...Self.maximumHealthReasonBytes).contains(reason.utf8.count)
+                outcome == .accepted || outcome == .duplicate || (1...Self.maximumHealthReasonBytes).contains(reason.utf8.count)
             else { throw TallyStoreError.invalidHealthCount(reason: reason, count: count) }
             counts.add(count, .init(app: app, bucket: bucket, outcome: outcome, reason: reason))
         }
@@ -52,7 +53,9 @@ extension EventStore {
         let (milliseconds, calendar) = try await day(date, app: app, timeZone: timeZone)
         try await backend.flushHealthCounts(app: app)
         var health = DataHealth(date: date, timeZone: calendar.identifier, accepted: 0, duplicates: 0, rejected: [:], dropped: [:])
-        for (outcome, reason, count) in try await backend.healthCounts(app: app, in: milliseconds.lowerBound / Bucket.milliseconds..<milliseconds.upperBound / Bucket.milliseconds) {
+        for (outcome, reason, count) in try await backend.healthCounts(
+            app: app, in: milliseconds.lowerBound / Bucket.milliseconds..<milliseconds.upperBound / Bucket.milliseconds)
+        {
             switch outcome {
             case .accepted: health.accepted += count
             case .duplicate: health.duplicates += count

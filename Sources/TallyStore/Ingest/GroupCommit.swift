@@ -160,7 +160,8 @@ final class GroupCommit<Writer: GroupWriter>: Sendable {
     /// Moves the next group to the committing batches, as ``takeGroup()`` does, and returns it.
     private func takeRequests() -> [Request] {
         queue.withLock { queue in
-            var count = 0, events = 0
+            var count = 0
+            var events = 0
             while count < queue.waiting.count, count == 0 || events + queue.waiting[count].batch.rows.count <= maximumEvents {
                 events += queue.waiting[count].batch.rows.count
                 count += 1

@@ -30,7 +30,9 @@ extension EventStore {
     public func dailyCounts(app: AppID, event: String, from: String, to: String, timeZone: String? = nil) async throws -> [DailyCount] {
         let days = try Self.days(from: from, to: to)
         return try await read(app: app, timeZone: timeZone) { calendar in
-            RollupNeeds(activity: try calendar.bucket(startOf: days.lowerBound)..<calendar.bucket(startOf: days.upperBound.advanced(by: 1)), labelTexts: [event])
+            RollupNeeds(
+                activity: try calendar.bucket(startOf: days.lowerBound)..<calendar.bucket(startOf: days.upperBound.advanced(by: 1)),
+                labelTexts: [event])
         } body: { reader, calendar in
             let starts = try (days.lowerBound...days.upperBound.advanced(by: 1)).map(calendar.bucket(startOf:))
             var counts = days.map { DailyCount(date: $0.text, events: 0, users: 0) }

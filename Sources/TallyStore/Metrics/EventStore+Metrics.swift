@@ -70,7 +70,8 @@ extension EventStore {
 
     /// The days `from` through `to`, validated as ``metricsRange(app:from:to:timeZone:)`` documents.
     static func days(from: String, to: String) throws(TallyStoreError) -> ClosedRange<CivilDay> {
-        let first = try CivilDay(from), last = try CivilDay(to)
+        let first = try CivilDay(from)
+        let last = try CivilDay(to)
         guard first <= last, first.distance(to: last) < maximumRangeDays else { throw .invalidRange(from: from, to: to) }
         return first...last
     }

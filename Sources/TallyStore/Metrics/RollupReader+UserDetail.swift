@@ -41,7 +41,8 @@ extension RollupReader {
             if let last = groups.popLast() { groups.append(last.lowerBound..<index) }
             groups.append(index..<sections.count)
         }
-        var split = 0, firstHalfBytes = 0
+        var split = 0
+        var firstHalfBytes = 0
         while split < groups.count, firstHalfBytes * 2 < sectionBytes.count {
             firstHalfBytes += groups[split].reduce(0) { $0 + sections[$1].bytes.count }
             split += 1
@@ -119,7 +120,8 @@ struct DenseFlags {
 
     /// Marks `user`; returns whether it was unmarked.
     mutating func insert(_ user: UInt32) -> Bool {
-        let word = Int(user >> 6), bit: UInt64 = 1 << (user & 63)
+        let word = Int(user >> 6)
+        let bit: UInt64 = 1 << (user & 63)
         if word >= words.count { words.append(contentsOf: repeatElement(0, count: max(word + 1 - words.count, words.count))) }
         guard words[word] & bit == 0 else { return false }
         words[word] |= bit

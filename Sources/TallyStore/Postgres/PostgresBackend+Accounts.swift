@@ -3,7 +3,8 @@ import PostgresNIO
 
 extension PostgresBackend {
     func insertUser(name: String, passwordHash: String, createdAt: Int64) async throws -> DashboardUser {
-        let ids = try await rows("""
+        let ids = try await rows(
+            """
             INSERT INTO dashboard_user (name, password_hash, created_at) VALUES (\(name), \(passwordHash), \(createdAt))
             ON CONFLICT (name) DO NOTHING RETURNING id
             """, as: Int64.self)
@@ -30,13 +31,15 @@ extension PostgresBackend {
                 "SELECT name FROM dashboard_user WHERE id = \(user.rawValue) FOR UPDATE", logger: logger
             ).decode(String.self) { name = found }
             guard let name else { throw TallyStoreError.unknownUser(user) }
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO dashboard_session (token_hash, user_id, csrf_token, expires_at)
                 VALUES (\(tokenHash), \(user.rawValue), \(csrfToken), \(expiresAt))
                 ON CONFLICT (token_hash) DO UPDATE SET user_id = excluded.user_id, csrf_token = excluded.csrf_token,
                     expires_at = excluded.expires_at, created = nextval('event_sequence')
                 """, logger: logger)
-            try await connection.query("""
+            try await connection.query(
+                """
                 DELETE FROM dashboard_session WHERE token_hash IN (
                     SELECT token_hash FROM dashboard_session WHERE user_id = \(user.rawValue)
                     ORDER BY expires_at DESC, created DESC OFFSET \(keeping))
@@ -46,11 +49,13 @@ extension PostgresBackend {
     }
 
     func session(tokenHash: Data, now: Int64) async throws -> DashboardSession? {
-        try await rows("""
+        try await rows(
+            """
             SELECT u.id, u.name, s.expires_at, s.csrf_token
             FROM dashboard_session s JOIN dashboard_user u ON u.id = s.user_id
             WHERE s.token_hash = \(tokenHash) AND s.expires_at > \(now)
-            """, as: (Int64, String, Int64, String).self).first.map { id, name, expiresAt, csrfToken in
+            """, as: (Int64, String, Int64, String).self
+        ).first.map { id, name, expiresAt, csrfToken in
             DashboardSession(
                 user: DashboardUser(id: DashboardUserID(rawValue: id), name: name), expiresAt: Date(unixMilliseconds: expiresAt),
                 csrfToken: csrfToken)
@@ -72,12 +77,14 @@ extension PostgresBackend {
     }
 
     func saveSectionLayout(_ data: Data, user: DashboardUserID, app: AppID) async throws {
-        let found = try await rows("""
+        let found = try await rows(
+            """
             SELECT EXISTS (SELECT 1 FROM dashboard_user WHERE id = \(user.rawValue)), EXISTS (SELECT 1 FROM app WHERE id = \(app.rawValue))
             """, as: (Bool, Bool).self)[0]
         guard found.0 else { throw TallyStoreError.unknownUser(user) }
         guard found.1 else { throw TallyStoreError.unknownApp(app) }
-        try await execute("""
+        try await execute(
+            """
             INSERT INTO section_layout (user_id, app_id, layout) VALUES (\(user.rawValue), \(app.rawValue), \(data))
             ON CONFLICT (user_id, app_id) DO UPDATE SET layout = excluded.layout
             """)

@@ -5,7 +5,8 @@ extension PostgresBackend {
     func insertApp(
         name: String, timeZone: String, acceptedEventAge: TimeInterval, ingestKeyHash: Data, readTokenHash: Data, createdAt: Int64
     ) async throws -> AppID {
-        let ids = try await rows("""
+        let ids = try await rows(
+            """
             INSERT INTO app (name, time_zone, accepted_event_age, ingest_key_hash, read_token_hash, created_at)
             VALUES (\(name), \(timeZone), \(acceptedEventAge), \(ingestKeyHash), \(readTokenHash), \(createdAt)) RETURNING id
             """, as: Int64.self)
@@ -30,7 +31,8 @@ extension PostgresBackend {
     }
 
     func updateApp(_ id: AppID, timeZone: String?, acceptedEventAge: TimeInterval?) async throws -> App {
-        let updated = try await apps("""
+        let updated = try await apps(
+            """
             UPDATE app SET time_zone = coalesce(\(timeZone), time_zone), accepted_event_age = coalesce(\(acceptedEventAge), accepted_event_age)
             WHERE id = \(id.rawValue) RETURNING id, name, time_zone, accepted_event_age, created_at
             """)
@@ -39,7 +41,8 @@ extension PostgresBackend {
     }
 
     func replaceKeys(_ id: AppID, ingestKeyHash: Data, readTokenHash: Data) async throws -> App {
-        let updated = try await apps("""
+        let updated = try await apps(
+            """
             UPDATE app SET ingest_key_hash = \(ingestKeyHash), read_token_hash = \(readTokenHash)
             WHERE id = \(id.rawValue) RETURNING id, name, time_zone, accepted_event_age, created_at
             """)

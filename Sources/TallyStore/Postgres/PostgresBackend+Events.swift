@@ -9,10 +9,12 @@ extension PostgresBackend {
     func latestEvents(app: AppID, limit: Int) async throws -> [Event] {
         guard try await self.app(id: app) != nil else { throw TallyStoreError.unknownApp(app) }
         let decoder = JSONDecoder()
-        return try await eventRows("""
+        return try await eventRows(
+            """
             SELECT \(unescaped: Self.eventColumns) FROM event WHERE app_id = \(app.rawValue)
             ORDER BY timestamp DESC, sequence DESC LIMIT \(limit)
-            """).map { try $0.row.event(decoder: decoder) }
+            """
+        ).map { try $0.row.event(decoder: decoder) }
     }
 
     func events(
@@ -35,7 +37,8 @@ extension PostgresBackend {
     func healthCounts(
         app: AppID, in buckets: Range<Int64>
     ) async throws -> [(outcome: HealthCounts.Outcome, reason: String, count: Int)] {
-        try await rows("""
+        try await rows(
+            """
             SELECT outcome, reason, sum(count)::bigint FROM ingest_health
             WHERE app_id = \(app.rawValue) AND bucket >= \(buckets.lowerBound) AND bucket < \(buckets.upperBound)
             GROUP BY outcome, reason
@@ -48,7 +51,8 @@ extension PostgresBackend {
         app: AppID, in range: Range<Int64>, after cursor: EventCursor?, limit: Int
     ) async throws -> [(row: PostgresEventRow, cursor: EventCursor)] {
         let start = cursor ?? EventCursor(timestamp: range.lowerBound, sequence: -1)
-        return try await eventRows("""
+        return try await eventRows(
+            """
             SELECT \(unescaped: Self.eventColumns) FROM event
             WHERE app_id = \(app.rawValue) AND timestamp >= \(start.timestamp) AND timestamp < \(range.upperBound)
                 AND (timestamp, sequence) > (\(start.timestamp), \(start.sequence))
@@ -98,14 +102,15 @@ struct PostgresEventRow: ExportRow {
     }
 
     func withText<Result>(at index: Int32, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        var text = switch index {
-        case 1: name
-        case 4: userID
-        case 5: sessionID ?? ""
-        case 6: appVersion
-        case 7: platform
-        default: properties
-        }
+        var text =
+            switch index {
+            case 1: name
+            case 4: userID
+            case 5: sessionID ?? ""
+            case 6: appVersion
+            case 7: platform
+            default: properties
+            }
         return try text.withUTF8(body)
     }
 

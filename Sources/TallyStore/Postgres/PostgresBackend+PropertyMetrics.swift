@@ -6,7 +6,8 @@ extension PostgresBackend {
     func numericProperty(
         app: AppID, event: String, property: String, in milliseconds: Range<Int64>
     ) async throws -> (count: Int, sum: Double, maximum: Double?) {
-        let row = try await rows("""
+        let row = try await rows(
+            """
             SELECT count(*), coalesce(sum(value), 0), max(value) FROM (
                 SELECT (properties -> \(property))::text::double precision AS value FROM event
                 WHERE app_id = \(app.rawValue) AND timestamp >= \(milliseconds.lowerBound) AND timestamp < \(milliseconds.upperBound)
@@ -17,7 +18,8 @@ extension PostgresBackend {
     }
 
     func emptyProperty(app: AppID, event: String, property: String, in milliseconds: Range<Int64>) async throws -> EmptyShare {
-        let row = try await rows("""
+        let row = try await rows(
+            """
             SELECT count(*), count(*) FILTER (WHERE value IS NULL OR json_typeof(value) = 'null'
                 OR (json_typeof(value) = 'string' AND btrim(value #>> '{}', \(EmptyShare.whiteSpace)) = ''))
             FROM (
@@ -32,7 +34,8 @@ extension PostgresBackend {
     func propertyValues(
         app: AppID, event: String, property: String, in milliseconds: Range<Int64>
     ) async throws -> [(value: String?, user: String, events: Int)] {
-        try await rows("""
+        try await rows(
+            """
             SELECT json_typeof(value), value #>> '{}', user_id, count(*) FROM (
                 SELECT properties -> \(property) AS value, user_id FROM event
                 WHERE app_id = \(app.rawValue) AND timestamp >= \(milliseconds.lowerBound) AND timestamp < \(milliseconds.upperBound)
@@ -41,12 +44,13 @@ extension PostgresBackend {
             GROUP BY 1, 2, 3
             """, as: (String?, String?, String, Int64).self
         ).map { type, text, user, events in
-            let value: String? = switch (type, text) {
-            case ("string", let text?), ("boolean", let text?): text
-            // JSON numbers are written as SQLite's json_each reads them: integers as such, others as doubles.
-            case ("number", let text?): Int64(text).map(String.init) ?? Double(text).map(PropertiesJSON.text(of:))
-            default: nil
-            }
+            let value: String? =
+                switch (type, text) {
+                case ("string", let text?), ("boolean", let text?): text
+                // JSON numbers are written as SQLite's json_each reads them: integers as such, others as doubles.
+                case ("number", let text?): Int64(text).map(String.init) ?? Double(text).map(PropertiesJSON.text(of:))
+                default: nil
+                }
             return (value, user, Int(events))
         }
     }

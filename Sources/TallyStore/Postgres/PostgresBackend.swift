@@ -1,5 +1,5 @@
-import Locking
 import Foundation
+import Locking
 import Logging
 import PostgresNIO
 
@@ -49,7 +49,8 @@ final class PostgresBackend: GroupCommitBackend {
             try await PostgresSchema.migrate(client, logger: logger)
         } catch {
             running.cancel()
-            let reason = error is OpenTimeout
+            let reason =
+                error is OpenTimeout
                 ? "no connection within \(Self.openTimeout) (the reason is in the log above)" : String(reflecting: error)
             throw EventStore.OpenError(path: PostgresURL.redacted(url), reason: reason)
         }
@@ -141,7 +142,7 @@ extension PostgresBackend {
                             let decoder = JSONDecoder()
                             for try await notification in notifications {
                                 guard let payload = try? decoder.decode(NoticePayload.self, from: Data(notification.payload.utf8)),
-                                      payload.origin != origin
+                                    payload.origin != origin
                                 else { continue }
                                 continuation.yield(payload.notice)
                             }

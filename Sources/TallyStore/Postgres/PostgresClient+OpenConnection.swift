@@ -1,5 +1,5 @@
-import Metrics
 import Logging
+import Metrics
 import PostgresNIO
 
 extension PostgresClient {

@@ -1,5 +1,5 @@
-import Locking
 import Foundation
+import Locking
 import Logging
 import NIOCore
 import PostgresNIO
@@ -77,10 +77,12 @@ final class PostgresGroupWriter: GroupWriter {
             let range = partition.milliseconds
             try await client.transaction(logger: logger) { [logger] connection in
                 try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresSchema.migrationLock))", logger: logger)
-                try await connection.query(PostgresQuery(unsafeSQL: """
-                    CREATE TABLE IF NOT EXISTS \(partition.table) PARTITION OF event
-                    FOR VALUES FROM (\(range.lowerBound)) TO (\(range.upperBound))
-                    """), logger: logger)
+                try await connection.query(
+                    PostgresQuery(
+                        unsafeSQL: """
+                            CREATE TABLE IF NOT EXISTS \(partition.table) PARTITION OF event
+                            FOR VALUES FROM (\(range.lowerBound)) TO (\(range.upperBound))
+                            """), logger: logger)
             }
             partitions.withLock { _ = $0.insert(partition) }
         }
@@ -104,7 +106,8 @@ extension PostgresGroupWriter {
         mutating func store(_ group: [IngestBatch], together: Bool) async throws -> [Result<InsertResult, any Error>] {
             let apps = Set(group.map(\.app)).sorted { $0.rawValue < $1.rawValue }
             for app in apps {
-                try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresGroupWriter.appLockSpace | (app.rawValue & 0xFFFF_FFFF)))", logger: logger)
+                try await connection.query(
+                    "SELECT pg_advisory_xact_lock(\(PostgresGroupWriter.appLockSpace | (app.rawValue & 0xFFFF_FFFF)))", logger: logger)
             }
             var knownApps: Set<AppID> = []
             for try await id in try await connection.query(
@@ -146,12 +149,15 @@ extension PostgresGroupWriter {
             }
             let encoder = JSONEncoder()
             for (app, names) in accepted {
-                var payload = String(decoding: try encoder.encode(
-                    PostgresBackend.NoticePayload(origin: origin, notice: IngestNotice(app: app, acceptedByName: names))), as: UTF8.self)
+                var payload = String(
+                    decoding: try encoder.encode(
+                        PostgresBackend.NoticePayload(origin: origin, notice: IngestNotice(app: app, acceptedByName: names))), as: UTF8.self)
                 // A notification carries at most 8,000 bytes: many names are sent as a total.
                 if payload.utf8.count > 7_000 {
-                    payload = String(decoding: try encoder.encode(PostgresBackend.NoticePayload(
-                        origin: origin, notice: IngestNotice(app: app, accepted: names.values.reduce(0, +)))), as: UTF8.self)
+                    payload = String(
+                        decoding: try encoder.encode(
+                            PostgresBackend.NoticePayload(
+                                origin: origin, notice: IngestNotice(app: app, accepted: names.values.reduce(0, +)))), as: UTF8.self)
                 }
                 try await connection.query("SELECT pg_notify(\(PostgresBackend.noticeChannel), \(payload))", logger: logger)
             }
@@ -181,10 +187,12 @@ extension PostgresGroupWriter {
             let keys = batches.flatMap { batch in batch.rows.map { (batch.app.rawValue, $0.event.id) } }
             guard !keys.isEmpty else { return batches.map { _ in [] } }
             var fresh: [Int64: Set<UUID>] = [:]
-            for try await (app, id) in try await connection.query("""
+            for try await (app, id) in try await connection.query(
+                """
                 INSERT INTO event_key (app_id, id) SELECT * FROM unnest(\(keys.map(\.0)), \(keys.map(\.1)))
                 ON CONFLICT DO NOTHING RETURNING app_id, id
-                """, logger: logger).decode((Int64, UUID).self) {
+                """, logger: logger
+            ).decode((Int64, UUID).self) {
                 fresh[app, default: []].insert(id)
             }
             let inserted = batches.map { batch in
@@ -193,7 +201,8 @@ extension PostgresGroupWriter {
             let accepted = zip(batches, inserted).flatMap { batch, rows in rows.map { (batch.app.rawValue, $0) } }
             guard !accepted.isEmpty else { return inserted }
             let rows = accepted.map(\.1)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO event (app_id, id, name, timestamp, device_timestamp, user_id, session_id, app_version, platform, properties)
                 SELECT app_id, id, name, timestamp, device_timestamp, user_id,
                     CASE WHEN has_session THEN session_id END, app_version, platform, properties::json
@@ -211,7 +220,8 @@ extension PostgresGroupWriter {
         func write(_ counts: HealthCounts) async throws {
             guard !counts.isEmpty else { return }
             let rows = Array(counts.counts)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO ingest_health (app_id, bucket, outcome, reason, count)
                 SELECT * FROM unnest(
                     \(rows.map(\.key.app.rawValue)), \(rows.map(\.key.bucket)), \(rows.map(\.key.outcome.rawValue)),

@@ -38,23 +38,33 @@ struct PostgresRollupRows: RollupRows {
             try await connection.query(query, logger: logger).collect(as: types)
         }
         if let range = needs.names {
-            rows.names = Counts(range: range, rows: try await query("""
-                SELECT bucket, name_id, count FROM name_bucket
-                WHERE app_id = \(app) AND bucket >= \(range.lowerBound) AND bucket < \(range.upperBound) ORDER BY bucket
-                """, as: (Int64, Int64, Int64).self).map { ($0.0, $0.1, $0.2) })
+            rows.names = Counts(
+                range: range,
+                rows: try await query(
+                    """
+                    SELECT bucket, name_id, count FROM name_bucket
+                    WHERE app_id = \(app) AND bucket >= \(range.lowerBound) AND bucket < \(range.upperBound) ORDER BY bucket
+                    """, as: (Int64, Int64, Int64).self
+                ).map { ($0.0, $0.1, $0.2) })
         }
         if let range = needs.screens {
-            rows.screens = Counts(range: range, rows: try await query("""
-                SELECT bucket, screen_id, count FROM screen_bucket
-                WHERE app_id = \(app) AND bucket >= \(range.lowerBound) AND bucket < \(range.upperBound) ORDER BY bucket
-                """, as: (Int64, Int64, Int64).self).map { ($0.0, $0.1, $0.2) })
+            rows.screens = Counts(
+                range: range,
+                rows: try await query(
+                    """
+                    SELECT bucket, screen_id, count FROM screen_bucket
+                    WHERE app_id = \(app) AND bucket >= \(range.lowerBound) AND bucket < \(range.upperBound) ORDER BY bucket
+                    """, as: (Int64, Int64, Int64).self
+                ).map { ($0.0, $0.1, $0.2) })
         }
         if let range = needs.activity {
             rows.activityRange = range
-            rows.activity = try await query("""
+            rows.activity = try await query(
+                """
                 SELECT bucket, names, versions FROM bucket_activity
                 WHERE app_id = \(app) AND bucket >= \(range.lowerBound) AND bucket < \(range.upperBound) ORDER BY bucket
-                """, as: (Int64, ByteBuffer, ByteBuffer).self).map { ($0.0, $0.1, $0.2) }
+                """, as: (Int64, ByteBuffer, ByteBuffer).self
+            ).map { ($0.0, $0.1, $0.2) }
         }
         var wanted: [UserSetPeriod: [Range<Int64>]] = [:]
         for window in needs.userWindows {
@@ -63,18 +73,21 @@ struct PostgresRollupRows: RollupRows {
         for (period, ranges) in wanted {
             let merged = Self.merged(ranges)
             rows.userSetRanges[period] = merged
-            let (table, column) = switch period {
-            case .bucket: ("bucket_users", "bucket")
-            case .day: ("day_users", "day")
-            }
-            rows.userSets[period] = try await query(PostgresQuery(
-                unsafeSQL: """
-                    SELECT t.\(column), t.active, t.first FROM \(table) t
-                    JOIN unnest($2::bigint[], $3::bigint[]) AS r (low, high) ON t.\(column) >= r.low AND t.\(column) < r.high
-                    WHERE t.app_id = $1 ORDER BY t.\(column)
-                    """,
-                binds: try PostgresBindings(binding: app, merged.map(\.lowerBound), merged.map(\.upperBound))
-            ), as: (Int64, ByteBuffer, ByteBuffer).self).map { ($0.0, $0.1, $0.2) }
+            let (table, column) =
+                switch period {
+                case .bucket: ("bucket_users", "bucket")
+                case .day: ("day_users", "day")
+                }
+            rows.userSets[period] = try await query(
+                PostgresQuery(
+                    unsafeSQL: """
+                        SELECT t.\(column), t.active, t.first FROM \(table) t
+                        JOIN unnest($2::bigint[], $3::bigint[]) AS r (low, high) ON t.\(column) >= r.low AND t.\(column) < r.high
+                        WHERE t.app_id = $1 ORDER BY t.\(column)
+                        """,
+                    binds: try PostgresBindings(binding: app, merged.map(\.lowerBound), merged.map(\.upperBound))
+                ), as: (Int64, ByteBuffer, ByteBuffer).self
+            ).map { ($0.0, $0.1, $0.2) }
         }
         if !needs.labelTexts.isEmpty {
             for (id, text) in try await query("SELECT id, text FROM label WHERE text = ANY(\(needs.labelTexts))", as: (Int64, String).self) {
@@ -104,10 +117,11 @@ struct PostgresRollupRows: RollupRows {
     func forEachCount(
         _ table: CountTable, in buckets: Range<Int64>, _ body: (_ bucket: Int64, _ label: Int64, _ count: Int64) throws -> Void
     ) throws {
-        let counts = switch table {
-        case .names: names
-        case .screens: screens
-        }
+        let counts =
+            switch table {
+            case .names: names
+            case .screens: screens
+            }
         guard let counts, buckets.isEmpty || counts.range.contains(buckets.lowerBound) && buckets.upperBound <= counts.range.upperBound
         else { throw RollupNeeds.Unfetched() }
         for row in Self.slice(counts.rows, key: \.bucket, in: buckets) { try body(row.bucket, row.label, row.count) }
@@ -150,7 +164,8 @@ struct PostgresRollupRows: RollupRows {
     /// The rows of `rows`, ascending by `key`, whose key is in `range` (binary search).
     private static func slice<Row>(_ rows: [Row], key: (Row) -> Int64, in range: Range<Int64>) -> ArraySlice<Row> {
         func firstIndex(notBelow value: Int64) -> Int {
-            var low = 0, high = rows.count
+            var low = 0
+            var high = rows.count
             while low < high {
                 let middle = (low + high) / 2
                 if key(rows[middle]) < value { low = middle + 1 } else { high = middle }

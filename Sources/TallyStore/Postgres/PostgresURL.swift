@@ -23,16 +23,17 @@ package enum PostgresURL {
     /// - Throws: ``EventStore/OpenError`` without a user or host, or with a port out of range.
     package static func configuration(_ url: String) throws(EventStore.OpenError) -> PostgresClient.Configuration {
         guard matches(url), let components = URLComponents(string: url), let host = components.host, !host.isEmpty,
-              let user = components.user, !user.isEmpty
+            let user = components.user, !user.isEmpty
         else { throw EventStore.OpenError(path: redacted(url), reason: "expected postgres://user[:password]@host[:port]/database") }
         let port = components.port ?? 5432
         guard (1...65_535).contains(port) else { throw EventStore.OpenError(path: redacted(url), reason: "port \(port) is out of range") }
         let path = components.path.drop(while: { $0 == "/" })
-        let tls: PostgresClient.Configuration.TLS = switch components.queryItems?.first(where: { $0.name == "sslmode" })?.value {
-        case "disable": .disable
-        case "require", "verify-ca", "verify-full": .require(.makeClientConfiguration())
-        default: .prefer(.makeClientConfiguration())
-        }
+        let tls: PostgresClient.Configuration.TLS =
+            switch components.queryItems?.first(where: { $0.name == "sslmode" })?.value {
+            case "disable": .disable
+            case "require", "verify-ca", "verify-full": .require(.makeClientConfiguration())
+            default: .prefer(.makeClientConfiguration())
+            }
         return PostgresClient.Configuration(
             host: host, port: port, username: components.percentEncodedUser?.removingPercentEncoding ?? user,
             password: components.percentEncodedPassword?.removingPercentEncoding,

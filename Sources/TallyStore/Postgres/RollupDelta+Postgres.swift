@@ -41,19 +41,23 @@ private struct PostgresRollupWrites {
     let logger: Logger
     let app: Int64
 
-    func rows<each Column: PostgresDecodable & Sendable>(_ query: PostgresQuery, as types: (repeat each Column).Type) async throws -> [(repeat each Column)] {
+    func rows<each Column: PostgresDecodable & Sendable>(_ query: PostgresQuery, as types: (repeat each Column).Type) async throws -> [(
+        repeat each Column
+    )] {
         try await connection.query(query, logger: logger).collect(as: types)
     }
 
     func write(_ users: RollupDelta.UserChanges) async throws {
         if !users.inserted.isEmpty {
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO app_user (app_id, user_id, number, first_seen)
                 SELECT \(app), * FROM unnest(\(users.inserted.map(\.user)), \(users.inserted.map { Int64($0.number) }), \(users.inserted.map(\.firstSeen)))
                 """, logger: logger)
         }
         if !users.lowered.isEmpty {
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE app_user SET first_seen = lowered.first_seen
                 FROM unnest(\(users.lowered.map(\.user)), \(users.lowered.map(\.firstSeen))) AS lowered (user_id, first_seen)
                 WHERE app_user.app_id = \(app) AND app_user.user_id = lowered.user_id
@@ -70,7 +74,8 @@ private struct PostgresRollupWrites {
         }
         guard !missing.isEmpty else { return ids }
         missing.sort()
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO label (text) SELECT text FROM unnest(\(missing)) WITH ORDINALITY AS missing (text, position)
             ORDER BY position ON CONFLICT (text) DO NOTHING
             """, logger: logger)
@@ -84,10 +89,12 @@ private struct PostgresRollupWrites {
     /// Adds `rows` to the `count` column of `table`, keyed by app, bucket and `keyColumn`.
     func add(_ rows: [(bucket: Int64, label: Int64, count: Int64)], to table: String, keyColumn: String) async throws {
         guard !rows.isEmpty else { return }
-        try await connection.query(PostgresQuery(unsafeSQL: """
-            INSERT INTO \(table) (app_id, bucket, \(keyColumn), count) SELECT $1, * FROM unnest($2::bigint[], $3::bigint[], $4::bigint[])
-            ON CONFLICT (app_id, bucket, \(keyColumn)) DO UPDATE SET count = \(table).count + excluded.count
-            """, binds: try PostgresBindings(binding: app, rows.map(\.bucket), rows.map(\.label), rows.map(\.count))), logger: logger)
+        try await connection.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    INSERT INTO \(table) (app_id, bucket, \(keyColumn), count) SELECT $1, * FROM unnest($2::bigint[], $3::bigint[], $4::bigint[])
+                    ON CONFLICT (app_id, bucket, \(keyColumn)) DO UPDATE SET count = \(table).count + excluded.count
+                    """, binds: try PostgresBindings(binding: app, rows.map(\.bucket), rows.map(\.label), rows.map(\.count))), logger: logger)
     }
 
     /// Merges each bucket's per-user detail into its `bucket_activity` row.
@@ -118,7 +125,8 @@ private struct PostgresRollupWrites {
             RollupDelta.merge(entries, into: &activity, bucket: bucket, labels: labels, versionTexts: versionTexts)
             rows.append((bucket, ByteBuffer(bytes: activity.encodedNames), ByteBuffer(bytes: activity.encodedVersions)))
         }
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO bucket_activity (app_id, bucket, names, versions)
             SELECT \(app), * FROM unnest(\(rows.map(\.bucket)), \(rows.map(\.names)), \(rows.map(\.versions)))
             ON CONFLICT (app_id, bucket) DO UPDATE SET names = excluded.names, versions = excluded.versions
@@ -144,9 +152,11 @@ private struct PostgresRollupWrites {
             rows.append((period, ByteBuffer(bytes: active.serialized), ByteBuffer(bytes: first.serialized)))
         }
         guard !rows.isEmpty else { return }
-        try await connection.query(PostgresQuery(unsafeSQL: """
-            INSERT INTO \(table) (app_id, \(periodColumn), active, first) SELECT $1, * FROM unnest($2::bigint[], $3::bytea[], $4::bytea[])
-            ON CONFLICT (app_id, \(periodColumn)) DO UPDATE SET active = excluded.active, first = excluded.first
-            """, binds: try PostgresBindings(binding: app, rows.map(\.period), rows.map(\.active), rows.map(\.first))), logger: logger)
+        try await connection.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    INSERT INTO \(table) (app_id, \(periodColumn), active, first) SELECT $1, * FROM unnest($2::bigint[], $3::bytea[], $4::bytea[])
+                    ON CONFLICT (app_id, \(periodColumn)) DO UPDATE SET active = excluded.active, first = excluded.first
+                    """, binds: try PostgresBindings(binding: app, rows.map(\.period), rows.map(\.active), rows.map(\.first))), logger: logger)
     }
 }

@@ -53,7 +53,8 @@ struct BucketActivity {
     }
 
     private static func encode(_ sections: [Int64: [(user: UInt32, value: Int64)]]) -> [UInt8] {
-        var bytes: [UInt8] = [], entries: [UInt8] = []
+        var bytes: [UInt8] = []
+        var entries: [UInt8] = []
         for (label, users) in sections.sorted(by: { $0.key < $1.key }) {
             entries.removeAll(keepingCapacity: true)
             var previous: UInt32 = 0
@@ -78,7 +79,7 @@ struct BucketActivity {
         var offset = 0
         while offset < bytes.count {
             guard let label = Varint.read(bytes, at: &offset), let length = Varint.read(bytes, at: &offset),
-                  label <= Int64.max, length <= bytes.count - offset
+                label <= Int64.max, length <= bytes.count - offset
             else { throw DamagedRollup(table: "bucket_activity") }
             try body(Int64(label), UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + Int(length)]))
             offset += Int(length)
@@ -95,7 +96,7 @@ struct BucketActivity {
         var user: UInt64 = 0
         while offset < entries.count {
             guard let gap = Varint.read(entries, at: &offset), let value = Varint.read(entries, at: &offset),
-                  gap <= UInt64(UInt32.max) - user, value <= Int64.max
+                gap <= UInt64(UInt32.max) - user, value <= Int64.max
             else { throw DamagedRollup(table: "bucket_activity") }
             user += gap
             try body(UInt32(user), Int64(value))

@@ -72,8 +72,9 @@ extension RollupDelta {
                 known = row
                 if row.firstSeen > timestamp {
                     changes.lowered.append((user, timestamp))
-                    changes.moves.append(FirstSeenMove(
-                        user: row.number, from: Bucket.containing(milliseconds: row.firstSeen), to: Bucket.containing(milliseconds: timestamp)))
+                    changes.moves.append(
+                        FirstSeenMove(
+                            user: row.number, from: Bucket.containing(milliseconds: row.firstSeen), to: Bucket.containing(milliseconds: timestamp)))
                     known.firstSeen = timestamp
                 }
             } else {
@@ -90,7 +91,9 @@ extension RollupDelta {
     }
 
     /// The counts to add to `name_bucket` and `screen_bucket`, by bucket and `label` id.
-    func countRows(labels: [String: Int64]) -> (names: [(bucket: Int64, label: Int64, count: Int64)], screens: [(bucket: Int64, label: Int64, count: Int64)]) {
+    func countRows(labels: [String: Int64]) -> (
+        names: [(bucket: Int64, label: Int64, count: Int64)], screens: [(bucket: Int64, label: Int64, count: Int64)]
+    ) {
         (names.map { ($0.key.bucket, labels[$0.key.label]!, $0.value) }, screens.map { ($0.key.bucket, labels[$0.key.label]!, $0.value) })
     }
 
@@ -103,7 +106,8 @@ extension RollupDelta {
         var tied: Set<Int64> = []
         for (user, activity) in entries {
             if let known = stored.last[user], known.offset == activity.lastTimestamp - bucket * Bucket.milliseconds,
-               known.version != labels[activity.lastVersion] {
+                known.version != labels[activity.lastVersion]
+            {
                 tied.insert(known.version)
             }
         }
@@ -122,8 +126,11 @@ extension RollupDelta {
         for (user, activity) in entries {
             for (name, count) in activity.counts { stored.names[labels[name]!, default: [:]][user, default: 0] += count }
             let last = BucketActivity.LastEvent(offset: activity.lastTimestamp - start, version: labels[activity.lastVersion]!)
-            if let known = stored.last[user], known.offset > last.offset
-                || known.offset == last.offset && (known.version == last.version || versionTexts[known.version, default: ""] > activity.lastVersion) {
+            if let known = stored.last[user],
+                known.offset > last.offset
+                    || known.offset == last.offset
+                        && (known.version == last.version || versionTexts[known.version, default: ""] > activity.lastVersion)
+            {
                 continue
             }
             stored.last[user] = last
@@ -132,7 +139,8 @@ extension RollupDelta {
 
     /// The changes to the user sets of each bucket (`bucket_users`) and UTC day (`day_users`).
     func setChanges(numbers: [String: UInt32], moves: [FirstSeenMove]) -> (buckets: [Int64: SetChanges], days: [Int64: SetChanges]) {
-        var buckets: [Int64: SetChanges] = [:], days: [Int64: SetChanges] = [:]
+        var buckets: [Int64: SetChanges] = [:]
+        var days: [Int64: SetChanges] = [:]
         for (bucket, user) in activeUsers(numbers: numbers) {
             buckets[bucket, default: SetChanges()].active.append(user)
             days[Bucket.day(of: bucket), default: SetChanges()].active.append(user)

@@ -67,10 +67,12 @@ extension RollupDelta {
         _ rows: [(bucket: Int64, label: Int64, count: Int64)], to table: String, keyColumn: String, _ db: Database, app: AppID
     ) throws {
         guard !rows.isEmpty else { return }
-        let upsert = try RawStatement(db, sql: """
-            INSERT INTO \(table) (app_id, bucket, \(keyColumn), count) VALUES (?1, ?2, ?3, ?4)
-            ON CONFLICT (app_id, bucket, \(keyColumn)) DO UPDATE SET count = count + excluded.count
-            """)
+        let upsert = try RawStatement(
+            db,
+            sql: """
+                INSERT INTO \(table) (app_id, bucket, \(keyColumn), count) VALUES (?1, ?2, ?3, ?4)
+                ON CONFLICT (app_id, bucket, \(keyColumn)) DO UPDATE SET count = count + excluded.count
+                """)
         upsert.bind(app.rawValue, at: 1)
         for (bucket, label, count) in rows {
             upsert.bind(bucket, at: 2)
@@ -90,9 +92,10 @@ extension RollupDelta {
         write.bind(app.rawValue, at: 1)
         for (bucket, entries) in buckets {
             read.bind(bucket, at: 2)
-            var stored = try read.executeReturningFirstRow { row in
-                try row.withBlob(at: 0) { names in try row.withBlob(at: 1) { try BucketActivity(names: names, versions: $0) } }
-            } ?? BucketActivity()
+            var stored =
+                try read.executeReturningFirstRow { row in
+                    try row.withBlob(at: 0) { names in try row.withBlob(at: 1) { try BucketActivity(names: names, versions: $0) } }
+                } ?? BucketActivity()
             var versionTexts: [Int64: String] = [:]
             for id in tiedVersions(entries, in: stored, bucket: bucket, labels: labels) {
                 versionTexts[id] = try String.fetchOne(db, sql: "SELECT text FROM label WHERE id = ?", arguments: [id])
@@ -135,9 +138,11 @@ extension RollupDelta {
             if let id = cache.labels[text] { ids[text] = id } else { missing.append(text) }
         }
         guard !missing.isEmpty else { return ids }
-        let intern = try RawStatement(db, sql: """
-            INSERT INTO label (text) VALUES (?1) ON CONFLICT (text) DO UPDATE SET text = text RETURNING id
-            """)
+        let intern = try RawStatement(
+            db,
+            sql: """
+                INSERT INTO label (text) VALUES (?1) ON CONFLICT (text) DO UPDATE SET text = text RETURNING id
+                """)
         for text in missing {
             intern.bind(text, at: 1)
             let id = try intern.executeReturningRow { $0.int64(at: 0) }

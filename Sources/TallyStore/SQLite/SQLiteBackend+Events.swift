@@ -37,11 +37,13 @@ extension SQLiteBackend {
     ) async throws -> (bytes: [UInt8], count: Int, last: EventCursor?) {
         try await pool.read { db in
             let start = cursor ?? EventCursor(timestamp: range.lowerBound, sequence: 0)
-            let rows = try RawStatement(db, sql: """
-                SELECT \(Event.columns), rowid FROM event
-                WHERE app_id = ?1 AND timestamp >= ?2 AND timestamp < ?3 AND (timestamp, rowid) > (?2, ?4)
-                ORDER BY timestamp, rowid LIMIT ?5
-                """)
+            let rows = try RawStatement(
+                db,
+                sql: """
+                    SELECT \(Event.columns), rowid FROM event
+                    WHERE app_id = ?1 AND timestamp >= ?2 AND timestamp < ?3 AND (timestamp, rowid) > (?2, ?4)
+                    ORDER BY timestamp, rowid LIMIT ?5
+                    """)
             // `timestamp >= ?2` from the last row read, not from the range's start: it is
             // what the index seeks to, so each page starts where the last one ended.
             for (index, value) in [app.rawValue, start.timestamp, range.upperBound, start.sequence, Int64(limit)].enumerated() {
@@ -64,10 +66,11 @@ extension SQLiteBackend {
     ) async throws -> [(outcome: HealthCounts.Outcome, reason: String, count: Int)] {
         try await pool.read { db in
             try Row.fetchAll(
-                db.cachedStatement(sql: """
-                    SELECT outcome, reason, sum(count) FROM ingest_health
-                    WHERE app_id = ? AND bucket >= ? AND bucket < ? GROUP BY outcome, reason
-                    """),
+                db.cachedStatement(
+                    sql: """
+                        SELECT outcome, reason, sum(count) FROM ingest_health
+                        WHERE app_id = ? AND bucket >= ? AND bucket < ? GROUP BY outcome, reason
+                        """),
                 arguments: [app.rawValue, buckets.lowerBound, buckets.upperBound]
             ).compactMap { row in HealthCounts.Outcome(rawValue: row[0]).map { ($0, row[1], row[2]) } }
         }

@@ -26,18 +26,20 @@ extension SQLiteBackend {
     ) async throws -> [(value: String?, user: String, events: Int)] {
         try await pool.read { db in
             try Row.fetchAll(
-                db.cachedStatement(sql: """
-                    SELECT p.type, p.value, e.user_id, count(*) \(Self.eventsWithProperty) GROUP BY p.type, p.value, e.user_id
-                    """),
+                db.cachedStatement(
+                    sql: """
+                        SELECT p.type, p.value, e.user_id, count(*) \(Self.eventsWithProperty) GROUP BY p.type, p.value, e.user_id
+                        """),
                 arguments: Self.arguments(app, milliseconds, event, property)
             ).map { row in
-                let value: String? = switch row[0] as String? {
-                case "text": row[1]
-                case "integer": String(row[1] as Int64)
-                case "real": PropertiesJSON.text(of: row[1])
-                case let type? where type == "true" || type == "false": type
-                default: nil
-                }
+                let value: String? =
+                    switch row[0] as String? {
+                    case "text": row[1]
+                    case "integer": String(row[1] as Int64)
+                    case "real": PropertiesJSON.text(of: row[1])
+                    case let type? where type == "true" || type == "false": type
+                    default: nil
+                    }
                 return (value, row[2], row[3])
             }
         }
@@ -51,9 +53,10 @@ extension SQLiteBackend {
     ) async throws -> T {
         try await pool.read { db in
             // An aggregate without GROUP BY always answers one row.
-            guard let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT \(columns) \(Self.eventsWithProperty) \(condition)"),
-                arguments: Self.arguments(app, milliseconds, event, property) + extra)
+            guard
+                let row = try Row.fetchOne(
+                    db.cachedStatement(sql: "SELECT \(columns) \(Self.eventsWithProperty) \(condition)"),
+                    arguments: Self.arguments(app, milliseconds, event, property) + extra)
             else { throw DatabaseError(resultCode: .SQLITE_ERROR, message: "an aggregate query returned no row") }
             return read(row)
         }

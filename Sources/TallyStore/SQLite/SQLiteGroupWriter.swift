@@ -1,5 +1,5 @@
-import Locking
 import GRDB
+import Locking
 
 /// Writes ``GroupCommit``'s transactions to SQLite: each committed with
 /// `synchronous = NORMAL` (written to the WAL, not yet synced), then made durable by
@@ -73,11 +73,13 @@ final class SQLiteGroupWriter: GroupWriter {
                         guard try App.fetch(db, id: batch.app) != nil else { throw TallyStoreError.unknownApp(batch.app) }
                         knownApps.insert(batch.app)
                     }
-                    let insert = try RawStatement(db, sql: """
-                        INSERT INTO event (app_id, id, name, timestamp, device_timestamp, user_id, session_id, app_version, platform, properties)
-                        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
-                        ON CONFLICT (app_id, id) DO NOTHING
-                        """)
+                    let insert = try RawStatement(
+                        db,
+                        sql: """
+                            INSERT INTO event (app_id, id, name, timestamp, device_timestamp, user_id, session_id, app_version, platform, properties)
+                            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+                            ON CONFLICT (app_id, id) DO NOTHING
+                            """)
                     insert.bind(batch.app.rawValue, at: 1)
                     for row in batch.rows {
                         insert.bind(row.event.id, at: 2)

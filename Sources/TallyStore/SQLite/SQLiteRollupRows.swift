@@ -9,10 +9,11 @@ struct SQLiteRollupRows: RollupRows {
     func forEachCount(
         _ table: CountTable, in buckets: Range<Int64>, _ body: (_ bucket: Int64, _ label: Int64, _ count: Int64) throws -> Void
     ) throws {
-        let sql = switch table {
-        case .names: "SELECT bucket, name_id, count FROM name_bucket WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3"
-        case .screens: "SELECT bucket, screen_id, count FROM screen_bucket WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3"
-        }
+        let sql =
+            switch table {
+            case .names: "SELECT bucket, name_id, count FROM name_bucket WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3"
+            case .screens: "SELECT bucket, screen_id, count FROM screen_bucket WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3"
+            }
         let rows = try self.rows(sql: sql, in: buckets)
         while try rows.step() { try body(rows.int64(at: 0), rows.int64(at: 1), rows.int64(at: 2)) }
     }
@@ -35,14 +36,16 @@ struct SQLiteRollupRows: RollupRows {
     func forEachUserSet(
         _ column: UserSetColumn, of period: UserSetPeriod, in range: Range<Int64>, _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
-        let name = switch column {
-        case .active: "active"
-        case .first: "first"
-        }
-        let sql = switch period {
-        case .bucket: "SELECT \(name) FROM bucket_users WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3"
-        case .day: "SELECT \(name) FROM day_users WHERE app_id = ?1 AND day >= ?2 AND day < ?3"
-        }
+        let name =
+            switch column {
+            case .active: "active"
+            case .first: "first"
+            }
+        let sql =
+            switch period {
+            case .bucket: "SELECT \(name) FROM bucket_users WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3"
+            case .day: "SELECT \(name) FROM day_users WHERE app_id = ?1 AND day >= ?2 AND day < ?3"
+            }
         let rows = try self.rows(sql: sql, in: range)
         while try rows.step() { try rows.withBlob(at: 0, body) }
     }

@@ -39,159 +39,162 @@ enum Schema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE app (
-                    id INTEGER PRIMARY KEY,
-                    name TEXT NOT NULL,
-                    time_zone TEXT NOT NULL,
-                    accepted_event_age REAL NOT NULL,
-                    ingest_key_hash BLOB NOT NULL UNIQUE,
-                    read_token_hash BLOB NOT NULL UNIQUE,
-                    created_at INTEGER NOT NULL
-                );
-                CREATE TABLE event (
-                    app_id INTEGER NOT NULL,
-                    id BLOB NOT NULL,
-                    name TEXT NOT NULL,
-                    timestamp INTEGER NOT NULL,
-                    device_timestamp INTEGER NOT NULL,
-                    user_id TEXT NOT NULL,
-                    session_id TEXT,
-                    app_version TEXT NOT NULL,
-                    platform TEXT NOT NULL,
-                    properties TEXT NOT NULL
-                );
-                CREATE UNIQUE INDEX event_by_id ON event(app_id, id);
-                CREATE INDEX event_by_time ON event(app_id, timestamp);
-                CREATE TABLE app_user (
-                    key INTEGER PRIMARY KEY,
-                    app_id INTEGER NOT NULL,
-                    user_id TEXT NOT NULL,
-                    first_seen INTEGER NOT NULL,
-                    UNIQUE (app_id, user_id)
-                );
-                CREATE INDEX app_user_by_first_seen ON app_user(app_id, first_seen);
-                CREATE TABLE label (
-                    id INTEGER PRIMARY KEY,
-                    text TEXT NOT NULL UNIQUE
-                );
-                CREATE TABLE name_bucket (
-                    app_id INTEGER NOT NULL,
-                    bucket INTEGER NOT NULL,
-                    name_id INTEGER NOT NULL,
-                    count INTEGER NOT NULL,
-                    PRIMARY KEY (app_id, bucket, name_id)
-                ) WITHOUT ROWID;
-                CREATE TABLE screen_bucket (
-                    app_id INTEGER NOT NULL,
-                    bucket INTEGER NOT NULL,
-                    screen TEXT NOT NULL,
-                    count INTEGER NOT NULL,
-                    PRIMARY KEY (app_id, bucket, screen)
-                ) WITHOUT ROWID;
-                CREATE TABLE user_bucket (
-                    app_id INTEGER NOT NULL,
-                    bucket INTEGER NOT NULL,
-                    user_key INTEGER NOT NULL,
-                    names BLOB NOT NULL,
-                    last_timestamp INTEGER NOT NULL,
-                    last_version_id INTEGER NOT NULL,
-                    PRIMARY KEY (app_id, bucket, user_key)
-                ) WITHOUT ROWID;
-                CREATE TABLE user_day (
-                    app_id INTEGER NOT NULL,
-                    day INTEGER NOT NULL,
-                    user_key INTEGER NOT NULL,
-                    low_buckets INTEGER NOT NULL,
-                    high_buckets INTEGER NOT NULL,
-                    PRIMARY KEY (app_id, day, user_key)
-                ) WITHOUT ROWID;
-                CREATE TABLE user_chunk (
-                    app_id INTEGER NOT NULL,
-                    chunk INTEGER NOT NULL,
-                    user_key INTEGER NOT NULL,
-                    days INTEGER NOT NULL,
-                    PRIMARY KEY (app_id, chunk, user_key)
-                ) WITHOUT ROWID;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE app (
+                        id INTEGER PRIMARY KEY,
+                        name TEXT NOT NULL,
+                        time_zone TEXT NOT NULL,
+                        accepted_event_age REAL NOT NULL,
+                        ingest_key_hash BLOB NOT NULL UNIQUE,
+                        read_token_hash BLOB NOT NULL UNIQUE,
+                        created_at INTEGER NOT NULL
+                    );
+                    CREATE TABLE event (
+                        app_id INTEGER NOT NULL,
+                        id BLOB NOT NULL,
+                        name TEXT NOT NULL,
+                        timestamp INTEGER NOT NULL,
+                        device_timestamp INTEGER NOT NULL,
+                        user_id TEXT NOT NULL,
+                        session_id TEXT,
+                        app_version TEXT NOT NULL,
+                        platform TEXT NOT NULL,
+                        properties TEXT NOT NULL
+                    );
+                    CREATE UNIQUE INDEX event_by_id ON event(app_id, id);
+                    CREATE INDEX event_by_time ON event(app_id, timestamp);
+                    CREATE TABLE app_user (
+                        key INTEGER PRIMARY KEY,
+                        app_id INTEGER NOT NULL,
+                        user_id TEXT NOT NULL,
+                        first_seen INTEGER NOT NULL,
+                        UNIQUE (app_id, user_id)
+                    );
+                    CREATE INDEX app_user_by_first_seen ON app_user(app_id, first_seen);
+                    CREATE TABLE label (
+                        id INTEGER PRIMARY KEY,
+                        text TEXT NOT NULL UNIQUE
+                    );
+                    CREATE TABLE name_bucket (
+                        app_id INTEGER NOT NULL,
+                        bucket INTEGER NOT NULL,
+                        name_id INTEGER NOT NULL,
+                        count INTEGER NOT NULL,
+                        PRIMARY KEY (app_id, bucket, name_id)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE screen_bucket (
+                        app_id INTEGER NOT NULL,
+                        bucket INTEGER NOT NULL,
+                        screen TEXT NOT NULL,
+                        count INTEGER NOT NULL,
+                        PRIMARY KEY (app_id, bucket, screen)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE user_bucket (
+                        app_id INTEGER NOT NULL,
+                        bucket INTEGER NOT NULL,
+                        user_key INTEGER NOT NULL,
+                        names BLOB NOT NULL,
+                        last_timestamp INTEGER NOT NULL,
+                        last_version_id INTEGER NOT NULL,
+                        PRIMARY KEY (app_id, bucket, user_key)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE user_day (
+                        app_id INTEGER NOT NULL,
+                        day INTEGER NOT NULL,
+                        user_key INTEGER NOT NULL,
+                        low_buckets INTEGER NOT NULL,
+                        high_buckets INTEGER NOT NULL,
+                        PRIMARY KEY (app_id, day, user_key)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE user_chunk (
+                        app_id INTEGER NOT NULL,
+                        chunk INTEGER NOT NULL,
+                        user_key INTEGER NOT NULL,
+                        days INTEGER NOT NULL,
+                        PRIMARY KEY (app_id, chunk, user_key)
+                    ) WITHOUT ROWID;
+                    """)
         }
         migrator.registerMigration("v2") { db in
-            try db.execute(sql: """
-                CREATE TABLE dashboard_user (
-                    id INTEGER PRIMARY KEY,
-                    name TEXT NOT NULL UNIQUE,
-                    password_hash TEXT NOT NULL,
-                    created_at INTEGER NOT NULL
-                );
-                CREATE TABLE dashboard_session (
-                    token_hash BLOB PRIMARY KEY,
-                    user_id INTEGER NOT NULL REFERENCES dashboard_user(id) ON DELETE CASCADE,
-                    csrf_token TEXT NOT NULL,
-                    expires_at INTEGER NOT NULL
-                );
-                CREATE INDEX dashboard_session_by_user ON dashboard_session(user_id, expires_at);
-                CREATE INDEX dashboard_session_by_expiry ON dashboard_session(expires_at);
-                CREATE TABLE section_layout (
-                    user_id INTEGER NOT NULL REFERENCES dashboard_user(id) ON DELETE CASCADE,
-                    app_id INTEGER NOT NULL REFERENCES app(id) ON DELETE CASCADE,
-                    layout BLOB NOT NULL,
-                    PRIMARY KEY (user_id, app_id)
-                ) WITHOUT ROWID;
-                CREATE TABLE ingest_health (
-                    app_id INTEGER NOT NULL,
-                    bucket INTEGER NOT NULL,
-                    outcome INTEGER NOT NULL,
-                    reason TEXT NOT NULL,
-                    count INTEGER NOT NULL,
-                    PRIMARY KEY (app_id, bucket, outcome, reason)
-                ) WITHOUT ROWID;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE dashboard_user (
+                        id INTEGER PRIMARY KEY,
+                        name TEXT NOT NULL UNIQUE,
+                        password_hash TEXT NOT NULL,
+                        created_at INTEGER NOT NULL
+                    );
+                    CREATE TABLE dashboard_session (
+                        token_hash BLOB PRIMARY KEY,
+                        user_id INTEGER NOT NULL REFERENCES dashboard_user(id) ON DELETE CASCADE,
+                        csrf_token TEXT NOT NULL,
+                        expires_at INTEGER NOT NULL
+                    );
+                    CREATE INDEX dashboard_session_by_user ON dashboard_session(user_id, expires_at);
+                    CREATE INDEX dashboard_session_by_expiry ON dashboard_session(expires_at);
+                    CREATE TABLE section_layout (
+                        user_id INTEGER NOT NULL REFERENCES dashboard_user(id) ON DELETE CASCADE,
+                        app_id INTEGER NOT NULL REFERENCES app(id) ON DELETE CASCADE,
+                        layout BLOB NOT NULL,
+                        PRIMARY KEY (user_id, app_id)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE ingest_health (
+                        app_id INTEGER NOT NULL,
+                        bucket INTEGER NOT NULL,
+                        outcome INTEGER NOT NULL,
+                        reason TEXT NOT NULL,
+                        count INTEGER NOT NULL,
+                        PRIMARY KEY (app_id, bucket, outcome, reason)
+                    ) WITHOUT ROWID;
+                    """)
         }
         migrator.registerMigration("v3") { db in
-            try db.execute(sql: """
-                DROP TABLE user_bucket;
-                DROP TABLE user_day;
-                DROP TABLE user_chunk;
-                DROP TABLE app_user;
-                DELETE FROM name_bucket;
-                DROP TABLE screen_bucket;
-                CREATE TABLE screen_bucket (
-                    app_id INTEGER NOT NULL,
-                    bucket INTEGER NOT NULL,
-                    screen_id INTEGER NOT NULL,
-                    count INTEGER NOT NULL,
-                    PRIMARY KEY (app_id, bucket, screen_id)
-                ) WITHOUT ROWID;
-                CREATE TABLE app_user (
-                    app_id INTEGER NOT NULL,
-                    user_id TEXT NOT NULL,
-                    number INTEGER NOT NULL,
-                    first_seen INTEGER NOT NULL,
-                    PRIMARY KEY (app_id, user_id)
-                ) WITHOUT ROWID;
-                CREATE UNIQUE INDEX app_user_by_number ON app_user(app_id, number);
-                CREATE TABLE bucket_users (
-                    app_id INTEGER NOT NULL,
-                    bucket INTEGER NOT NULL,
-                    active BLOB NOT NULL,
-                    first BLOB NOT NULL,
-                    PRIMARY KEY (app_id, bucket)
-                ) WITHOUT ROWID;
-                CREATE TABLE day_users (
-                    app_id INTEGER NOT NULL,
-                    day INTEGER NOT NULL,
-                    active BLOB NOT NULL,
-                    first BLOB NOT NULL,
-                    PRIMARY KEY (app_id, day)
-                ) WITHOUT ROWID;
-                CREATE TABLE bucket_activity (
-                    app_id INTEGER NOT NULL,
-                    bucket INTEGER NOT NULL,
-                    names BLOB NOT NULL,
-                    versions BLOB NOT NULL,
-                    PRIMARY KEY (app_id, bucket)
-                ) WITHOUT ROWID;
-                """)
+            try db.execute(
+                sql: """
+                    DROP TABLE user_bucket;
+                    DROP TABLE user_day;
+                    DROP TABLE user_chunk;
+                    DROP TABLE app_user;
+                    DELETE FROM name_bucket;
+                    DROP TABLE screen_bucket;
+                    CREATE TABLE screen_bucket (
+                        app_id INTEGER NOT NULL,
+                        bucket INTEGER NOT NULL,
+                        screen_id INTEGER NOT NULL,
+                        count INTEGER NOT NULL,
+                        PRIMARY KEY (app_id, bucket, screen_id)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE app_user (
+                        app_id INTEGER NOT NULL,
+                        user_id TEXT NOT NULL,
+                        number INTEGER NOT NULL,
+                        first_seen INTEGER NOT NULL,
+                        PRIMARY KEY (app_id, user_id)
+                    ) WITHOUT ROWID;
+                    CREATE UNIQUE INDEX app_user_by_number ON app_user(app_id, number);
+                    CREATE TABLE bucket_users (
+                        app_id INTEGER NOT NULL,
+                        bucket INTEGER NOT NULL,
+                        active BLOB NOT NULL,
+                        first BLOB NOT NULL,
+                        PRIMARY KEY (app_id, bucket)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE day_users (
+                        app_id INTEGER NOT NULL,
+                        day INTEGER NOT NULL,
+                        active BLOB NOT NULL,
+                        first BLOB NOT NULL,
+                        PRIMARY KEY (app_id, day)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE bucket_activity (
+                        app_id INTEGER NOT NULL,
+                        bucket INTEGER NOT NULL,
+                        names BLOB NOT NULL,
+                        versions BLOB NOT NULL,
+                        PRIMARY KEY (app_id, bucket)
+                    ) WITHOUT ROWID;
+                    """)
             try rebuildRollups(db)
         }
         return migrator
@@ -203,12 +206,14 @@ enum Schema {
         var cache = RollupCache()
         var last: Int64 = 0
         while true {
-            let rows = try RawStatement(db, sql: """
-                SELECT rowid, app_id, name, timestamp, user_id, app_version,
-                    CASE WHEN name = 'screen_view' AND json_type(properties, '$.screen') = 'text'
-                        THEN json_extract(properties, '$.screen') END
-                FROM event WHERE rowid > ?1 ORDER BY rowid LIMIT 50000
-                """)
+            let rows = try RawStatement(
+                db,
+                sql: """
+                    SELECT rowid, app_id, name, timestamp, user_id, app_version,
+                        CASE WHEN name = 'screen_view' AND json_type(properties, '$.screen') = 'text'
+                            THEN json_extract(properties, '$.screen') END
+                    FROM event WHERE rowid > ?1 ORDER BY rowid LIMIT 50000
+                    """)
             func text(_ column: Int32) -> String {
                 rows.withText(at: column) { String(decoding: $0, as: UTF8.self) }
             }

@@ -1,6 +1,6 @@
+import Foundation
 import Locking
 import Metrics
-import Foundation
 
 /// Makes committed transactions durable off the writer: syncs the database's write-ahead log
 /// on a thread of its own and acknowledges each commit once a sync that began after it

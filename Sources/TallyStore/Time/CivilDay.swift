@@ -18,8 +18,8 @@ struct CivilDay: Hashable {
             }
         }
         guard utf8.count == 10, utf8[4] == UInt8(ascii: "-"), utf8[7] == UInt8(ascii: "-"),
-              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              (1...12).contains(month), (1...Self.daysIn(month: month, year: year)).contains(day)
+            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            (1...12).contains(month), (1...Self.daysIn(month: month, year: year)).contains(day)
         else { throw .invalidDate(text) }
         self.init(year: year, month: month, day: day)
     }

@@ -3,7 +3,8 @@
 extension Array where Element == UInt16 {
     /// The first index whose element is not below `value` (binary search).
     func insertionPoint(of value: UInt16) -> Int {
-        var low = 0, high = count
+        var low = 0
+        var high = count
         while low < high {
             let middle = (low + high) / 2
             if self[middle] < value { low = middle + 1 } else { high = middle }
@@ -13,7 +14,8 @@ extension Array where Element == UInt16 {
 
     /// Calls `body` with the index in this array and in `other` of each element both hold, in order.
     func forEachCommonIndex(with other: [UInt16], _ body: (Int, Int) -> Void) {
-        var mine = 0, theirs = 0
+        var mine = 0
+        var theirs = 0
         while mine < count, theirs < other.count {
             if self[mine] < other[theirs] {
                 mine += 1

@@ -44,7 +44,8 @@ extension UserSet {
 
         mutating func insert(_ value: UInt16) -> Bool {
             if isBitmap {
-                let word = Int(value >> 6), bit: UInt64 = 1 << (value & 63)
+                let word = Int(value >> 6)
+                let bit: UInt64 = 1 << (value & 63)
                 guard bits[word] & bit == 0 else { return false }
                 bits[word] |= bit
                 count += 1
@@ -65,7 +66,8 @@ extension UserSet {
 
         mutating func remove(_ value: UInt16) -> Bool {
             if isBitmap {
-                let word = Int(value >> 6), bit: UInt64 = 1 << (value & 63)
+                let word = Int(value >> 6)
+                let bit: UInt64 = 1 << (value & 63)
                 guard bits[word] & bit != 0 else { return false }
                 bits[word] &= ~bit
                 count -= 1

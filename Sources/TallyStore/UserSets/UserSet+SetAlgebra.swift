@@ -72,7 +72,8 @@ extension UserSet.Container {
     static func merge(_ a: [UInt16], _ b: [UInt16]) -> [UInt16] {
         var merged: [UInt16] = []
         merged.reserveCapacity(a.count + b.count)
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < a.count, j < b.count {
             if a[i] < b[j] {
                 merged.append(a[i])

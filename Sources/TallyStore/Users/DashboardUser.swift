@@ -21,7 +21,7 @@ public struct DashboardUser: Hashable, Sendable, Codable {
     /// characters (a name is shown in pages and logs).
     static func validate(name: String) throws(TallyStoreError) {
         guard (1...maximumNameLength).contains(name.count),
-              !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+            !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         else { throw .invalidUserName(name) }
     }
 }

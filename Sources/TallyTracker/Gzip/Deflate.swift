@@ -28,8 +28,8 @@ enum Deflate {
     /// Compresses `input` into a complete DEFLATE stream.
     static func compress(_ input: [UInt8]) -> [UInt8] {
         var out = BitWriter()
-        out.write(1, bits: 1) // BFINAL: this is the last block
-        out.write(1, bits: 2) // BTYPE 01: fixed Huffman codes
+        out.write(1, bits: 1)  // BFINAL: this is the last block
+        out.write(1, bits: 2)  // BTYPE 01: fixed Huffman codes
         var head = [Int](repeating: -1, count: 1 << hashBits)
         var previous = [Int](repeating: -1, count: window)
 
@@ -74,7 +74,7 @@ enum Deflate {
                 position += 1
             }
         }
-        writeLiteral(256, to: &out) // end of block
+        writeLiteral(256, to: &out)  // end of block
         return out.finish()
     }
 

@@ -9,12 +9,12 @@ enum Gzip {
     static func compress(_ data: Data) -> Data {
         let input = [UInt8](data)
         var output: [UInt8] = [
-            0x1F, 0x8B, // magic
-            8, // compression method: deflate
-            0, // flags: none
-            0, 0, 0, 0, // modification time: none
-            0, // extra flags
-            255, // operating system: unknown
+            0x1F, 0x8B,  // magic
+            8,  // compression method: deflate
+            0,  // flags: none
+            0, 0, 0, 0,  // modification time: none
+            0,  // extra flags
+            255,  // operating system: unknown
         ]
         output += Deflate.compress(input)
         output += littleEndianBytes(CRC32.checksum(input))

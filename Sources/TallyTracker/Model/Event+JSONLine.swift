@@ -32,8 +32,8 @@ extension Event {
     }
 }
 
-private extension String {
-    mutating func appendJSON(_ value: PropertyValue) {
+extension String {
+    fileprivate mutating func appendJSON(_ value: PropertyValue) {
         switch value {
         case .string(let string): appendJSON(string)
         case .int(let int): append(String(int))
@@ -44,7 +44,7 @@ private extension String {
     }
 
     /// Appends `string` as a JSON string literal, escaping quotes, backslashes and control characters.
-    mutating func appendJSON(_ string: String) {
+    fileprivate mutating func appendJSON(_ string: String) {
         append("\"")
         for scalar in string.unicodeScalars {
             switch scalar {

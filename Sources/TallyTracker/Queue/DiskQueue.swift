@@ -66,9 +66,10 @@ final class DiskQueue: Sendable {
                 let line = Data(data[start..<newline])
                 start = newline + 1
                 guard let timestamp = Self.timestamp(of: line) else { continue }
-                state.records.append(QueueRecord(
-                    sequence: state.nextSequence, segment: segment, end: UInt64(start), line: line, timestamp: timestamp
-                ))
+                state.records.append(
+                    QueueRecord(
+                        sequence: state.nextSequence, segment: segment, end: UInt64(start), line: line, timestamp: timestamp
+                    ))
                 state.nextSequence += 1
                 state.bytes += line.count
             }
@@ -99,10 +100,11 @@ final class DiskQueue: Sendable {
                 chunk.append(entry.line)
                 chunk.append(0x0A)
                 state.activeSize += UInt64(entry.line.count + 1)
-                state.records.append(QueueRecord(
-                    sequence: state.nextSequence, segment: state.active, end: state.activeSize,
-                    line: entry.line, timestamp: entry.timestamp
-                ))
+                state.records.append(
+                    QueueRecord(
+                        sequence: state.nextSequence, segment: state.active, end: state.activeSize,
+                        line: entry.line, timestamp: entry.timestamp
+                    ))
                 state.nextSequence += 1
                 state.bytes += entry.line.count
             }
@@ -149,7 +151,7 @@ final class DiskQueue: Sendable {
 
     private static func timestamp(of line: Data) -> Date? {
         guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
-              let timestamp = object["timestamp"] as? String
+            let timestamp = object["timestamp"] as? String
         else { return nil }
         return Date(wireTimestamp: timestamp)
     }
@@ -171,7 +173,8 @@ final class DiskQueue: Sendable {
             state.active += 1
         }
         let url = Self.url(of: state.active, in: folder)
-        state.handle = FileManager.default.createFile(atPath: url.path, contents: nil)
+        state.handle =
+            FileManager.default.createFile(atPath: url.path, contents: nil)
             ? try? FileHandle(forWritingTo: url) : nil
         state.activeSize = 0
         state.segments.append(state.active)

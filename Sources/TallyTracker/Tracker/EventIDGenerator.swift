@@ -19,8 +19,8 @@ struct EventIDGenerator {
     /// A new id for something that happened at `date`.
     mutating func next(at date: Date) -> UUID {
         let milliseconds = UInt64(max(0, (date.timeIntervalSince1970 * 1000).rounded())) & 0xFFFF_FFFF_FFFF
-        let high = milliseconds << 16 | 0x7000 | nextWord() & 0x0FFF // version 7
-        let low = nextWord() & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000 // RFC 9562 variant
+        let high = milliseconds << 16 | 0x7000 | nextWord() & 0x0FFF  // version 7
+        let low = nextWord() & 0x3FFF_FFFF_FFFF_FFFF | 0x8000_0000_0000_0000  // RFC 9562 variant
         return withUnsafeBytes(of: (high.bigEndian, low.bigEndian)) { UUID(uuid: $0.load(as: uuid_t.self)) }
     }
 
@@ -37,6 +37,6 @@ struct EventIDGenerator {
     }
 }
 
-private extension UInt64 {
-    func rotatedLeft(by count: UInt64) -> UInt64 { self << count | self >> (64 - count) }
+extension UInt64 {
+    fileprivate func rotatedLeft(by count: UInt64) -> UInt64 { self << count | self >> (64 - count) }
 }

@@ -31,9 +31,10 @@ final class Recorder: Sendable {
     init(configuration: Tracker.Configuration, userID: String, isOptedOut: Bool, statistics: Statistics) {
         var ids = EventIDGenerator()
         let start = configuration.now()
-        state = Locked(State(
-            userID: userID, sessionID: ids.next(at: start), lastActivity: start, isOptedOut: isOptedOut, ids: ids
-        ))
+        state = Locked(
+            State(
+                userID: userID, sessionID: ids.next(at: start), lastActivity: start, isOptedOut: isOptedOut, ids: ids
+            ))
         now = configuration.now
         sessionTimeout = configuration.sessionTimeout.timeInterval
         appVersion = configuration.appVersion

@@ -57,21 +57,21 @@ extension Tracker {
 
         private static var currentPlatform: String {
             #if os(iOS)
-            "ios"
+                "ios"
             #elseif os(macOS)
-            "macos"
+                "macos"
             #elseif os(tvOS)
-            "tvos"
+                "tvos"
             #elseif os(watchOS)
-            "watchos"
+                "watchos"
             #elseif os(visionOS)
-            "visionos"
+                "visionos"
             #elseif os(Linux)
-            "linux"
+                "linux"
             #elseif os(Windows)
-            "windows"
+                "windows"
             #else
-            "unknown"
+                "unknown"
             #endif
         }
     }

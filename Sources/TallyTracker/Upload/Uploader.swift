@@ -79,7 +79,7 @@ actor Uploader {
 
     private func pass(afterBackoff: Bool) async {
         if isPassRunning {
-            await withCheckedContinuation { passWaiters.append($0) } // ownership is handed over
+            await withCheckedContinuation { passWaiters.append($0) }  // ownership is handed over
         } else {
             isPassRunning = true
         }
@@ -137,7 +137,7 @@ actor Uploader {
         case 429, 503:
             statistics.recordRetried(batch.count)
             return .retry(after: response.retryAfter)
-        default: // 401, other 5xx, anything unexpected: keep the events and back off
+        default:  // 401, other 5xx, anything unexpected: keep the events and back off
             statistics.recordRetried(batch.count)
             return .retry(after: nil)
         }
@@ -184,9 +184,9 @@ actor Uploader {
     }
 }
 
-private extension UploadResponse {
+extension UploadResponse {
     /// `Retry-After` in seconds, the only form the server sends.
-    var retryAfter: Duration? {
+    fileprivate var retryAfter: Duration? {
         header("Retry-After")
             .flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
             .flatMap { $0 >= 0 && $0.isFinite ? .seconds($0) : nil }

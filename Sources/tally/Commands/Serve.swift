@@ -51,7 +51,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: Setting.metricsToken.help("A bearer token of at least 16 characters that opens GET /metrics to clients off this host."))
     var metricsToken: String?
 
-    @Option(help: Setting.logLevel.help("The least severe messages logged: trace, debug, info (every request, with its id), notice, warning, error or critical."))
+    @Option(
+        help: Setting.logLevel.help(
+            "The least severe messages logged: trace, debug, info (every request, with its id), notice, warning, error or critical."))
     var logLevel: String?
 
     func run() async throws {

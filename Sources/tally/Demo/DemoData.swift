@@ -1,8 +1,8 @@
-import Locking
 import Foundation
+import Locking
 import SeededRandom
-import TallyStore
 import TallyDashboard
+import TallyStore
 import TallyTracker
 
 /// The `--demo` data: 60 days of a bookkeeping app's users, sent through the real SDK

@@ -64,12 +64,14 @@ struct DemoUser {
         for _ in 0..<[0, 1, 1, 2, 2, 3, 4].randomElement(using: &random)! {
             send("screen_view", ["screen": "BillEditor"])
             let amount = (-log(Double.random(in: 0.01...1, using: &random)) * 35 * 2).rounded() / 2
-            send("bill_created", [
-                "amount": .double(max(0.5, amount)),
-                "note": .string(random.chance(0.35) ? "" : Self.notes.randomElement(using: &random)!),
-                "labels": .string(Self.labels.prefix(Int.random(in: 0...3, using: &random)).joined(separator: ",")),
-                "duration_s": .int(Int.random(in: 4...90, using: &random)),
-            ])
+            send(
+                "bill_created",
+                [
+                    "amount": .double(max(0.5, amount)),
+                    "note": .string(random.chance(0.35) ? "" : Self.notes.randomElement(using: &random)!),
+                    "labels": .string(Self.labels.prefix(Int.random(in: 0...3, using: &random)).joined(separator: ",")),
+                    "duration_s": .int(Int.random(in: 4...90, using: &random)),
+                ])
         }
         for (screen, probability) in Self.screens where random.chance(probability) {
             send("screen_view", ["screen": .string(screen)])

@@ -48,7 +48,8 @@ struct ListDataSourceTests {
     }
 
     @Test func selectionReachesTheComponentThatOwnsTheItem() throws {
-        let a = TestComponent("a", [1, 2]), b = TestComponent("b", [3])
+        let a = TestComponent("a", [1, 2])
+        let b = TestComponent("b", [3])
         let source = try ListDataSource([a, TestComponent("hidden"), b])
         source.select(at: ItemPath(section: 1, item: 0))
         source.select(at: ItemPath(section: 0, item: 1))
@@ -76,7 +77,10 @@ struct ListDataSourceTests {
     @Test func stalePathsAreIgnored() throws {
         let a = TestComponent("a", [1, 2])
         let source = try ListDataSource([a, TestComponent("hidden")])
-        for path in [ItemPath(section: 0, item: 2), ItemPath(section: 1, item: 0), ItemPath(section: -1, item: 0), ItemPath(section: 0, item: -1), ItemPath(section: .max, item: .max)] {
+        for path in [
+            ItemPath(section: 0, item: 2), ItemPath(section: 1, item: 0), ItemPath(section: -1, item: 0), ItemPath(section: 0, item: -1),
+            ItemPath(section: .max, item: .max),
+        ] {
             #expect(source.cell(at: path) == nil)
             #expect(!source.select(at: path))
         }
@@ -102,13 +106,15 @@ struct ListDataSourceTests {
     }
 
     @Test func anItemThatChangesComponentIsAMove() throws {
-        let todo = TestComponent("todo", [1, 2]), done = TestComponent("done", [3])
+        let todo = TestComponent("todo", [1, 2])
+        let done = TestComponent("done", [3])
         let source = try ListDataSource([todo, done])
         let before = source.render()
         todo.items.removeFirst()
         done.items.append(Row(id: 1))
-        #expect(before.changes(to: source.render()) == [
-            .moveItem(from: ItemPath(section: 0, item: 0), to: ItemPath(section: 1, item: 1)),
-        ])
+        #expect(
+            before.changes(to: source.render()) == [
+                .moveItem(from: ItemPath(section: 0, item: 0), to: ItemPath(section: 1, item: 1))
+            ])
     }
 }

@@ -1,5 +1,5 @@
-import SeededRandom
 import ComponentryList
+import SeededRandom
 import Testing
 
 @Suite("Diff")
@@ -25,10 +25,11 @@ struct ListDiffTests {
 
     @Test func appendIsInsertsAtTheEnd() {
         let changes = roundTrip(Snapshot(["a": [1, 2, 3]]), Snapshot(["a": [1, 2, 3, 4, 5]]))
-        #expect(changes == [
-            .insertItem(Row(id: 4), at: ItemPath(section: 0, item: 3)),
-            .insertItem(Row(id: 5), at: ItemPath(section: 0, item: 4)),
-        ])
+        #expect(
+            changes == [
+                .insertItem(Row(id: 4), at: ItemPath(section: 0, item: 3)),
+                .insertItem(Row(id: 5), at: ItemPath(section: 0, item: 4)),
+            ])
     }
 
     @Test func swapInTenThousandIsExactlyTwoMoves() {
@@ -60,10 +61,11 @@ struct ListDiffTests {
         new.sections[0].items[1].version = 7
         new.sections[0].model.title = "renamed"
         let changes = roundTrip(old, new)
-        #expect(changes == [
-            .reconfigureItem(Row(id: 2, version: 7), at: ItemPath(section: 0, item: 1)),
-            .reconfigureSection(Group(id: "a", title: "renamed"), at: 0),
-        ])
+        #expect(
+            changes == [
+                .reconfigureItem(Row(id: 2, version: 7), at: ItemPath(section: 0, item: 1)),
+                .reconfigureSection(Group(id: "a", title: "renamed"), at: 0),
+            ])
     }
 
     @Test func sectionsMoveInsertAndDeleteWithTheirItems() {
@@ -118,7 +120,8 @@ struct ListDiffTests {
         let swap = changes { $0.swapAt(125, 875) }
         #expect(swap.count == 2 && moves(swap) == 2)
         #expect(changes { $0.append($0.removeFirst()) } == [.moveItem(from: ItemPath(section: 0, item: 0), to: ItemPath(section: 0, item: 999))])
-        #expect(changes { $0.insert($0.removeLast(), at: 0) } == [.moveItem(from: ItemPath(section: 0, item: 999), to: ItemPath(section: 0, item: 0))])
+        #expect(
+            changes { $0.insert($0.removeLast(), at: 0) } == [.moveItem(from: ItemPath(section: 0, item: 999), to: ItemPath(section: 0, item: 0))])
         let reversal = changes { $0[495..<505].reverse() }
         #expect(reversal.count == 9 && moves(reversal) == 9)
         #expect(changes { $0.insert(1_000, at: 500) } == [.insertItem(Row(id: 1_000), at: ItemPath(section: 0, item: 500))])
@@ -150,7 +153,9 @@ struct ListDiffTests {
         let split = Int.random(in: 0...count, using: &random)
         var sections = [Array(0..<split), Array(split..<count)]
         var next = count
-        let edits = Array(repeating: 0, count: editsOfTheFirst) + (0..<Int.random(in: 1...6, using: &random)).map { _ in Int.random(in: 0..<2, using: &random) }
+        let edits =
+            Array(repeating: 0, count: editsOfTheFirst)
+            + (0..<Int.random(in: 1...6, using: &random)).map { _ in Int.random(in: 0..<2, using: &random) }
         for section in edits {
             let items = sections[section].count
             switch Int.random(in: 0..<5, using: &random) {
@@ -176,7 +181,7 @@ struct ListDiffTests {
         let changes = roundTrip(old, Snapshot(["a": sections[0], "b": sections[1]]), sourceLocation: sourceLocation)
         var fewest = 0
         for (index, items) in sections.enumerated() {
-            let stayed = items.filter { $0 < count && (index == 0) == ($0 < split) }   // kept their section
+            let stayed = items.filter { $0 < count && (index == 0) == ($0 < split) }  // kept their section
             fewest += items.filter { $0 < count }.count - stayed.count
             var longest = [Int](repeating: 1, count: stayed.count)
             for i in stayed.indices {

@@ -8,19 +8,22 @@ struct HTMLRendererTests {
 
     /// A rendered list from a test snapshot: groups become components, rows items.
     func rendered(_ snapshot: Snapshot) -> RenderedList {
-        RenderedList(sections: snapshot.sections.map { section in
-            ListSection(
-                RenderedComponent(id: section.model.id, header: section.model.title.isEmpty ? nil : Cell("title", ["text": section.model.title])),
-                items: section.items.map { RenderedItem(id: ItemIdentity(of: $0), cell: Cell("row", ["text": "\($0)"])) }
-            )
-        })
+        RenderedList(
+            sections: snapshot.sections.map { section in
+                ListSection(
+                    RenderedComponent(id: section.model.id, header: section.model.title.isEmpty ? nil : Cell("title", ["text": section.model.title])),
+                    items: section.items.map { RenderedItem(id: ItemIdentity(of: $0), cell: Cell("row", ["text": "\($0)"])) }
+                )
+            })
     }
 
     @Test func textAndAttributesAreEscaped() {
-        let list = RenderedList(sections: [ListSection(
-            RenderedComponent(id: "a\"b <c>", header: Cell("t", ["x\"": "<script>alert('x')</script> & more"])),
-            items: []
-        )])
+        let list = RenderedList(sections: [
+            ListSection(
+                RenderedComponent(id: "a\"b <c>", header: Cell("t", ["x\"": "<script>alert('x')</script> & more"])),
+                items: []
+            )
+        ])
         let html = renderer.render(list)
         #expect(!html.contains("<script>"))
         #expect(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; more"))
@@ -49,8 +52,11 @@ struct HTMLRendererTests {
 
     @Test func horizontalComponentIsAScrollSnapRow() {
         let layout = ComponentLayout(interitemSpacing: 10, distribution: .columns(2), itemRatio: .height(80), snapping: .paging)
-        let html = renderer.render(RenderedList(sections: [ListSection(RenderedComponent(id: "shelf", arrangement: .horizontal, layout: layout), items: [])]))
-        #expect(html.contains("grid-auto-rows:80px;grid-auto-flow:column;grid-auto-columns:calc((100% - 10px) / 2);overflow-x:auto;scroll-snap-type:x mandatory;"))
+        let html = renderer.render(
+            RenderedList(sections: [ListSection(RenderedComponent(id: "shelf", arrangement: .horizontal, layout: layout), items: [])]))
+        #expect(
+            html.contains(
+                "grid-auto-rows:80px;grid-auto-flow:column;grid-auto-columns:calc((100% - 10px) / 2);overflow-x:auto;scroll-snap-type:x mandatory;"))
         #expect(html.contains("#list-c-shelf-items>:nth-child(2n+1){scroll-snap-align:start}"))
     }
 
@@ -64,12 +70,14 @@ struct HTMLRendererTests {
                 itemRatio: .aspect(value), snapping: .paging
             )
             for arrangement in [Arrangement.horizontal, .vertical] {
-                let html = renderer.render(RenderedList(sections: [ListSection(RenderedComponent(id: "row", arrangement: arrangement, layout: layout), items: [])]))
+                let html = renderer.render(
+                    RenderedList(sections: [ListSection(RenderedComponent(id: "row", arrangement: arrangement, layout: layout), items: [])]))
                 #expect(!html.contains("nan") && !html.contains("inf"), "\(html)")
             }
         }
         let pages = ComponentLayout(distribution: .fraction(1e-300), snapping: .paging)
-        let html = renderer.render(RenderedList(sections: [ListSection(RenderedComponent(id: "row", arrangement: .horizontal, layout: pages), items: [])]))
+        let html = renderer.render(
+            RenderedList(sections: [ListSection(RenderedComponent(id: "row", arrangement: .horizontal, layout: pages), items: [])]))
         #expect(html.contains(":nth-child(1000000n+1)"))
     }
 
@@ -77,11 +85,14 @@ struct HTMLRendererTests {
         let old = rendered(Snapshot(["a": [1, 2, 3], "b": [4]]))
         let new = rendered(Snapshot(["a": [3, 1, 5], "b": [4, 2]]))
         let patches = renderer.patch(from: old, applying: old.changes(to: new))
-        #expect(patches == [
-            .move(id: "list-c-a-i-1", parent: "list-c-a-items", index: 2, newID: "list-c-a-i-1"),
-            .move(id: "list-c-a-i-2", parent: "list-c-b-items", index: 1, newID: "list-c-b-i-2"),
-            .insert(parent: "list-c-a-items", index: 2, html: "<div id=\"list-c-a-i-5\" class=\"cell cell-row\"><span data-field=\"text\">5</span></div>"),
-        ])
+        #expect(
+            patches == [
+                .move(id: "list-c-a-i-1", parent: "list-c-a-items", index: 2, newID: "list-c-a-i-1"),
+                .move(id: "list-c-a-i-2", parent: "list-c-b-items", index: 1, newID: "list-c-b-i-2"),
+                .insert(
+                    parent: "list-c-a-items", index: 2,
+                    html: "<div id=\"list-c-a-i-5\" class=\"cell cell-row\"><span data-field=\"text\">5</span></div>"),
+            ])
     }
 
     /// The DOM the script leaves after a patch is the DOM of the new render: the same
@@ -91,7 +102,8 @@ struct HTMLRendererTests {
         var snapshots = RandomSnapshots(seed: seed)
         let first = snapshots.next()
         for new in [snapshots.next(), snapshots.edit(first)] {
-            let old = rendered(first), target = rendered(new)
+            let old = rendered(first)
+            let target = rendered(new)
             let dom = Element.parse(renderer.render(old))
             #expect(dom.html == renderer.render(old))
             dom.apply(renderer.patch(from: old, applying: old.changes(to: target)))

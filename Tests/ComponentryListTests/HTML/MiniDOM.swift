@@ -56,7 +56,8 @@ final class Element {
     /// `insertBefore(node, children[index] || null)`.
     func insert(_ element: Element, at index: Int) {
         let elements = elementChildren
-        let position = index < elements.count
+        let position =
+            index < elements.count
             ? children.firstIndex { if case .element(let e) = $0 { e === elements[index] } else { false } }!
             : children.count
         children.insert(.element(element), at: position)
@@ -114,7 +115,8 @@ final class Element {
                 node.id = newID
                 byID(parent)!.insert(node, at: index)
             case .replace(let id, let html):
-                let old = byID(id)!, parent = old.parent!
+                let old = byID(id)!
+                let parent = old.parent!
                 let index = parent.elementChildren.firstIndex { $0 === old }!
                 old.remove()
                 parent.insert(Element.parse(html), at: index)
@@ -122,4 +124,3 @@ final class Element {
         }
     }
 }
-

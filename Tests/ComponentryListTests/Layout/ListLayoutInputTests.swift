@@ -1,5 +1,5 @@
-import SeededRandom
 import ComponentryList
+import SeededRandom
 import Testing
 
 /// Widths, styles, measured sizes and sections can come from a browser or a server's
@@ -14,11 +14,12 @@ struct ListLayoutInputTests {
     }
 
     static func style(_ random: inout SplitMix64) -> ComponentLayout {
-        let distribution: ComponentLayout.Distribution = switch Int.random(in: 0..<3, using: &random) {
-        case 0: .columns([Int.min, -1, 0, 1, 3, Int.max].randomElement(using: &random)!)
-        case 1: .width(length(&random))
-        default: .fraction(length(&random))
-        }
+        let distribution: ComponentLayout.Distribution =
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0: .columns([Int.min, -1, 0, 1, 3, Int.max].randomElement(using: &random)!)
+            case 1: .width(length(&random))
+            default: .fraction(length(&random))
+            }
         return ComponentLayout(
             insets: ListInsets(top: length(&random), left: length(&random), bottom: length(&random), right: length(&random)),
             lineSpacing: length(&random), interitemSpacing: length(&random), distribution: distribution,
@@ -34,15 +35,18 @@ struct ListLayoutInputTests {
         let sections = (0..<Int.random(in: 0...4, using: &random)).map { index in
             let count = Int.random(in: -3...30, using: &random)
             let sizes = (0..<max(count, 0)).map { _ in ListSize(width: Self.length(&random), height: Self.length(&random)) }
-            let keyCount = Int.random(in: 0...max(count, 0), using: &random)   // possibly too few keys
+            let keyCount = Int.random(in: 0...max(count, 0), using: &random)  // possibly too few keys
             return LayoutSection(
                 id: "s\(index)", style: Self.style(&random), arrangement: Bool.random(using: &random) ? .horizontal : .vertical,
                 itemCount: count,
-                measure: Bool.random(using: &random) ? nil : LayoutSection.Measure(keys: (0..<keyCount).map { ItemKey(id: $0, version: 0) }) { index, _ in sizes[index] }
+                measure: Bool.random(using: &random)
+                    ? nil : LayoutSection.Measure(keys: (0..<keyCount).map { ItemKey(id: $0, version: 0) }) { index, _ in sizes[index] }
             )
         }
         var layout = ListLayout()
-        layout.update(sections, in: ListEnvironment(containerWidth: Self.length(&random)), from: ItemPath(section: Int.random(in: -2...2, using: &random), item: -1))
+        layout.update(
+            sections, in: ListEnvironment(containerWidth: Self.length(&random)),
+            from: ItemPath(section: Int.random(in: -2...2, using: &random), item: -1))
         #expect(layout.contentHeight.isFinite && layout.contentHeight >= 0)
         for section in -1...(layout.sectionCount) {
             for item in -1...(layout.itemCount(inSection: section)) {
@@ -69,7 +73,9 @@ struct ListLayoutInputTests {
     /// section) changes nothing; queries of it read as empty.
     @Test func staleSectionsReadAsEmptyAndScrollsAreIgnored() {
         var layout = ListLayout()
-        layout.update([LayoutSection(id: "shelf", style: ComponentLayout(distribution: .width(200)), arrangement: .horizontal, itemCount: 4)], in: ListEnvironment(containerWidth: 320))
+        layout.update(
+            [LayoutSection(id: "shelf", style: ComponentLayout(distribution: .width(200)), arrangement: .horizontal, itemCount: 4)],
+            in: ListEnvironment(containerWidth: 320))
         for section in [-1, 1, Int.max] {
             layout.setScrollOffset(100, forSection: section)
             #expect(layout.scrollOffset(ofSection: section) == 0)
@@ -88,7 +94,8 @@ struct ListLayoutInputTests {
     /// ``ListLayout/maximumSnapTargets`` steps instead of billions.
     @Test func pagingTargetsAreBounded() {
         var layout = ListLayout()
-        let row = LayoutSection(id: "row", style: ComponentLayout(distribution: .width(1_000), snapping: .paging), arrangement: .horizontal, itemCount: 1_000)
+        let row = LayoutSection(
+            id: "row", style: ComponentLayout(distribution: .width(1_000), snapping: .paging), arrangement: .horizontal, itemCount: 1_000)
         layout.update([row], in: ListEnvironment(containerWidth: 1e-3))
         let targets = layout.snapTargets(ofSection: 0)
         #expect(targets.count <= ListLayout.maximumSnapTargets)

@@ -77,12 +77,12 @@ struct ListModuleTests {
         let more = Task { await module.loadMore() }
         while !module.state.isLoading { await Task.yield() }
         #expect(module.state.name == "loading 1")
-        await module.loadMore()                      // ignored while loading
+        await module.loadMore()  // ignored while loading
         await server.respond(1, with: .success([TestComponent("b", [3])]))
         await more.value
         #expect(server.requests == [ListPage(index: 0, size: 2), ListPage(index: 1, size: 2)])
         #expect(shown(module) == ["a", "b"])
-        #expect(!module.shouldLoadMore)              // one item of two: the last page
+        #expect(!module.shouldLoadMore)  // one item of two: the last page
         await module.loadMore()
         #expect(server.requests.count == 2)
     }
@@ -132,9 +132,12 @@ struct ListModuleTests {
 
         list.items.append(Row(id: 8))
         module.reload()
-        #expect(updates.map(\.changes) == [[.insertItem(RenderedItem(id: ItemIdentity(of: Row(id: 8)), cell: Cell("row", ["text": "8"])), at: ItemPath(section: 0, item: 8))]])
+        #expect(
+            updates.map(\.changes) == [
+                [.insertItem(RenderedItem(id: ItemIdentity(of: Row(id: 8)), cell: Cell("row", ["text": "8"])), at: ItemPath(section: 0, item: 8))]
+            ])
         #expect(module.layout.frame(at: ItemPath(section: 1, item: 0))?.y == 9 * 44.0)
-        module.reload()                              // nothing changed: no update
+        module.reload()  // nothing changed: no update
         #expect(updates.count == 1)
         module.environment = ListEnvironment(containerWidth: 1_000)
         #expect(module.layout.frame(at: ItemPath(section: 0, item: 0))?.width == 1_000)
@@ -147,7 +150,10 @@ struct ListModuleTests {
         let more = Task { await module.loadMore() }
         await server.respond(1, with: .success([TestComponent("b", [3]), TestComponent("b", [4])]))
         await more.value
-        guard case .failed(let error) = module.state else { Issue.record("\(module.state.name)"); return }
+        guard case .failed(let error) = module.state else {
+            Issue.record("\(module.state.name)")
+            return
+        }
         #expect(error as? ListDataSourceError == .duplicateID("b"))
         #expect(shown(module) == ["a"])
         let second = Task { await module.refresh() }

@@ -1,5 +1,5 @@
-import SeededRandom
 import ComponentryList
+import SeededRandom
 
 /// Random pairs of snapshots for property tests: sections appear, vanish and reorder;
 /// items are deleted, inserted, shuffled within and across sections, and edited.

@@ -37,9 +37,11 @@ struct ComponentFactoryTests {
         let error = #expect(throws: ComponentFactoryError.self) {
             try factory.register("users") { _ in MetricCard(metric: "users") }
         }
-        #expect(error == .duplicateIdentifier(
-            "users", registered: String(reflecting: UsersCard.self), refused: String(reflecting: MetricCard.self)
-        ))
+        #expect(
+            error
+                == .duplicateIdentifier(
+                    "users", registered: String(reflecting: UsersCard.self), refused: String(reflecting: MetricCard.self)
+                ))
         #expect(factory.make("users", context: page) is UsersCard)
         // A duplicate inside one list is refused too, and the list registers nothing.
         let fresh = ComponentFactory<Dashboard>()
@@ -60,9 +62,10 @@ struct ComponentFactoryTests {
         #expect(factory.audit([["revenue", "users"]]).isClean)
         try? factory.register(UsersCard.self)
         let audit = factory.audit([["revenue", "ads", "users"], ComponentOrder(["ads", "ratings"], hidden: ["ratings"])])
-        #expect(audit.refused.map(\.description) == [
-            "identifier \"users\" of \(String(reflecting: UsersCard.self)) is already registered by \(String(reflecting: UsersCard.self))",
-        ])
+        #expect(
+            audit.refused.map(\.description) == [
+                "identifier \"users\" of \(String(reflecting: UsersCard.self)) is already registered by \(String(reflecting: UsersCard.self))"
+            ])
         #expect(audit.unregistered == ["ads", "ratings"])
         #expect(!audit.isClean)
     }

@@ -1,6 +1,7 @@
-@testable import Componentry
 import Foundation
 import Testing
+
+@testable import Componentry
 
 /// What lives as long as the bus stays bounded however many rounds a page is rebuilt.
 @Suite("EventBus bounds")

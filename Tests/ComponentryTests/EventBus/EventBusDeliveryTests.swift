@@ -104,10 +104,11 @@ struct EventBusDeliveryTests {
     @Test func handlerMayDisposeItself() {
         let seen = Recorder<Int>()
         let slot = Recorder<Subscription>()
-        slot.append(bus.on(Tick.self).handle { tick in
-            seen.append(tick.value)
-            slot.values.first?.dispose()
-        })
+        slot.append(
+            bus.on(Tick.self).handle { tick in
+                seen.append(tick.value)
+                slot.values.first?.dispose()
+            })
         bus.post(Tick(value: 1))
         bus.post(Tick(value: 2))
         #expect(seen.values == [1])

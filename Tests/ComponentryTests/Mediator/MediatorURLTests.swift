@@ -46,9 +46,10 @@ struct MediatorURLTests {
         _ = try mediator.call(URL(string: "tally://Catalog/book?id=1")!, as: Book.self)
         _ = try mediator.call("Catalog", "book", ["id": 1], as: Book.self)
         _ = try? mediator.call(URL(string: "tally://Catalog/title?id=1")!, as: String.self)  // refused, still recorded
-        #expect(recording.calls.map(\.origin) == [
-            .url(URL(string: "tally://Catalog/book?id=1")!), .inProcess, .url(URL(string: "tally://Catalog/title?id=1")!),
-        ])
+        #expect(
+            recording.calls.map(\.origin) == [
+                .url(URL(string: "tally://Catalog/book?id=1")!), .inProcess, .url(URL(string: "tally://Catalog/title?id=1")!),
+            ])
     }
 
     @Test func aURLToAnUndeclaredActionIsRefusedBeforeTheTargetsNotFoundHandler() throws {
@@ -79,10 +80,11 @@ struct MediatorURLTests {
         let descriptions = ["tally://Catalg/book", "tally://Nothing/book", "tally://Catalog/bok", "tally://Catalog/title"].map { url in
             (#expect(throws: MediatorError.self) { try mediator.call(URL(string: url)!, as: Book.self) })?.description
         }
-        #expect(descriptions == [
-            "Catalg/book cannot be called from a URL", "Nothing/book cannot be called from a URL",
-            "Catalog/bok cannot be called from a URL", "Catalog/title cannot be called from a URL",
-        ])
+        #expect(
+            descriptions == [
+                "Catalg/book cannot be called from a URL", "Nothing/book cannot be called from a URL",
+                "Catalog/bok cannot be called from a URL", "Catalog/title cannot be called from a URL",
+            ])
     }
 
     @Test func interceptorsSeeURLCallsOfExposedActionsOnly() throws {

@@ -57,10 +57,11 @@ struct ObservableLifetimeTests {
         let count = Observable(0)
         let seen = Recorder<Int>()
         let observation = Box<AnyDisposable?>(nil)
-        observation.set(count.observe().didChange { new, _ in
-            seen.append(new)
-            observation.get()?.dispose()  // never waits for its own call
-        })
+        observation.set(
+            count.observe().didChange { new, _ in
+                seen.append(new)
+                observation.get()?.dispose()  // never waits for its own call
+            })
         count.value = 1
         count.value = 2
         #expect(seen.values == [1])

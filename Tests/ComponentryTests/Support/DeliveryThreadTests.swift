@@ -1,6 +1,7 @@
-@testable import Componentry
 import Foundation
 import Testing
+
+@testable import Componentry
 
 @Suite("Delivery threads")
 struct DeliveryThreadTests {

@@ -39,7 +39,8 @@ func say(_ line: String) {
         inputClosed.store(true, ordering: .releasing)
     }
 
-    var sent = 0, dropped = 0
+    var sent = 0
+    var dropped = 0
     func flush() async -> Int {
         let report = await tracker.flush()
         sent += report.sent

@@ -6,6 +6,7 @@ import NIOCore
 import TallyServer
 import TallyStore
 import Testing
+
 @testable import TallyDashboard
 
 /// A dashboard over a new store: one app with events on 2026-11-20, one user `ana`, and
@@ -52,7 +53,9 @@ struct DashboardFixture {
 extension TestClientProtocol {
     /// Posts the sign-in form as a browser does: it fetches the form (and its CSRF cookie),
     /// then posts `user`, `password` and `token` (the form's own token when `nil`).
-    func postSignIn(_ user: String = "ana", password: String = DashboardFixture.password, token: String? = nil) async throws -> (TestResponse, csrf: String) {
+    func postSignIn(_ user: String = "ana", password: String = DashboardFixture.password, token: String? = nil) async throws -> (
+        TestResponse, csrf: String
+    ) {
         let form = try await execute(uri: "/login", method: .get)
         let csrf = try #require(form.cookie(Cookies.csrf))
         let field = try token ?? #require(String(buffer: form.body).firstMatch(of: /name="csrf" value="([^"]+)"/).map { String($0.1) })

@@ -1,8 +1,9 @@
-import ComponentryList
 import Componentry
+import ComponentryList
 import Foundation
-@testable import TallyStore
+
 @testable import TallyDashboard
+@testable import TallyStore
 
 extension App {
     /// An app that exists only in tests of pages that read no store.

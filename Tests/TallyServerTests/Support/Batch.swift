@@ -36,7 +36,9 @@ extension LiveServer {
     }
 
     /// POSTs `body` to /v1/events with `key`.
-    func ingest(_ body: Data, key: String, headers: [String: String] = [:]) async throws -> (status: Int, json: [String: Any], headers: [String: String]) {
+    func ingest(_ body: Data, key: String, headers: [String: String] = [:]) async throws -> (
+        status: Int, json: [String: Any], headers: [String: String]
+    ) {
         let response = try await request(
             "/v1/events", method: "POST", headers: headers.merging(["X-App-Key": key]) { own, _ in own }, body: body
         )
@@ -81,10 +83,12 @@ func gzip(_ data: Data) throws -> Data {
     process.standardInput = input
     process.standardOutput = output
     try process.run()
-    let writer = Thread { input.fileHandleForWriting.write(data); try? input.fileHandleForWriting.close() }
+    let writer = Thread {
+        input.fileHandleForWriting.write(data)
+        try? input.fileHandleForWriting.close()
+    }
     writer.start()
     let compressed = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return compressed
 }
-

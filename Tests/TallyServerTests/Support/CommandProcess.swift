@@ -18,7 +18,8 @@ final class CommandProcess: Sendable {
         guard let tally = BuiltProduct.url(named: "tally") else { throw CommandFailure(status: -1, output: "the tally command is not built") }
         process.executableURL = tally
         process.arguments = arguments
-        let standardOutput = Pipe(), standardError = Pipe()
+        let standardOutput = Pipe()
+        let standardError = Pipe()
         process.standardOutput = standardOutput
         process.standardError = standardError
         for (pipe, collected) in [(standardOutput, output), (standardError, errors)] {

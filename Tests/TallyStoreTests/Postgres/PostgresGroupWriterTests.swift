@@ -1,8 +1,9 @@
 import Foundation
 import PostgresNIO
-@testable import TallyStore
 import TallyStoreTesting
 import Testing
+
+@testable import TallyStore
 
 /// The PostgreSQL writer stores a group's batches together, and still rolls back a failing
 /// batch alone.
@@ -19,7 +20,8 @@ import Testing
 
         #expect(try await results[0].value == InsertResult(accepted: 3, duplicates: 0, acceptedByName: ["open": 3]))
         #expect(try await results[1].value == InsertResult(accepted: 1, duplicates: 1, acceptedByName: ["open": 1]))
-        let writers = try await store.postgres.rows("""
+        let writers = try await store.postgres.rows(
+            """
             SELECT count(DISTINCT xmin::text) FROM event WHERE id = ANY(\((first + second).map(\.id)))
             """, as: Int.self)
         #expect(writers == [1])
@@ -30,7 +32,8 @@ import Testing
     /// savepoint of its own, so only the failing one is lost.
     @Test func aFailingBatchOfAGroupRollsBackOnlyItself() async throws {
         guard let (store, app) = try await Self.store() else { return }
-        try await store.postgres.execute("""
+        try await store.postgres.execute(
+            """
             CREATE FUNCTION poison() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN IF NEW.name = 'poison' THEN RAISE EXCEPTION 'poisoned'; END IF; RETURN NEW; END $$
             """)
@@ -82,10 +85,12 @@ import Testing
         }
         for await _ in locked { break }
         let blocker = Task { try await groupCommit.insert([event(at: .now)], app: batches[0].1) }
-        while try await backend.rows("""
+        while try await backend.rows(
+            """
             SELECT count(*) FROM pg_locks JOIN pg_database d ON d.oid = database
             WHERE locktype = 'advisory' AND NOT granted AND d.datname = current_database()
-            """, as: Int.self) == [0] {
+            """, as: Int.self) == [0]
+        {
             try await Task.sleep(for: .milliseconds(10))
         }
         var tasks: [Task<InsertResult, any Error>] = []

@@ -1,6 +1,6 @@
 import PropertyBased
-import Testing
 import TallyStore
+import Testing
 
 /// ``UserSet`` against `Set<UInt32>` on generated sets, sparse (array chunks) and dense
 /// (bitmap chunks, past ``UserSet/arrayLimit`` numbers in a 65,536-number chunk), across
@@ -16,7 +16,8 @@ import TallyStore
     @Test func holdsWhatASetHolds() async {
         for generator in [Self.sparse, Self.dense] {
             await propertyCheck(count: 60, input: generator) { numbers in
-                let set = UserSet(numbers), expected = Set(numbers)
+                let set = UserSet(numbers)
+                let expected = Set(numbers)
                 #expect(set.count == expected.count)
                 #expect(Array(set) == expected.sorted())
                 var visited: [UInt32] = []
@@ -31,8 +32,10 @@ import TallyStore
     @Test func setAlgebraMatchesSet() async {
         for generator in [Self.sparse, Self.dense] {
             await propertyCheck(count: 60, input: generator, generator) { a, b in
-                let left = UserSet(a), right = UserSet(b)
-                let expectedLeft = Set(a), expectedRight = Set(b)
+                let left = UserSet(a)
+                let right = UserSet(b)
+                let expectedLeft = Set(a)
+                let expectedRight = Set(b)
                 #expect(Array(left.union(right)) == expectedLeft.union(expectedRight).sorted())
                 #expect(left.union(right) == right.union(left))
                 #expect(UserSet.union([left, right, left]) == left.union(right))

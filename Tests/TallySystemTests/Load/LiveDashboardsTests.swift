@@ -7,8 +7,9 @@ import TallyDashboard
 import TallyStore
 import TallyStoreTesting
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// 500 dashboards open at once on `tally serve` (100 users with 5 tabs each: a user keeps at

@@ -55,7 +55,8 @@ struct SustainedIngestTests {
         #expect(stored >= requests * 50 && stored <= (requests + 16 * results.count) * 50, "\(stored) stored of \(requests) answered batches")
         // Flat: the peak of the second half is within 5% and 8 MiB of the first half's.
         try #require(samples.count >= 50)
-        let first = samples[..<30].max()!, second = samples[30...].max()!
+        let first = samples[..<30].max()!
+        let second = samples[30...].max()!
         #expect(second <= first + first / 20 + 8 << 20, "resident memory grew from \(first >> 20) to \(second >> 20) MiB")
     }
 
@@ -64,20 +65,24 @@ struct SustainedIngestTests {
     static func run(
         _ wrk: String, seconds: Int, against collector: Collector, keys: [String], sampling: Bool = false
     ) async throws -> (result: [String: Int], samples: [Int]) {
-        let load = try ChildProcess(executable: URL(fileURLWithPath: wrk), [
-            "-t2", "-c16", "-d\(seconds)s", "-s", try #require(PackageRoot.url()).appending(path: "Tests/Fixtures/wrk/ingest.lua").path,
-            collector.url.absoluteString, "--",
-        ] + keys)
+        let load = try ChildProcess(
+            executable: URL(fileURLWithPath: wrk),
+            [
+                "-t2", "-c16", "-d\(seconds)s", "-s", try #require(PackageRoot.url()).appending(path: "Tests/Fixtures/wrk/ingest.lua").path,
+                collector.url.absoluteString, "--",
+            ] + keys)
         var samples: [Int] = []
         while load.isRunning {
             if sampling, let id = collector.processID, let bytes = residentBytes(of: id) { samples.append(bytes) }
             try await Task.sleep(for: .seconds(1))
         }
         let result = try await load.firstLine { line in
-            line.hasPrefix("result ") ? Dictionary(uniqueKeysWithValues: line.split(separator: " ").dropFirst().compactMap { field in
-                let parts = field.split(separator: "=")
-                return parts.count == 2 ? (String(parts[0]), Int(parts[1]) ?? -1) : nil
-            }) : nil
+            line.hasPrefix("result ")
+                ? Dictionary(
+                    uniqueKeysWithValues: line.split(separator: " ").dropFirst().compactMap { field in
+                        let parts = field.split(separator: "=")
+                        return parts.count == 2 ? (String(parts[0]), Int(parts[1]) ?? -1) : nil
+                    }) : nil
         }
         return (result, samples)
     }

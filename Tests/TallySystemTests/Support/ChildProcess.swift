@@ -1,10 +1,11 @@
 import Foundation
 import Synchronization
 import TallyServerTesting
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 private func sendSIGKILL(to process: pid_t) {

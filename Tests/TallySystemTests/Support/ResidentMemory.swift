@@ -9,4 +9,3 @@ func residentBytes(of id: pid_t) -> Int? {
     else { return nil }
     return kibibytes * 1024
 }
-

@@ -49,7 +49,8 @@ struct ThrowawayPostgres {
         process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()
         process.waitUntilExit()
-        let printed = try String(contentsOf: output, encoding: .utf8), complaints = try String(contentsOf: errors, encoding: .utf8)
+        let printed = try String(contentsOf: output, encoding: .utf8)
+        let complaints = try String(contentsOf: errors, encoding: .utf8)
         guard process.terminationStatus == 0 else { throw ScriptError(arguments: arguments, errors: complaints) }
         return (printed, complaints)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+
 @testable import TallyTracker
 
 /// A scripted ``Transport``: answers requests with `script` in order, then with `otherwise`,

@@ -1,6 +1,7 @@
 import Foundation
 import Locking
 import Testing
+
 @testable import TallyTracker
 
 /// A clock that moves only when told.
@@ -22,7 +23,10 @@ final class RecordingSleeper: Sendable {
     var recorded: [Duration] { delays.withLock { $0 } }
 
     func sleep(_ delay: Duration) async throws {
-        let calls = delays.withLock { $0.append(delay); return $0.count }
+        let calls = delays.withLock {
+            $0.append(delay)
+            return $0.count
+        }
         if calls > immediate { try await Task.sleep(for: .seconds(86_400)) }
     }
 }

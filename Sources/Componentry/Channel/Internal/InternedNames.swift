@@ -1,4 +1,5 @@
 import Locking
+
 /// Names interned to small integers: each distinct name (with, for keys, its value type)
 /// gets the next integer the first time it is seen, and keeps it for the process's life.
 ///

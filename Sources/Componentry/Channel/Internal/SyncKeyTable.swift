@@ -1,4 +1,5 @@
 import Locking
+
 /// The keys one ``Syncable`` class accepts, frozen from its ``SyncKeyMap``: an array
 /// indexed by interned key, so finding how an object applies a key is one bounds check
 /// and one load.

@@ -94,17 +94,23 @@ final class SubscriberNode: DeliveryTarget, @unchecked Sendable {
             // A private serial queue in front of the chosen one keeps this subscriber's
             // deliveries first-in-first-out even when the chosen queue is concurrent.
             let queue = DispatchQueue(label: "componentry.eventbus.subscriber.\(id)", target: target)
-            return (unused, { node, event in
-                let event = event.assumingMemoryBound(to: Event.self).pointee
-                queue.async { _ = node.run { handler($0, event) } }
-            })
-        case .mainActor(let handler):
-            return (unused, { node, event in
-                let event = event.assumingMemoryBound(to: Event.self).pointee
-                DispatchQueue.main.async {
-                    MainActor.assumeIsolated { _ = node.run { handler($0, event) } }
+            return (
+                unused,
+                { node, event in
+                    let event = event.assumingMemoryBound(to: Event.self).pointee
+                    queue.async { _ = node.run { handler($0, event) } }
                 }
-            })
+            )
+        case .mainActor(let handler):
+            return (
+                unused,
+                { node, event in
+                    let event = event.assumingMemoryBound(to: Event.self).pointee
+                    DispatchQueue.main.async {
+                        MainActor.assumeIsolated { _ = node.run { handler($0, event) } }
+                    }
+                }
+            )
         }
     }
 }

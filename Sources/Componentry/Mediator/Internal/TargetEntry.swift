@@ -1,4 +1,5 @@
 import Locking
+
 /// A registered target: its actions, how instances are made, and the cached instance.
 final class TargetEntry: Sendable {
     let name: String

@@ -21,7 +21,7 @@ enum ValueConversion {
             return nil
         }
         guard let decodable = T.self as? any Decodable.Type, let encodable = value as? any Encodable,
-              let json = try? JSONEncoder().encode(encodable)
+            let json = try? JSONEncoder().encode(encodable)
         else { return nil }
         return (try? JSONDecoder().decode(decodable, from: json)) as? T
     }

@@ -1,6 +1,6 @@
 import Dispatch
-public import Synchronization
 import Locking
+public import Synchronization
 
 /// The part of an ``Observable`` that does not depend on its value type: the lock, the
 /// observers, and the bookkeeping that serializes delivery.

@@ -75,17 +75,23 @@ final class ObserverNode: DeliveryTarget, @unchecked Sendable {
             // A private serial queue in front of the chosen one keeps this observer's
             // deliveries in commit order even when the chosen queue is concurrent.
             let queue = DispatchQueue(label: "componentry.observable.observer", target: target)
-            return (unused, { node, new, old in
-                let (new, old) = (new.assumingMemoryBound(to: Value.self).pointee, old.assumingMemoryBound(to: Value.self).pointee)
-                queue.async { _ = node.run { callback($0, new, old) } }
-            })
-        case .mainActor(let callback):
-            return (unused, { node, new, old in
-                let (new, old) = (new.assumingMemoryBound(to: Value.self).pointee, old.assumingMemoryBound(to: Value.self).pointee)
-                DispatchQueue.main.async {
-                    MainActor.assumeIsolated { _ = node.run { callback($0, new, old) } }
+            return (
+                unused,
+                { node, new, old in
+                    let (new, old) = (new.assumingMemoryBound(to: Value.self).pointee, old.assumingMemoryBound(to: Value.self).pointee)
+                    queue.async { _ = node.run { callback($0, new, old) } }
                 }
-            })
+            )
+        case .mainActor(let callback):
+            return (
+                unused,
+                { node, new, old in
+                    let (new, old) = (new.assumingMemoryBound(to: Value.self).pointee, old.assumingMemoryBound(to: Value.self).pointee)
+                    DispatchQueue.main.async {
+                        MainActor.assumeIsolated { _ = node.run { callback($0, new, old) } }
+                    }
+                }
+            )
         }
     }
 }

@@ -81,12 +81,15 @@ struct DiffPlan {
     /// final predecessor. Only movers get a slot: an index is the staying items before
     /// the mover (its gap) plus the occupied slots before it in its section, which a
     /// Fenwick tree gives in O(log movers).
-    static func moves(_ sections: HeckelMatch, _ items: HeckelMatch, _ old: Unpaired, _ new: Unpaired, ordered: [Bool]) -> [(from: ItemPath, to: ItemPath)] {
+    static func moves(_ sections: HeckelMatch, _ items: HeckelMatch, _ old: Unpaired, _ new: Unpaired, ordered: [Bool]) -> [(
+        from: ItemPath, to: ItemPath
+    )] {
         let sectionCount = sections.newToOld.count
-        var staying = [Bool](repeating: false, count: new.count)   // by new position
+        var staying = [Bool](repeating: false, count: new.count)  // by new position
         var candidates: [Int] = []
         for section in 0..<sectionCount where sections.newToOld[section] >= 0 && !ordered[section] {
-            let keeps = new.ranges[section], range = old.ranges[sections.newToOld[section]]
+            let keeps = new.ranges[section]
+            let range = old.ranges[sections.newToOld[section]]
             candidates.removeAll(keepingCapacity: true)
             candidates.reserveCapacity(range.count)
             for position in range where keeps.contains(items.oldToNew[position]) {
@@ -100,7 +103,8 @@ struct DiffPlan {
         // The movers where they are now (sections in final order, items in old order)
         // and where they go. Before an unpaired item at position p of a section's range
         // r, `item - (p - r.lowerBound)` items are paired in order, and they stay.
-        var now: [Place] = [], final: [Place] = []
+        var now: [Place] = []
+        var final: [Place] = []
         var nowIndex = [Int](repeating: -1, count: new.count)
         for section in 0..<sectionCount where sections.newToOld[section] >= 0 {
             let range = old.ranges[sections.newToOld[section]]
@@ -123,7 +127,8 @@ struct DiffPlan {
                 if staying[position] {
                     stayingBefore += 1
                 } else {
-                    final.append(Place(section: section, gap: new.paths[position].item - (position - range.lowerBound) + stayingBefore, item: position))
+                    final.append(
+                        Place(section: section, gap: new.paths[position].item - (position - range.lowerBound) + stayingBefore, item: position))
                 }
             }
         }
@@ -134,13 +139,17 @@ struct DiffPlan {
         for place in now { sectionStart[place.section + 1] += 1 }
         for place in final { sectionStart[place.section + 1] += 1 }
         for section in 0..<sectionCount { sectionStart[section + 1] += sectionStart[section] }
-        var nowSlot = [Int](repeating: 0, count: now.count), finalSlot = nowSlot
+        var nowSlot = [Int](repeating: 0, count: now.count)
+        var finalSlot = nowSlot
         var occupied: [Bool] = []
         occupied.reserveCapacity(2 * now.count)
-        var nextNow = 0, nextFinal = 0
+        var nextNow = 0
+        var nextFinal = 0
         while nextNow < now.count || nextFinal < final.count {
-            if nextFinal < final.count, nextNow == now.count
-                || (final[nextFinal].section, final[nextFinal].gap) <= (now[nextNow].section, now[nextNow].gap) {
+            if nextFinal < final.count,
+                nextNow == now.count
+                    || (final[nextFinal].section, final[nextFinal].gap) <= (now[nextNow].section, now[nextNow].gap)
+            {
                 finalSlot[nextFinal] = occupied.count
                 occupied.append(false)
                 nextFinal += 1
@@ -155,7 +164,8 @@ struct DiffPlan {
         var moves: [(from: ItemPath, to: ItemPath)] = []
         moves.reserveCapacity(final.count)
         for (index, target) in final.enumerated() {
-            let from = nowIndex[target.item], source = now[from]
+            let from = nowIndex[target.item]
+            let source = now[from]
             let fromItem = source.gap + slots.prefixSum(nowSlot[from]) - slots.prefixSum(sectionStart[source.section])
             slots.add(-1, at: nowSlot[from])
             let toItem = target.gap + slots.prefixSum(finalSlot[index]) - slots.prefixSum(sectionStart[target.section])

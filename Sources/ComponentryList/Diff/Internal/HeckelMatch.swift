@@ -46,8 +46,9 @@ struct HeckelMatch {
         for index in 0..<(new.count - 1) {
             let oldIndex = newToOld[index]
             guard oldIndex >= 0, oldIndex + 1 < old.count,
-                  newToOld[index + 1] < 0, oldToNew[oldIndex + 1] < 0,
-                  new[index + 1] == old[oldIndex + 1] else { continue }
+                newToOld[index + 1] < 0, oldToNew[oldIndex + 1] < 0,
+                new[index + 1] == old[oldIndex + 1]
+            else { continue }
             newToOld[index + 1] = oldIndex + 1
             oldToNew[oldIndex + 1] = index + 1
         }
@@ -55,7 +56,8 @@ struct HeckelMatch {
         for index in stride(from: new.count - 1, to: 0, by: -1) {
             let oldIndex = newToOld[index]
             guard oldIndex > 0, newToOld[index - 1] < 0, oldToNew[oldIndex - 1] < 0,
-                  new[index - 1] == old[oldIndex - 1] else { continue }
+                new[index - 1] == old[oldIndex - 1]
+            else { continue }
             newToOld[index - 1] = oldIndex - 1
             oldToNew[oldIndex - 1] = index - 1
         }

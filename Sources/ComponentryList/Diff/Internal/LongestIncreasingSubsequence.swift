@@ -3,11 +3,12 @@
 ///
 /// Patience sorting with binary search: O(n log n) time, O(n) space.
 func longestIncreasingSubsequence(_ values: [Int]) -> [Bool] {
-    var tails: [Int] = []            // index in `values` of the smallest tail per length
+    var tails: [Int] = []  // index in `values` of the smallest tail per length
     var previous = [Int](repeating: -1, count: values.count)
     tails.reserveCapacity(values.count)
     for (index, value) in values.enumerated() {
-        var low = 0, high = tails.count
+        var low = 0
+        var high = tails.count
         // A value past the longest run extends it: no search. A section too changed to
         // pair in order still leaves long increasing runs; on the candidates of the
         // 100k benchmark (80,000 values, 1,000 pairs swapped) skipping the search took

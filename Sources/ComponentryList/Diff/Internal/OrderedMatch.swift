@@ -31,7 +31,7 @@ enum OrderedMatch {
     @usableFromInline
     static func runs(old n: Int, new m: Int, equal: (Int, Int) -> Bool) -> [Run]? {
         let limit = min(maximumEdits, n + m)
-        var budget = 4 * (n + m) + limit * limit   // comparisons: linear, whatever the input
+        var budget = 4 * (n + m) + limit * limit  // comparisons: linear, whatever the input
         // furthest[d][k + d]: the furthest x reached on diagonal k = x - y with d edits
         // (`previous` is furthest[d - 1], so diagonal k is at previous[k + d - 1]).
         var furthest: [[Int]] = []
@@ -44,12 +44,12 @@ enum OrderedMatch {
                 if d == 0 {
                     x = 0
                 } else if k == -d || (k != d && previous[k + d - 2] < previous[k + d]) {
-                    x = previous[k + d]            // an insertion: down from diagonal k + 1
+                    x = previous[k + d]  // an insertion: down from diagonal k + 1
                 } else {
-                    x = previous[k + d - 2] + 1    // a deletion: right from diagonal k - 1
+                    x = previous[k + d - 2] + 1  // a deletion: right from diagonal k - 1
                 }
                 var y = x - k
-                guard x >= 0, x <= n, y >= 0, y <= m else { continue }   // off the grid
+                guard x >= 0, x <= n, y >= 0, y <= m else { continue }  // off the grid
                 let start = x
                 while x < n, y < m, equal(x, y) {
                     x += 1
@@ -71,10 +71,13 @@ enum OrderedMatch {
 
         // Walk back from the end: every diagonal stretch is a run of pairs.
         var runs: [Run] = []
-        var x = n, y = m
+        var x = n
+        var y = m
         for d in stride(from: edits, through: 0, by: -1) {
             let k = x - y
-            var startX = 0, startY = 0, stepX = 0
+            var startX = 0
+            var startY = 0
+            var stepX = 0
             if d > 0 {
                 let row = furthest[d - 1]
                 let down = k == -d || (k != d && row[k + d - 2] < row[k + d])
