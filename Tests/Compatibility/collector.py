@@ -12,6 +12,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import unittest
 import urllib.error
 import urllib.request
 from datetime import datetime, timezone
@@ -85,3 +86,27 @@ class Collector:
         )
         with urllib.request.urlopen(request, timeout=10) as response:
             return json.load(response)
+
+
+class CollectorTestCase(unittest.TestCase):
+    """Each test gets a collector, and so an app, of its own (`self.collector`), and the SDK's
+    uploads as (status, Content-Encoding) in `self.uploads`. A subclass names the `requests`
+    session its SDK uploads through in `sdk_session()`."""
+
+    @staticmethod
+    def sdk_session():
+        raise NotImplementedError
+
+    @classmethod
+    def setUpClass(cls):
+        cls.uploads = []
+        cls.sdk_session().hooks["response"].append(
+            lambda response, *args, **kwargs: cls.uploads.append(
+                (response.status_code, response.request.headers.get("Content-Encoding"))
+            )
+        )
+
+    def setUp(self):
+        self.collector = Collector().start()
+        self.addCleanup(self.collector.stop)
+        self.uploads.clear()

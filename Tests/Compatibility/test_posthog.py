@@ -9,25 +9,13 @@ import uuid
 import posthog.request
 from posthog import Posthog
 
-from collector import Collector
+from collector import CollectorTestCase
 
 
-class PostHogSDKTests(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        # Every upload the SDK makes, as (status, Content-Encoding).
-        cls.uploads = []
-        posthog.request._get_session().hooks["response"].append(
-            lambda response, *args, **kwargs: cls.uploads.append(
-                (response.status_code, response.request.headers.get("Content-Encoding"))
-            )
-        )
-
-    def setUp(self):
-        # A collector, and so an app, of each test's own.
-        self.collector = Collector().start()
-        self.addCleanup(self.collector.stop)
-        self.uploads.clear()
+class PostHogSDKTests(CollectorTestCase):
+    @staticmethod
+    def sdk_session():
+        return posthog.request._get_session()
 
     def test_events_screens_and_identifies_arrive_and_are_counted_exactly(self):
         client = Posthog(self.collector.ingest_key, host=self.collector.url, gzip=True, flush_at=4, max_retries=0)

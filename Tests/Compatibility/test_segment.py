@@ -9,25 +9,13 @@ import uuid
 import segment.analytics.request
 from segment.analytics import Client
 
-from collector import Collector
+from collector import CollectorTestCase
 
 
-class SegmentSDKTests(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        # Every upload the SDK makes, as (status, Content-Encoding).
-        cls.uploads = []
-        segment.analytics.request._session.hooks["response"].append(
-            lambda response, *args, **kwargs: cls.uploads.append(
-                (response.status_code, response.request.headers.get("Content-Encoding"))
-            )
-        )
-
-    def setUp(self):
-        # A collector, and so an app, of each test's own.
-        self.collector = Collector().start()
-        self.addCleanup(self.collector.stop)
-        self.uploads.clear()
+class SegmentSDKTests(CollectorTestCase):
+    @staticmethod
+    def sdk_session():
+        return segment.analytics.request._session
 
     def test_tracks_screens_pages_and_identifies_arrive_and_are_counted_exactly(self):
         errors = []

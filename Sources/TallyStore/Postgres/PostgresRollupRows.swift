@@ -37,26 +37,19 @@ struct PostgresRollupRows: RollupRows {
         ) async throws -> [(repeat each Column)] {
             try await connection.query(query, logger: logger).collect(as: types)
         }
-        if let range = needs.names {
-            rows.names = Counts(
-                range: range,
-                rows: try await query(
-                    """
-                    SELECT bucket, name_id, count FROM name_bucket
-                    WHERE app_id = \(app) AND bucket >= \(range.lowerBound) AND bucket < \(range.upperBound) ORDER BY bucket
-                    """, as: (Int64, Int64, Int64).self
-                ).map { ($0.0, $0.1, $0.2) })
+        /// The `count` rows of `table`, keyed by `keyColumn`, in `range`'s buckets.
+        func counts(_ table: String, keyColumn: String, in range: Range<Int64>) async throws -> Counts {
+            let rows = try await query(
+                PostgresQuery(
+                    unsafeSQL: """
+                        SELECT bucket, \(keyColumn), count FROM \(table) WHERE app_id = $1 AND bucket >= $2 AND bucket < $3 ORDER BY bucket
+                        """,
+                    binds: try PostgresBindings(binding: app, range.lowerBound, range.upperBound)),
+                as: (Int64, Int64, Int64).self)
+            return Counts(range: range, rows: rows.map { ($0.0, $0.1, $0.2) })
         }
-        if let range = needs.screens {
-            rows.screens = Counts(
-                range: range,
-                rows: try await query(
-                    """
-                    SELECT bucket, screen_id, count FROM screen_bucket
-                    WHERE app_id = \(app) AND bucket >= \(range.lowerBound) AND bucket < \(range.upperBound) ORDER BY bucket
-                    """, as: (Int64, Int64, Int64).self
-                ).map { ($0.0, $0.1, $0.2) })
-        }
+        if let range = needs.names { rows.names = try await counts("name_bucket", keyColumn: "name_id", in: range) }
+        if let range = needs.screens { rows.screens = try await counts("screen_bucket", keyColumn: "screen_id", in: range) }
         if let range = needs.activity {
             rows.activityRange = range
             rows.activity = try await query(
