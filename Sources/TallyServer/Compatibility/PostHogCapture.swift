@@ -33,12 +33,7 @@ struct PostHogCapture {
     ///
     /// - Throws: 400 for a body that is not a capture body, 413 for more than `maximumEvents` events.
     init(body: [UInt8], receivedAt: Date, maximumEvents: Int) throws(APIError) {
-        let json: JSONValue
-        do {
-            json = try JSONParser.parse(body)
-        } catch {
-            throw .badRequest("body is not valid JSON: \(error)")
-        }
+        let json = try IngestEnvelope.parse(body)
         let outer: JSONObject?
         let events: [JSONValue]
         switch json {

@@ -34,12 +34,7 @@ struct SegmentBatch {
     /// - Throws: 400 for a body that is not a batch or a message, 401 for a missing key, 413
     ///   for more than `maximumEvents` messages.
     init(body: [UInt8], type: String?, authenticated: Bool, receivedAt: Date, maximumEvents: Int) throws(APIError) {
-        let json: JSONValue
-        do {
-            json = try JSONParser.parse(body)
-        } catch {
-            throw .badRequest("body is not valid JSON: \(error)")
-        }
+        let json = try IngestEnvelope.parse(body)
         guard case .object(let outer) = json else { throw .badRequest("body must be a JSON object") }
         if case .string(let key)? = outer["writeKey"], !key.isEmpty { writeKey = key } else { writeKey = nil }
         guard authenticated || writeKey != nil else {

@@ -34,12 +34,7 @@ struct IngestEnvelope {
     }
 
     init(body: [UInt8], maximumEvents: Int) throws(APIError) {
-        let json: JSONValue
-        do {
-            json = try JSONParser.parse(body)
-        } catch {
-            throw .badRequest("body is not valid JSON: \(error)")
-        }
+        let json = try Self.parse(body)
         guard case .object(let fields) = json else {
             throw .badRequest("body must be a JSON object with sent_at and events")
         }
@@ -74,6 +69,19 @@ struct IngestEnvelope {
             return dropped
         default:
             throw invalid
+        }
+    }
+}
+
+extension IngestEnvelope {
+    /// The JSON of an ingest body, whichever API it speaks.
+    ///
+    /// - Throws: 400 naming where the body stops being valid JSON.
+    static func parse(_ body: [UInt8]) throws(APIError) -> JSONValue {
+        do {
+            return try JSONParser.parse(body)
+        } catch {
+            throw .badRequest("body is not valid JSON: \(error)")
         }
     }
 }
