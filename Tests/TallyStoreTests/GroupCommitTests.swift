@@ -2,42 +2,62 @@ import Dispatch
 import Foundation
 import GRDB
 import SeededRandom
+import TallyStoreTesting
 import Testing
 
 @testable import TallyStore
 
 @Suite struct GroupCommitTests {
-    /// Many tasks insert overlapping batches (ids shared across and within batches) at once.
-    @Test func concurrentOverlappingBatchesStoreTheUnionOnce() async throws {
-        let store = try makeStore()
-        let app = try await store.createApp(name: "Demo").app.id
+    /// Many tasks insert overlapping batches into three apps at once (ids shared across and
+    /// within batches, and across apps) and record their data health counts: on PostgreSQL,
+    /// two transactions are in flight, writing keys, rollups and counts of the same rows.
+    @Test(arguments: TestDatabase.all) func concurrentOverlappingBatchesStoreTheUnionOnce(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
+        var apps: [AppID] = []
+        for name in ["A", "B", "C"] { apps.append(try await store.createApp(name: name).app.id) }
         var random = SplitMix64(seed: 3)
         let pool = (0..<1_500).map { i in
             event(at: instant("2026-03-01T00:00:00Z").addingTimeInterval(Double(i) * 7), user: "u\(i % 37)")
         }
         let batches = (0..<300).map { _ in
-            (0..<Int.random(in: 1...60, using: &random)).map { _ in pool.randomElement(using: &random)! }
+            (
+                events: (0..<Int.random(in: 1...60, using: &random)).map { _ in pool.randomElement(using: &random)! },
+                app: apps.randomElement(using: &random)!
+            )
         }
 
         let results = try await withThrowingTaskGroup(of: (Int, InsertResult).self) { group in
             for (index, batch) in batches.enumerated() {
-                group.addTask { (index, try await store.insert(batch, app: app)) }
+                group.addTask {
+                    // As the server does: data health counts, in several buckets of the day.
+                    let result = try await store.insert(batch.events, app: batch.app)
+                    try await store.recordIngest(
+                        app: batch.app, at: instant("2026-03-01T00:00:00Z").addingTimeInterval(Double(index % 8) * 900),
+                        accepted: result.accepted, duplicates: result.duplicates)
+                    return (index, result)
+                }
             }
             return try await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
         }
 
-        let union = Set(batches.joined().map(\.id))
         for (index, batch) in batches.enumerated() {
-            #expect(results[index]!.accepted + results[index]!.duplicates == batch.count)
+            #expect(results[index]!.accepted + results[index]!.duplicates == batch.events.count)
         }
-        #expect(results.values.reduce(0) { $0 + $1.accepted } == union.count)
-        let (rows, stored) = try await store.pool.read { db in
-            (try Int.fetchOne(db, sql: "SELECT count(*) FROM event")!, try storedEventIDs(db))
+        for app in apps {
+            let sent = batches.filter { $0.app == app }.flatMap(\.events)
+            let union = Set(sent.map(\.id))
+            let accepted = batches.indices.filter { batches[$0].app == app }.reduce(0) { $0 + results[$1]!.accepted }
+            #expect(accepted == union.count)
+            var stored: [UUID] = []
+            for try await event in store.export(app: app, from: .distantPast, to: .distantFuture) { stored.append(event.id) }
+            #expect(stored.count == union.count && Set(stored) == union)
+            // Every pooled event falls on 2026-03-01: the rollups count each stored id once.
+            let metrics = try await store.metrics(app: app, date: "2026-03-01")
+            #expect(metrics.events == ["open": union.count])
+            #expect(metrics.dau == Set(sent.map(\.userID)).count)
+            let health = try await store.dataHealth(app: app, date: "2026-03-01", timeZone: "UTC")
+            #expect((health.accepted, health.duplicates) == (union.count, sent.count - union.count))
         }
-        #expect(rows == union.count)
-        #expect(stored == union)
-        // Every pooled event falls on 2026-03-01: the rollups count each stored id once.
-        #expect(try await store.metrics(app: app, date: "2026-03-01").events == ["open": union.count])
     }
 
     /// Batches queued while the writer is busy share one transaction; the failing ones roll

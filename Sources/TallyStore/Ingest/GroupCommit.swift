@@ -6,18 +6,22 @@ import Metrics
 ///
 /// A durable commit waits for the disk (≈ 2.7 ms on the development VM), so one transaction
 /// per 100-event batch caps ingest near 15k events/s whatever the CPU does. Here a caller
-/// queues its batch and suspends; a single drain task takes the waiting batches in arrival
-/// order, stores them in one transaction through its `Writer` (see ``GroupWriter``) and
-/// resumes each caller with its own result only after that transaction is durable, so an
-/// acknowledgement still means "durable". On SQLite the disk wait itself happens beside the
-/// writer (see ``WALSync``), not in its way.
+/// queues its batch and suspends; a drain task takes the waiting batches in arrival order,
+/// stores them in one transaction through its `Writer` (see ``GroupWriter``) and resumes each
+/// caller with its own result only after that transaction is durable, so an acknowledgement
+/// still means "durable". On SQLite a single drain task writes, and the disk wait itself
+/// happens beside the writer (see ``WALSync``), not in its way. On PostgreSQL two drain tasks
+/// write at once (see ``GroupWriter/concurrentTransactions``), so one transaction's round trips
+/// and commit overlap the other's work.
 ///
 /// - Isolation: each batch runs inside its own savepoint. A batch that throws (unknown app,
 ///   a constraint, an I/O error on one statement) rolls back only itself and its caller gets
 ///   the error; the others commit. If the commit itself fails, every caller of the group gets
 ///   that error and nothing of the group is stored.
 /// - Deduplication: batches of one transaction see each other's rows, so an id sent in two
-///   batches committed together is stored, and counted as accepted, once.
+///   batches committed together is stored, and counted as accepted, once. Of two transactions
+///   in flight at once, the database's unique key decides: the later one waits for the
+///   earlier one's key and finds it stored, or rolled back.
 /// - Rollups: the accepted events of the whole group go into one ``RollupDelta`` per app,
 ///   written once before the commit, so a rollup row touched by many batches is upserted once.
 ///   The writer's ``RollupCache`` of what earlier transactions committed spares the user
@@ -42,14 +46,18 @@ final class GroupCommit<Writer: GroupWriter>: Sendable {
     private struct Queue {
         /// Batches waiting for a transaction, in arrival order.
         var waiting: [Request] = []
-        /// The batches of the transaction being written, resumed when it ends.
-        var committing: [Request] = []
-        /// Whether a drain task is running; only it clears this, when it finds nothing waiting.
-        var draining = false
+        /// The batches of each transaction being written, by transaction number, resumed
+        /// when it ends.
+        var committing: [Int: [Request]] = [:]
+        /// The number of the next transaction.
+        var nextTransaction = 0
+        /// How many drain tasks are running; each writes one transaction at a time, and only
+        /// a drain task lowers this, when it finds nothing waiting.
+        var drains = 0
         /// Data health counts waiting for a transaction.
         var health = HealthCounts()
-        /// The data health counts of the transaction being written, put back if it fails.
-        var committingHealth = HealthCounts()
+        /// The data health counts of each transaction being written, put back if it fails.
+        var committingHealth: [Int: HealthCounts] = [:]
     }
 
     let writer: Writer
@@ -73,7 +81,7 @@ final class GroupCommit<Writer: GroupWriter>: Sendable {
     /// Whether data health counts wait for a transaction or are being written: a reader that
     /// must see them waits for the next transaction (an empty ``insert(_:app:)``).
     var holdsHealthCounts: Bool {
-        queue.withLock { !$0.health.isEmpty || !$0.committingHealth.isEmpty }
+        queue.withLock { queue in !queue.health.isEmpty || queue.committingHealth.values.contains { !$0.isEmpty } }
     }
 
     /// Adds `counts` to those the next transaction writes, starting one if none is running;
@@ -82,8 +90,7 @@ final class GroupCommit<Writer: GroupWriter>: Sendable {
         guard !counts.isEmpty else { return }
         let startsDrain = queue.withLock { queue in
             queue.health.merge(counts)
-            defer { queue.draining = true }
-            return !queue.draining
+            return addsDrain(&queue)
         }
         if startsDrain { Task { await drain() } }
     }
@@ -94,36 +101,52 @@ final class GroupCommit<Writer: GroupWriter>: Sendable {
         return try await withCheckedThrowingContinuation { continuation in
             let startsDrain = queue.withLock { queue in
                 queue.waiting.append(Request(batch: batch, continuation: continuation))
-                defer { queue.draining = true }
-                return !queue.draining
+                return addsDrain(&queue)
             }
             if startsDrain { Task { await drain() } }
         }
     }
 
-    /// Writes transactions until nothing waits. Each takes its batches once it holds the
-    /// writer, so batches that arrived while the previous transaction committed join this one.
-    /// A committed group's callers are resumed once the commit is durable (see
+    /// Counts a new drain task if fewer than the writer's
+    /// ``GroupWriter/concurrentTransactions`` run; the caller then starts it.
+    private func addsDrain(_ queue: inout Queue) -> Bool {
+        guard queue.drains < writer.concurrentTransactions else { return false }
+        queue.drains += 1
+        return true
+    }
+
+    /// Writes transactions until nothing waits. Each takes its batches once it holds a
+    /// connection, so batches that arrived while the previous transaction committed join this
+    /// one. A committed group's callers are resumed once the commit is durable (see
     /// ``GroupWriter/afterDurable(_:)``), while this loop may go on with the next group.
     private func drain() async {
         var committed: Bool
         repeat {
+            let transaction = queue.withLock { queue in
+                defer { queue.nextTransaction &+= 1 }
+                return queue.nextTransaction
+            }
             let outcomes: Result<[Result<InsertResult, any Error>], any Error>
             do {
-                outcomes = .success(try await writer.commit(takeGroup: takeGroup, takeHealthCounts: takeHealthCounts))
+                outcomes = .success(
+                    try await writer.commit(
+                        takeGroup: { self.takeRequests(for: transaction).map(\.batch) },
+                        takeHealthCounts: { self.takeHealthCounts(for: transaction) }))
             } catch {
                 outcomes = .failure(error)
             }
             var group = queue.withLock { queue in
                 // Counts of a failed transaction wait for the next one.
-                if case .failure = outcomes { queue.health.merge(queue.committingHealth) }
-                queue.committingHealth = HealthCounts()
-                return queue.committing
+                let health = queue.committingHealth.removeValue(forKey: transaction)
+                if case .failure = outcomes, let health { queue.health.merge(health) }
+                return queue.committing.removeValue(forKey: transaction) ?? []
             }
             // After a failure, empty only if the write failed before taking its batches (it
             // could not begin): fail the next group with that error rather than retry it forever.
-            if group.isEmpty, case .failure = outcomes { group = takeRequests() }
-            queue.withLock { $0.committing = [] }
+            if group.isEmpty, case .failure = outcomes {
+                group = takeRequests(for: transaction)
+                queue.withLock { _ = $0.committing.removeValue(forKey: transaction) }
+            }
             let resume = { @Sendable [group] (durable: Result<Void, any Error>) in
                 for (index, request) in group.enumerated() {
                     request.continuation.resume(with: durable.flatMap { outcomes }.flatMap { $0[index] })
@@ -137,28 +160,24 @@ final class GroupCommit<Writer: GroupWriter>: Sendable {
             if committed { writer.afterDurable(resume) } else { resume(.success(())) }
         } while queue.withLock { queue in
             // After a failure, counts alone do not start another try: the next call will.
-            queue.draining = !queue.waiting.isEmpty || (!queue.health.isEmpty && committed)
-            return queue.draining
+            let goesOn = !queue.waiting.isEmpty || (!queue.health.isEmpty && committed)
+            if !goesOn { queue.drains -= 1 }
+            return goesOn
         }
     }
 
-    /// Moves every waiting data health count to the transaction being written, and returns them.
-    private func takeHealthCounts() -> HealthCounts {
+    /// Moves every waiting data health count to `transaction`, and returns its counts.
+    private func takeHealthCounts(for transaction: Int) -> HealthCounts {
         queue.withLock { queue in
-            queue.committingHealth.merge(queue.health)
+            queue.committingHealth[transaction, default: HealthCounts()].merge(queue.health)
             queue.health = HealthCounts()
-            return queue.committingHealth
+            return queue.committingHealth[transaction] ?? HealthCounts()
         }
     }
 
     /// Moves the next group, first come first served and within `maximumEvents` (at least one
-    /// batch), from the waiting batches to the committing ones, and returns their batches.
-    private func takeGroup() -> [IngestBatch] {
-        takeRequests().map(\.batch)
-    }
-
-    /// Moves the next group to the committing batches, as ``takeGroup()`` does, and returns it.
-    private func takeRequests() -> [Request] {
+    /// batch), from the waiting batches to those of `transaction`, and returns it.
+    private func takeRequests(for transaction: Int) -> [Request] {
         queue.withLock { queue in
             var count = 0
             var events = 0
@@ -166,9 +185,10 @@ final class GroupCommit<Writer: GroupWriter>: Sendable {
                 events += queue.waiting[count].batch.rows.count
                 count += 1
             }
-            queue.committing = Array(queue.waiting.prefix(count))
+            let group = Array(queue.waiting.prefix(count))
             queue.waiting.removeFirst(count)
-            return queue.committing
+            queue.committing[transaction] = group
+            return group
         }
     }
 }

@@ -46,6 +46,10 @@ protocol GroupWriter: Sendable {
         takeGroup: @escaping @Sendable () -> [IngestBatch], takeHealthCounts: @escaping @Sendable () -> HealthCounts
     ) async throws -> [Result<InsertResult, any Error>]
 
+    /// How many transactions ``GroupCommit`` may have in flight at once: 1 for a database
+    /// with a single writer.
+    var concurrentTransactions: Int { get }
+
     /// Calls `body` once every transaction committed so far is durable, with the error if
     /// making them durable failed.
     func afterDurable(_ body: @escaping @Sendable (Result<Void, any Error>) -> Void)

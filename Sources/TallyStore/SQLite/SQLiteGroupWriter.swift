@@ -13,6 +13,8 @@ final class SQLiteGroupWriter: GroupWriter {
     private let walSync: WALSync
     /// Used inside the write transaction only.
     private let cache = Locked(RollupCache())
+    /// SQLite has one writer.
+    let concurrentTransactions = 1
 
     init(pool: DatabasePool) {
         self.pool = pool

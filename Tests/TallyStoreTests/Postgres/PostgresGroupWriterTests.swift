@@ -51,8 +51,31 @@ import Testing
         let stored = Set(try await store.postgres.rows("SELECT id FROM event", as: UUID.self).map { (id: UUID) in id })
         #expect(stored.isSuperset(of: (first + last).map(\.id)))
         #expect(stored.isDisjoint(with: failing.map(\.id)))
-        #expect(stored.count == 5, "with the first transaction's event")
+        #expect(stored.count == 4 + store.postgres.groupCommit.writer.concurrentTransactions, "with the blocking transactions' events")
         #expect(try await store.metrics(app: app, date: "2026-03-01").events == ["open": 4])
+    }
+
+    /// Two transactions in flight insert the same two ids, listed in opposite orders, while
+    /// each key insert is slowed down: both wait for the other's keys only in one order, so
+    /// neither is aborted as a deadlock, and each id is stored once.
+    @Test func transactionsInFlightNeverWaitForEachOtherInACycle() async throws {
+        guard let (store, app) = try await Self.store() else { return }
+        try await store.postgres.execute(
+            "CREATE FUNCTION slow() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.2); RETURN NEW; END $$")
+        try await store.postgres.execute("CREATE TRIGGER slow BEFORE INSERT ON event_key FOR EACH ROW EXECUTE FUNCTION slow()")
+        let (first, second) = (event(at: at), event(at: at))
+        let groupCommit = store.postgres.groupCommit
+        let one = Task { try await groupCommit.insert([first, second], app: app) }
+        while try await store.postgres.rows(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep' AND datname = current_database()", as: Int.self) == [0]
+        {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let other = Task { try await groupCommit.insert([second, first], app: app) }
+
+        let results = [try await one.value, try await other.value]
+        #expect(results.map(\.accepted).sorted() == [0, 2])
+        #expect(try await store.metrics(app: app, date: "2026-03-01").events == ["open": 2])
     }
 
     /// A store on a new PostgreSQL database with one app, if there is a test server.
@@ -67,8 +90,9 @@ import Testing
 
     /// Inserts `batches` in one transaction of `store`'s group commit, and returns their tasks.
     ///
-    /// A connection holds the first batch's app's advisory lock until a first transaction waits
-    /// for it, and the batches are queued behind that one, in order, so they share the next.
+    /// A connection holds the first batch's app's advisory lock until as many transactions as
+    /// the group commit writes at once wait for it, and the batches are queued behind those,
+    /// in order, so they share the next.
     static func oneGroup(_ store: EventStore, _ batches: [([Event], AppID)]) async throws -> [Task<InsertResult, any Error>] {
         let backend = store.postgres
         let groupCommit = backend.groupCommit
@@ -84,14 +108,11 @@ import Testing
             }
         }
         for await _ in locked { break }
-        let blocker = Task { try await groupCommit.insert([event(at: .now)], app: batches[0].1) }
-        while try await backend.rows(
-            """
-            SELECT count(*) FROM pg_locks JOIN pg_database d ON d.oid = database
-            WHERE locktype = 'advisory' AND NOT granted AND d.datname = current_database()
-            """, as: Int.self) == [0]
-        {
-            try await Task.sleep(for: .milliseconds(10))
+        let transactions = groupCommit.writer.concurrentTransactions
+        var blockers: [Task<InsertResult, any Error>] = []
+        for _ in 0..<transactions {
+            blockers.append(Task { try await groupCommit.insert([event(at: .now)], app: batches[0].1) })
+            while try await waitingForTheLock(backend) < blockers.count { try await Task.sleep(for: .milliseconds(10)) }
         }
         var tasks: [Task<InsertResult, any Error>] = []
         for (events, app) in batches {
@@ -100,7 +121,16 @@ import Testing
         }
         releaseContinuation.yield()
         try await holder.value
-        _ = try await blocker.value
+        for blocker in blockers { _ = try await blocker.value }
         return tasks
+    }
+
+    /// How many transactions on the store's database wait for an advisory lock.
+    static func waitingForTheLock(_ backend: PostgresBackend) async throws -> Int {
+        try await backend.rows(
+            """
+            SELECT count(*) FROM pg_locks JOIN pg_database d ON d.oid = database
+            WHERE locktype = 'advisory' AND NOT granted AND d.datname = current_database()
+            """, as: Int.self)[0]
     }
 }
