@@ -2,7 +2,8 @@
 # Reruns the figures of docs/benchmarks.md on this machine, in release mode, and prints them:
 #
 #   1. ingest: events/s of one collector process pinned to one core (its load generator on
-#      another), on SQLite and on PostgreSQL, every batch durable before its answer;
+#      another, 16 connections; 64 as well on PostgreSQL), on SQLite and on PostgreSQL, every
+#      batch durable before its answer;
 #   2. metrics: the day metric set (p50 and p95), the retention matrix and tiles, at 1M
 #      (DAYS=6) and 10M (DAYS=60) events, on SQLite and on PostgreSQL, each beside DuckDB
 #      (PyPI's `duckdb`, installed if missing) over the same events exported as CSV.
@@ -41,16 +42,18 @@ pin() { # CORE COMMAND...: runs COMMAND on one core when the machine has two or 
 }
 
 echo "== ingest: one collector process on one core, its load generator on another"
-for database in sqlite postgresql; do
+for run in sqlite:16 postgresql:16 postgresql:64; do
+    database=${run%:*}
+    connections=${run#*:}
     TMPDIR=$scratch pin 0 .build/release/IngestOnOneCore serve "$database" >"$scratch/collector-$database" &
     collector=$!
     until [ -s "$scratch/collector-$database" ]; do
         kill -0 "$collector" || { echo "the collector on $database did not start" >&2; exit 1; }
         sleep 0.2
     done
-    echo "-- $database"
+    echo "-- $database, $connections connections"
     # shellcheck disable=SC2046 # the URL and the keys are separate arguments
-    pin 1 .build/release/IngestOnOneCore load $(cat "$scratch/collector-$database")
+    TALLY_BENCH_CONNECTIONS=$connections pin 1 .build/release/IngestOnOneCore load $(cat "$scratch/collector-$database")
     kill "$collector"
     wait "$collector" 2>/dev/null || true
     collector=""

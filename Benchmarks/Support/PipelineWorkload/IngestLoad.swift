@@ -13,9 +13,11 @@ import TallyStore
 package enum IngestLoad {
     package static let count = 20_000
     static let batchSize = 100
-    /// Uploads in flight. Each waits for its durable acknowledgement (a transaction and a WAL
-    /// sync, ≈ 20 ms), so at 8 the collector idles between groups; 16 keep its writer busy.
-    static let connections = 16
+    /// Uploads in flight, 16 unless `TALLY_BENCH_CONNECTIONS` says otherwise. Each waits for
+    /// its durable acknowledgement (a transaction and a WAL sync, ≈ 20 ms), so at 8 the
+    /// collector idles between groups; 16 keep SQLite's writer busy, and PostgreSQL's two
+    /// transactions in flight need more to be kept busy.
+    static let connections = ProcessInfo.processInfo.environment["TALLY_BENCH_CONNECTIONS"].flatMap { Int($0) }.map { max($0, 1) } ?? 16
 
     static let events: [Event] = {
         let yesterday = Date().addingTimeInterval(-86_400)

@@ -120,12 +120,8 @@ final class GroupCommit<Writer: GroupWriter>: Sendable {
     /// one. A committed group's callers are resumed once the commit is durable (see
     /// ``GroupWriter/afterDurable(_:)``), while this loop may go on with the next group.
     private func drain() async {
-        var committed: Bool
-        repeat {
-            let transaction = queue.withLock { queue in
-                defer { queue.nextTransaction &+= 1 }
-                return queue.nextTransaction
-            }
+        var committed = true
+        while let transaction = nextTransaction(afterCommitting: committed) {
             let outcomes: Result<[Result<InsertResult, any Error>], any Error>
             do {
                 outcomes = .success(
@@ -158,11 +154,20 @@ final class GroupCommit<Writer: GroupWriter>: Sendable {
                 committedEvents.record(group.reduce(0) { $0 + $1.batch.rows.count })
             }
             if committed { writer.afterDurable(resume) } else { resume(.success(())) }
-        } while queue.withLock { queue in
-            // After a failure, counts alone do not start another try: the next call will.
-            let goesOn = !queue.waiting.isEmpty || (!queue.health.isEmpty && committed)
-            if !goesOn { queue.drains -= 1 }
-            return goesOn
+        }
+    }
+
+    /// The number of the drain task's next transaction, or `nil` when nothing waits for one:
+    /// then the task ends. After a failure, waiting data health counts alone do not start
+    /// another try: the next call will.
+    private func nextTransaction(afterCommitting committed: Bool) -> Int? {
+        queue.withLock { queue in
+            guard !queue.waiting.isEmpty || (!queue.health.isEmpty && committed) else {
+                queue.drains -= 1
+                return nil
+            }
+            defer { queue.nextTransaction &+= 1 }
+            return queue.nextTransaction
         }
     }
 
