@@ -26,9 +26,10 @@ final class PostgresGroupWriter: GroupWriter {
     /// if it commits; a transaction that finds it taken out starts from an empty one. Facts
     /// another transaction committed meanwhile never make an entry wrong (see ``RollupCache``).
     private let cache = Locked<RollupCache?>(RollupCache())
-    /// Two transactions: one's inserts overlap the other's rollups and commit. Measured with
-    /// `IngestOnOneCore` on one core, a single transaction left both cores half idle, the
-    /// collector and PostgreSQL taking turns.
+    /// Two transactions, so that one's inserts overlap the other's rollups and commit: with one,
+    /// the collector and PostgreSQL took turns, and both cores were half idle. `IngestOnOneCore`
+    /// at 64 connections, alternated with a build writing one at a time: 1.11x at the medians
+    /// (see docs/benchmarks.md).
     let concurrentTransactions = 2
     /// The months whose partition exists.
     private let partitions = Locked(Set<EventPartition>())
