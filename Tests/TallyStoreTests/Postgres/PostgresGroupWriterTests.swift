@@ -55,27 +55,59 @@ import Testing
         #expect(try await store.metrics(app: app, date: "2026-03-01").events == ["open": 4])
     }
 
-    /// Two transactions in flight insert the same two ids, listed in opposite orders, while
-    /// each key insert is slowed down: both wait for the other's keys only in one order, so
-    /// neither is aborted as a deadlock, and each id is stored once.
+    /// Two transactions in flight insert the same two ids, listed in opposite orders. A
+    /// trigger holds each transaction before its second key until both wait, then lets them
+    /// go: they wait for each other's keys only in one order, so neither is aborted as a
+    /// deadlock, and each id is stored once.
     @Test func transactionsInFlightNeverWaitForEachOtherInACycle() async throws {
         guard let (store, app) = try await Self.store() else { return }
-        try await store.postgres.execute(
-            "CREATE FUNCTION slow() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.2); RETURN NEW; END $$")
-        try await store.postgres.execute("CREATE TRIGGER slow BEFORE INSERT ON event_key FOR EACH ROW EXECUTE FUNCTION slow()")
-        let (first, second) = (event(at: at), event(at: at))
-        let groupCommit = store.postgres.groupCommit
-        let one = Task { try await groupCommit.insert([first, second], app: app) }
-        while try await store.postgres.rows(
-            "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'PgSleep' AND datname = current_database()", as: Int.self) == [0]
-        {
-            try await Task.sleep(for: .milliseconds(10))
+        let backend = store.postgres
+        let gate: Int64 = 7
+        try await backend.execute(
+            """
+            CREATE FUNCTION gate() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF current_setting('tally.gate', true) = 'passed' THEN
+                    PERFORM pg_advisory_lock_shared(7); PERFORM pg_advisory_unlock_shared(7);
+                ELSE
+                    PERFORM set_config('tally.gate', 'passed', true);
+                END IF;
+                RETURN NEW;
+            END $$
+            """)
+        try await backend.execute("CREATE TRIGGER gate BEFORE INSERT ON event_key FOR EACH ROW EXECUTE FUNCTION gate()")
+        let (closed, closedContinuation) = AsyncStream.makeStream(of: Void.self)
+        let (open, openContinuation) = AsyncStream.makeStream(of: Void.self)
+        let holder = Task {
+            try await backend.client.withConnection { connection in
+                try await connection.query("SELECT pg_advisory_lock(\(gate))", logger: backend.logger)
+                closedContinuation.yield()
+                for await _ in open { break }
+                try await connection.query("SELECT pg_advisory_unlock(\(gate))", logger: backend.logger)
+            }
         }
-        let other = Task { try await groupCommit.insert([second, first], app: app) }
+        for await _ in closed { break }
+        let (first, second) = (event(at: at), event(at: at))
+        let one = Task { try await backend.groupCommit.insert([first, second], app: app) }
+        while try await Self.waitingLocks(backend) < 1 { try await Task.sleep(for: .milliseconds(10)) }
+        let other = Task { try await backend.groupCommit.insert([second, first], app: app) }
+        // The other waits at the gate too, or for the first one's key.
+        while try await Self.waitingLocks(backend) < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        openContinuation.yield()
+        try await holder.value
 
         let results = [try await one.value, try await other.value]
         #expect(results.map(\.accepted).sorted() == [0, 2])
         #expect(try await store.metrics(app: app, date: "2026-03-01").events == ["open": 2])
+    }
+
+    /// How many locks sessions on the store's database wait for.
+    static func waitingLocks(_ backend: PostgresBackend) async throws -> Int {
+        try await backend.rows(
+            """
+            SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+            WHERE NOT l.granted AND a.datname = current_database()
+            """, as: Int.self)[0]
     }
 
     /// A store on a new PostgreSQL database with one app, if there is a test server.
@@ -112,7 +144,7 @@ import Testing
         var blockers: [Task<InsertResult, any Error>] = []
         for _ in 0..<transactions {
             blockers.append(Task { try await groupCommit.insert([event(at: .now)], app: batches[0].1) })
-            while try await waitingForTheLock(backend) < blockers.count { try await Task.sleep(for: .milliseconds(10)) }
+            while try await waitingLocks(backend) < blockers.count { try await Task.sleep(for: .milliseconds(10)) }
         }
         var tasks: [Task<InsertResult, any Error>] = []
         for (events, app) in batches {
@@ -123,14 +155,5 @@ import Testing
         try await holder.value
         for blocker in blockers { _ = try await blocker.value }
         return tasks
-    }
-
-    /// How many transactions on the store's database wait for an advisory lock.
-    static func waitingForTheLock(_ backend: PostgresBackend) async throws -> Int {
-        try await backend.rows(
-            """
-            SELECT count(*) FROM pg_locks JOIN pg_database d ON d.oid = database
-            WHERE locktype = 'advisory' AND NOT granted AND d.datname = current_database()
-            """, as: Int.self)[0]
     }
 }
