@@ -11,7 +11,8 @@
 // minutes; `serve postgresql` does the same on a fresh database of the PostgreSQL server
 // TALLY_BENCH_POSTGRES_URL names. `load URL KEY…` sends the benchmark's 20,000 events
 // (IngestLoad) once per key, over 16 keep-alive connections (TALLY_BENCH_CONNECTIONS=64 for
-// 64), and prints each round's rate and the median. Either way every event is durable before its batch is acknowledged.
+// 64), and prints each round's rate and the median. Either way every event is durable before
+// its batch is acknowledged.
 //
 // `compare URL KEY…` sends the same events round by round in turn to Tally's route, PostHog's
 // `/batch/` and Segment's `/v1/batch` (one key per round), and prints each API's median: the

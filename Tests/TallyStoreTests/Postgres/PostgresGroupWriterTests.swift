@@ -64,41 +64,52 @@ import Testing
         let backend = store.postgres
         let gate: Int64 = 7
         try await backend.execute(
-            """
-            CREATE FUNCTION gate() RETURNS trigger LANGUAGE plpgsql AS $$
-            BEGIN
-                IF current_setting('tally.gate', true) = 'passed' THEN
-                    PERFORM pg_advisory_lock_shared(7); PERFORM pg_advisory_unlock_shared(7);
-                ELSE
-                    PERFORM set_config('tally.gate', 'passed', true);
-                END IF;
-                RETURN NEW;
-            END $$
-            """)
+            PostgresQuery(
+                unsafeSQL: """
+                    CREATE FUNCTION gate() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN
+                        IF current_setting('tally.gate', true) = 'passed' THEN
+                            PERFORM pg_advisory_lock_shared(\(gate)); PERFORM pg_advisory_unlock_shared(\(gate));
+                        ELSE
+                            PERFORM set_config('tally.gate', 'passed', true);
+                        END IF;
+                        RETURN NEW;
+                    END $$
+                    """))
         try await backend.execute("CREATE TRIGGER gate BEFORE INSERT ON event_key FOR EACH ROW EXECUTE FUNCTION gate()")
-        let (closed, closedContinuation) = AsyncStream.makeStream(of: Void.self)
-        let (open, openContinuation) = AsyncStream.makeStream(of: Void.self)
-        let holder = Task {
-            try await backend.client.withConnection { connection in
-                try await connection.query("SELECT pg_advisory_lock(\(gate))", logger: backend.logger)
-                closedContinuation.yield()
-                for await _ in open { break }
-                try await connection.query("SELECT pg_advisory_unlock(\(gate))", logger: backend.logger)
-            }
-        }
-        for await _ in closed { break }
+        let (open, closed) = await Self.holdLock(gate, on: backend)
         let (first, second) = (event(at: at), event(at: at))
         let one = Task { try await backend.groupCommit.insert([first, second], app: app) }
         while try await Self.waitingLocks(backend) < 1 { try await Task.sleep(for: .milliseconds(10)) }
         let other = Task { try await backend.groupCommit.insert([second, first], app: app) }
         // The other waits at the gate too, or for the first one's key.
         while try await Self.waitingLocks(backend) < 2 { try await Task.sleep(for: .milliseconds(10)) }
-        openContinuation.yield()
-        try await holder.value
+        open()
+        try await closed.value
 
         let results = [try await one.value, try await other.value]
         #expect(results.map(\.accepted).sorted() == [0, 2])
         #expect(try await store.metrics(app: app, date: "2026-03-01").events == ["open": 2])
+    }
+
+    /// Takes the advisory lock `key` on a connection of its own, and returns once it holds it:
+    /// `release` lets it go, and `holder` ends once it has (or throws why it could not hold it).
+    static func holdLock(
+        _ key: Int64, on backend: PostgresBackend
+    ) async -> (release: @Sendable () -> Void, holder: Task<Void, any Error>) {
+        let (locked, lockedContinuation) = AsyncStream.makeStream(of: Void.self)
+        let (release, releaseContinuation) = AsyncStream.makeStream(of: Void.self)
+        let holder = Task {
+            defer { lockedContinuation.finish() }
+            try await backend.client.withConnection { connection in
+                try await connection.query("SELECT pg_advisory_lock(\(key))", logger: backend.logger)
+                lockedContinuation.yield()
+                for await _ in release { break }
+                try await connection.query("SELECT pg_advisory_unlock(\(key))", logger: backend.logger)
+            }
+        }
+        for await _ in locked { break }
+        return ({ releaseContinuation.yield() }, holder)
     }
 
     /// How many locks sessions on the store's database wait for.
@@ -128,18 +139,7 @@ import Testing
     static func oneGroup(_ store: EventStore, _ batches: [([Event], AppID)]) async throws -> [Task<InsertResult, any Error>] {
         let backend = store.postgres
         let groupCommit = backend.groupCommit
-        let (locked, lockedContinuation) = AsyncStream.makeStream(of: Void.self)
-        let (release, releaseContinuation) = AsyncStream.makeStream(of: Void.self)
-        let holder = Task {
-            try await backend.client.withConnection { connection in
-                let key = PostgresGroupWriter.appLockSpace | batches[0].1.rawValue
-                try await connection.query("SELECT pg_advisory_lock(\(key))", logger: backend.logger)
-                lockedContinuation.yield()
-                for await _ in release { break }
-                try await connection.query("SELECT pg_advisory_unlock(\(key))", logger: backend.logger)
-            }
-        }
-        for await _ in locked { break }
+        let (release, holder) = await holdLock(PostgresGroupWriter.appLockSpace | batches[0].1.rawValue, on: backend)
         let transactions = groupCommit.writer.concurrentTransactions
         var blockers: [Task<InsertResult, any Error>] = []
         for _ in 0..<transactions {
@@ -151,7 +151,7 @@ import Testing
             tasks.append(Task { try await groupCommit.insert(events, app: app) })
             while groupCommit.waitingBatches < tasks.count { await Task.yield() }
         }
-        releaseContinuation.yield()
+        release()
         try await holder.value
         for blocker in blockers { _ = try await blocker.value }
         return tasks
