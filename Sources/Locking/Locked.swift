@@ -1,7 +1,7 @@
-import Synchronization
+public import Synchronization
 
-/// A `Mutex` whose critical sections ThreadSanitizer can see; shared by the package's
-/// modules (`package` access), part of no module's public API.
+/// A `Mutex` whose critical sections ThreadSanitizer can see, shared by the package's
+/// modules. The Locking module is no product: its public face serves those modules only.
 ///
 /// `Synchronization.Mutex` on Linux locks with futex calls inside the standard library,
 /// which ThreadSanitizer does not instrument, so every access under the lock is reported
@@ -9,16 +9,24 @@ import Synchronization
 /// an atomic that lives beside the mutex: ThreadSanitizer sees those as the
 /// happens-before edges the mutex provides. On x86 and ARM both are plain loads and
 /// stores with ordering, adding no measurable cost.
-package struct Locked<Value: ~Copyable>: ~Copyable {
-    private let mutex: Mutex<Value>
-    private let edge = Atomic<Int>(0)
+///
+/// Public and inlinable, not `package`, so that other modules get ``withLock(_:)``
+/// specialized: the compiler serializes no `package` body, and the generic entry point
+/// instantiated its closure types' metadata on every call. An `EventBus` post to one
+/// subscriber measured 77 ns through it against 20 ns specialized.
+public struct Locked<Value: ~Copyable>: ~Copyable {
+    @usableFromInline let mutex: Mutex<Value>
+    @usableFromInline let edge = Atomic<Int>(0)
 
-    package init(_ value: consuming sending Value) {
+    /// Creates a lock guarding `value`.
+    @inlinable
+    public init(_ value: consuming sending Value) {
         mutex = Mutex(value)
     }
 
     /// Runs `body` with exclusive access to the value.
-    package borrowing func withLock<Result: ~Copyable, E: Error>(
+    @inlinable
+    public borrowing func withLock<Result: ~Copyable, E: Error>(
         _ body: (inout sending Value) throws(E) -> sending Result
     ) throws(E) -> sending Result {
         try mutex.withLock { (value: inout sending Value) throws(E) -> sending Result in
