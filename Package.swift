@@ -44,7 +44,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
-        // A mutex ThreadSanitizer can see, for this package's modules (`package` access).
+        // A mutex ThreadSanitizer can see, for this package's modules (no product).
         .target(name: "Locking", swiftSettings: strict),
 
         // The pattern library: Foundation only.

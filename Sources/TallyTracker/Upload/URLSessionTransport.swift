@@ -1,7 +1,7 @@
 #if canImport(FoundationNetworking)
     import Foundation
     public import FoundationNetworking
-    import Synchronization
+    import Locking
 #else
     public import Foundation
 #endif
@@ -81,7 +81,7 @@ public struct URLSessionTransport: Transport {
             case answered
         }
 
-        private let state = Mutex(State.starting)
+        private let state = Locked(State.starting)
 
         /// Hands the waiter over; `false` (and the waiter resumed) if the answer came first.
         func wait(with waiter: Waiter) -> Bool {
