@@ -19,7 +19,7 @@ cd "$(dirname "$0")"
 
 scratch=$(mktemp -d)
 cleanup() {
-    [ -n "${collector:-}" ] && kill "$collector" 2>/dev/null || true
+    [ -n "${collector:-}" ] && kill -KILL "$collector" 2>/dev/null || true
     [ -n "${postgres_folder:-}" ] && ../.ci/postgres stop "$postgres_folder" || true
     rm -rf "$scratch"
 }
@@ -54,7 +54,7 @@ for run in sqlite:16 postgresql:16 postgresql:64; do
     echo "-- $database, $connections connections"
     # shellcheck disable=SC2046 # the URL and the keys are separate arguments
     TALLY_BENCH_CONNECTIONS=$connections pin 1 .build/release/IngestOnOneCore load $(cat "$scratch/collector-$database")
-    kill "$collector"
+    kill -KILL "$collector" # it keeps serving until killed; its database is scratch
     wait "$collector" 2>/dev/null || true
     collector=""
 done
