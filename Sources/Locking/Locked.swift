@@ -13,7 +13,7 @@ public import Synchronization
 /// Public and inlinable, not `package`, so that other modules get ``withLock(_:)``
 /// specialized: the compiler serializes no `package` body, and the generic entry point
 /// instantiated its closure types' metadata on every call. An `EventBus` post to one
-/// subscriber measured 77 ns through it against 20 ns specialized.
+/// subscriber measured 77 to 84 ns through it, 19 ns specialized.
 public struct Locked<Value: ~Copyable>: ~Copyable {
     @usableFromInline let mutex: Mutex<Value>
     @usableFromInline let edge = Atomic<Int>(0)
