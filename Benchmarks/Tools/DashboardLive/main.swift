@@ -40,7 +40,7 @@ struct DashboardLive {
             configuration.port = 0
             configuration.rateLimit = nil
             let collector = try TallyServer(store: store, configuration: configuration)
-            let server = await DashboardServer(collector: collector, access: access)
+            let server = DashboardServer(collector: collector, access: access)
             let (ports, running) = AsyncStream.makeStream(of: Int.self)
             let serving = Task { try await server.run { running.yield($0) } }
             var iterator = ports.makeAsyncIterator()
@@ -48,7 +48,7 @@ struct DashboardLive {
             let session = try await access.signIn(name: "bench", password: "benchmark-password", from: "127.0.0.1")
 
             let result = try await measure(tabs: tabs, port: port, token: session.token, app: created)
-            let (reads, ticks) = await (server.live.reportsRead, server.live.ticks)
+            let (reads, ticks) = (server.live.reportsRead, server.live.ticks)
             say(
                 String(
                     format: "%4d | %4.0f ms | %4.0f ms | %6.0f ms | %6.0f ms | %6.0f ms | %.2f (%d reads, %d ticks)", tabs,
