@@ -11,9 +11,7 @@ public import Synchronization
 /// commit order, no lock is held while observers run, and a set from inside an observer
 /// only queues.
 @usableFromInline
-final class ObservableCore: @unchecked Sendable {
-    // @unchecked: the observable's values are guarded by `state`'s lock; `drain` is atomic.
-
+final class ObservableCore: Sendable {
     /// The observers of one kind, held unmanaged (retained once), so that the drainer
     /// takes them without a retain and release of its own.
     @usableFromInline
