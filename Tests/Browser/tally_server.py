@@ -120,7 +120,8 @@ class TallyServer:
 
 
 def new_driver(width, height):
-    """Headless Chromium through Debian's chromium-driver (paths overridable by env)."""
+    """Headless Chromium through Debian's chromium-driver (paths overridable by env), keeping
+    the console: `driver.get_log("browser")` returns what was logged since the last call."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -128,6 +129,7 @@ def new_driver(width, height):
     options.binary_location = os.environ.get("CHROMIUM_BIN") or shutil.which("chromium") or "/usr/bin/chromium"
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", f"--window-size={width},{height}"):
         options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(options=options, service=Service(os.environ.get("CHROMEDRIVER") or shutil.which("chromedriver") or "/usr/bin/chromedriver"))
     driver.set_window_size(width, height)
     return driver

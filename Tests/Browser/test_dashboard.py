@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from tally_server import DEMO_TIME_ZONE, TallyServer, new_driver, sign_in
@@ -152,6 +153,87 @@ class DashboardTests(unittest.TestCase):
         self.assertIsNotNone(seen, f"events still {self.metric('events')} (was {before}) after 1 s")
         print(f"\n  ingest to dashboard: {seen * 1000:.0f} ms", flush=True)
         self.assertEqual(self.js("return window.__marker"), 1, "the page was loaded again")
+
+    def console_policy_messages(self):
+        """The console's messages about the Content Security Policy since the last call, once
+        what the page did last has had time to log (a blocked inline style logs one each)."""
+        time.sleep(0.3)
+        return [entry["message"] for entry in self.driver.get_log("browser") if "Content Security Policy" in entry["message"]]
+
+    def test_pages_sheets_and_patches_keep_to_the_content_security_policy(self):
+        """The login page, the dashboard (light and dark), each sheet, and the patches of a
+        move, a hidden and shown section, a search, a range and a live update: none breaks
+        the server's own policy, so every style the layout needs is applied."""
+        found = {}
+
+        def check(step):
+            messages = self.console_policy_messages()
+            if messages:
+                found[step] = messages
+            print(f"\n  {self.width} px, {step}: {len(messages)} CSP console messages", end="", flush=True)
+
+        def close_sheet():
+            self.driver.find_element(By.CSS_SELECTOR, "#sheet a.close").click()
+            self.wait(lambda: not self.driver.find_elements(By.CSS_SELECTOR, "#sheet-slot .sheet"), message="the sheet stayed open")
+
+        self.driver.get(server.page("/login"))
+        check("login page")
+        self.sign_in()
+        self.wait_live()
+        check("dashboard")
+
+        self.driver.find_element(By.CSS_SELECTOR, "a.metric[data-event=sheet]").click()
+        self.wait(lambda: self.driver.find_elements(By.CSS_SELECTOR, "#sheet[data-sheet=metric]"), message="no metric sheet")
+        check("metric sheet")
+        close_sheet()
+
+        label = self.text("#date-button")
+        self.open_sheet("date-button")
+        check("date sheet")
+        self.driver.find_element(By.CSS_SELECTOR, "#sheet [data-event=range][data-value='7d']").click()
+        self.wait(lambda: self.text("#date-button") != label, message="the range did not change")
+        check("date sheet, another range")
+        close_sheet()
+
+        self.open_sheet("sections-button")
+        check("sections sheet")
+        before = self.section_order()
+        self.driver.find_element(
+            By.XPATH, "//ol[@id='section-manager']//button[@data-event='move'][@data-for='health'][normalize-space()='Up']"
+        ).click()
+        self.wait(lambda: self.section_order().index("health") < before.index("health"), message="health did not move up")
+        check("section moved")
+        self.sheet_rect()  # the sheet comes again with each change
+        self.driver.find_element(By.ID, "hide-health").click()
+        self.wait(lambda: "health" not in self.section_order(), message="health was not hidden")
+        self.sheet_rect()
+        self.driver.find_element(By.ID, "hide-health").click()
+        self.wait(lambda: "health" in self.section_order(), message="health did not show again")
+        check("section hidden and shown")
+        close_sheet()
+
+        search = self.driver.find_element(By.ID, "search")
+        search.send_keys("ads")
+        self.wait(lambda: "ads" in self.section_order() and len(self.section_order()) < len(DEFAULT_SECTIONS),
+                  message=f"the search did not filter: {self.section_order()}")
+        search.send_keys(Keys.BACKSPACE * 3)
+        self.wait(lambda: len(self.section_order()) == len(DEFAULT_SECTIONS), message="the sections did not come back")
+        check("search")
+
+        events = self.metric("events")
+        self.assertEqual(server.ingest("bill_created", "browser-" + uuid.uuid4().hex), 200)
+        self.wait(lambda: self.metric("events") != events, message="the live update did not arrive")
+        check("live update")
+
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        self.driver.refresh()
+        self.wait(lambda: self.driver.find_elements(By.CSS_SELECTOR, "[data-section]"))
+        self.wait_live()
+        check("dashboard, dark")
+        self.assertEqual({step: len(messages) for step, messages in found.items()}, {},
+                         f"the page broke its Content Security Policy: {next(iter(found.values()), [''])[0][:300]}")
+        self.assertEqual(self.js("return [...document.querySelectorAll('.list-items')].map(e => getComputedStyle(e).display)"),
+                         ["grid"] * len(DEFAULT_SECTIONS), "the sections' items are not laid out as grids")
 
 
 class PhoneTests(DashboardTests):
