@@ -3,9 +3,11 @@ public import Hummingbird
 
 /// Adds the browser security headers to every response, error responses included:
 ///
-/// - `Content-Security-Policy`: scripts, styles, connections (the dashboard's WebSocket) and
-///   images from this origin only, no plugins, no `<base>`, forms posted here only, and no
-///   framing;
+/// - `Content-Security-Policy`: ``ContentSecurityPolicy``'s without a nonce — scripts,
+///   styles, connections (the dashboard's WebSocket) and images from this origin only, no
+///   inline script or style, no plugins, no `<base>`, forms posted here only, and no
+///   framing. A page with `<style>` elements of its own sets its own, which names the
+///   nonce they carry;
 /// - `X-Frame-Options: DENY`, for browsers without `frame-ancestors`;
 /// - `X-Content-Type-Options: nosniff`;
 /// - `Referrer-Policy: no-referrer`.
@@ -19,8 +21,7 @@ public import Hummingbird
 public struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The headers added, in this order; built once, not per answer.
     public let headers: HTTPFields = [
-        .contentSecurityPolicy:
-            "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        .contentSecurityPolicy: ContentSecurityPolicy().header,
         HTTPField.Name("X-Frame-Options")!: "DENY",
         .xContentTypeOptions: "nosniff",
         HTTPField.Name("Referrer-Policy")!: "no-referrer",
