@@ -13,6 +13,12 @@ internal import Foundation
 ///   distribution, whose gaps are the spacings and whose padding is the insets; items
 ///   keep the item ratio. A horizontal component is one row that scrolls sideways and
 ///   snaps (scroll-snap) per its ``ComponentLayout/snapping``.
+/// - That CSS is one `<style>` element per component, first in the component's element,
+///   with rules keyed by element id; no element has a `style` attribute. So a page whose
+///   `Content-Security-Policy` allows no inline style but `<style>` elements with a nonce
+///   (`style-src 'self' 'nonce-…'`) applies the layout: set ``styleNonce`` to the nonce of
+///   each response, and pass it to ``patchScript`` for the `<style>` elements that patches
+///   bring.
 /// - Element ids are stable, made from identities only: `list-c-<component>` for a
 ///   component, `…-items` for its items, `…-i-<item>` for an item; identities are
 ///   encoded so ids are always valid and never collide.
@@ -27,12 +33,20 @@ public struct HTMLRenderer: Sendable {
     /// the default: one `<span data-field="name">` per field. What it returns is inserted as
     /// is, so it must escape what it shows (``HTMLText/escape(_:)``).
     public var cellContent: (@Sendable (Cell) -> String?)?
+    /// The nonce each component's `<style>` element carries (`<style nonce="…">`): the one
+    /// the response's `Content-Security-Policy` names in `style-src 'nonce-…'`, new for each
+    /// response; no `nonce` attribute when `nil`.
+    public var styleNonce: String?
 
     /// Creates a renderer whose root element has the id `rootID`.
-    public init(rootID: String = "list", componentAttribute: String? = nil, cellContent: (@Sendable (Cell) -> String?)? = nil) {
+    public init(
+        rootID: String = "list", componentAttribute: String? = nil, cellContent: (@Sendable (Cell) -> String?)? = nil,
+        styleNonce: String? = nil
+    ) {
         self.rootID = rootID
         self.componentAttribute = componentAttribute
         self.cellContent = cellContent
+        self.styleNonce = styleNonce
     }
 
     // MARK: Rendering
@@ -42,16 +56,18 @@ public struct HTMLRenderer: Sendable {
         "<div id=\"\(HTMLText.escape(rootID))\" class=\"list\">" + list.sections.map(render).joined() + "</div>"
     }
 
-    /// One component, with its items.
+    /// One component, with its items: a `section` holding its `<style>` (see ``styleNonce``),
+    /// its header, its items' grid and its footer.
     public func render(_ section: ListSection<RenderedComponent, RenderedItem>) -> String {
         let component = section.model
         let id = elementID(ofComponent: component.id)
+        let items = itemsID(ofComponent: component.id)
         let attribute = componentAttribute.map { " \(HTMLText.escape($0))=\"\(HTMLText.escape(component.id))\"" } ?? ""
+        let nonce = styleNonce.map { " nonce=\"\(HTMLText.escape($0))\"" } ?? ""
         var html = "<section id=\"\(id)\" class=\"list-component\"\(attribute)>"
-        let rules = itemRules(component, items: itemsID(ofComponent: component.id))
-        if !rules.isEmpty { html += "<style>\(rules)</style>" }
+        html += "<style\(nonce)>\(styleSheet(of: component))</style>"
         if let header = component.header { html += "<header class=\"list-header\">\(render(header))</header>" }
-        html += "<div id=\"\(itemsID(ofComponent: component.id))\" class=\"list-items\" style=\"\(gridStyle(component))\">"
+        html += "<div id=\"\(items)\" class=\"list-items\">"
         html += section.items.map { render($0, in: component.id) }.joined()
         html += "</div>"
         if let footer = component.footer { html += "<footer class=\"list-footer\">\(render(footer))</footer>" }
@@ -92,13 +108,20 @@ public struct HTMLRenderer: Sendable {
 
     // MARK: CSS
 
-    /// The grid of a component's items.
-    private func gridStyle(_ component: RenderedComponent) -> String {
+    /// The CSS of the component: the grid of its items, then rules for every item. It is
+    /// what the component's `<style>` element holds.
+    public func styleSheet(of component: RenderedComponent) -> String {
+        let items = HTMLText.idSelector(itemsID(ofComponent: component.id))
+        return "\(items){\(gridDeclarations(component))}" + itemRules(component, items: items)
+    }
+
+    /// The grid of a component's items, as declarations.
+    private func gridDeclarations(_ component: RenderedComponent) -> String {
         let layout = component.layout
         let insets = layout.insets
         let gap = HTMLText.number(layout.interitemSpacing)
-        var style = "display:grid;column-gap:\(gap)px;row-gap:\(HTMLText.number(layout.lineSpacing))px;"
-        style += "padding:\([insets.top, insets.right, insets.bottom, insets.left].map { HTMLText.number($0) + "px" }.joined(separator: " "));"
+        var declarations = "display:grid;column-gap:\(gap)px;row-gap:\(HTMLText.number(layout.lineSpacing))px;"
+        declarations += "padding:\([insets.top, insets.right, insets.bottom, insets.left].map { HTMLText.number($0) + "px" }.joined(separator: " "));"
         let track: String
         switch layout.distribution {
         case .columns(let count):
@@ -113,30 +136,31 @@ public struct HTMLRenderer: Sendable {
             let width = "calc((100% + \(gap)px) * \(HTMLText.number(fraction)) - \(gap)px)"
             track = component.arrangement == .vertical ? "repeat(auto-fill,\(width))" : width
         }
-        if case .height(let height) = layout.itemRatio { style += "grid-auto-rows:\(HTMLText.number(height))px;" }
+        if case .height(let height) = layout.itemRatio { declarations += "grid-auto-rows:\(HTMLText.number(height))px;" }
         switch component.arrangement {
         case .vertical:
-            style += "grid-template-columns:\(track);"
+            declarations += "grid-template-columns:\(track);"
         case .horizontal:
-            style += "grid-auto-flow:column;grid-auto-columns:\(track);overflow-x:auto;"
+            declarations += "grid-auto-flow:column;grid-auto-columns:\(track);overflow-x:auto;"
             if layout.snapping != .none {
-                style += "scroll-snap-type:x mandatory;scroll-padding-left:\(HTMLText.number(insets.left))px;"
+                declarations += "scroll-snap-type:x mandatory;scroll-padding-left:\(HTMLText.number(insets.left))px;"
             }
         }
-        return style
+        return declarations
     }
 
-    /// Rules for every item of a component: its shape and, in a row, its snap points.
+    /// Rules for every item of a component, whose items' element the selector `items`
+    /// names: its shape and, in a row, its snap points.
     private func itemRules(_ component: RenderedComponent, items: String) -> String {
         let layout = component.layout
         var rules = ""
-        if case .aspect(let ratio) = layout.itemRatio { rules += "#\(items)>*{aspect-ratio:\(HTMLText.number(ratio))}" }
+        if case .aspect(let ratio) = layout.itemRatio { rules += "\(items)>*{aspect-ratio:\(HTMLText.number(ratio))}" }
         guard component.arrangement == .horizontal else { return rules }
         switch layout.snapping {
         case .none:
             break
         case .leadingEdge:
-            rules += "#\(items)>*{scroll-snap-align:start}"
+            rules += "\(items)>*{scroll-snap-align:start}"
         case .paging:
             // `1 / fraction` of a tiny fraction is past any `Int`: cap it.
             let perPage: Int =
@@ -146,7 +170,7 @@ public struct HTMLRenderer: Sendable {
                     Int(min(max(1 / fraction, 1), Double(Self.maximumItemsPerPage)))
                 case .fraction, .width: 1
                 }
-            rules += "#\(items)>:nth-child(\(perPage)n+1){scroll-snap-align:start}"
+            rules += "\(items)>:nth-child(\(perPage)n+1){scroll-snap-align:start}"
         }
         return rules
     }

@@ -33,6 +33,21 @@ public enum HTMLText {
         return part
     }
 
+    /// The CSS selector of the element `id`, an id made of letters, digits, `_` and `-` (as
+    /// element ids are): `#id`, with a digit that cannot begin a CSS identifier escaped.
+    static func idSelector(_ id: String) -> String {
+        var selector = "#"
+        for (offset, character) in id.enumerated() {
+            let beginsIdentifier = offset == 0 || (offset == 1 && id.hasPrefix("-"))
+            if beginsIdentifier, let digit = character.wholeNumberValue, character.isASCII {
+                selector += "\\3\(digit) "
+            } else {
+                selector.append(character)
+            }
+        }
+        return selector
+    }
+
     /// A CSS number: no trailing `.0`; 0 for NaN and infinities, which CSS has no
     /// number for.
     static func number(_ value: Double) -> String {

@@ -46,8 +46,47 @@ struct HTMLRendererTests {
             distribution: .columns(3), itemRatio: .aspect(1.5)
         )
         let html = renderer.render(RenderedList(sections: [ListSection(RenderedComponent(id: "grid", layout: layout), items: [])]))
-        #expect(html.contains("display:grid;column-gap:6px;row-gap:8px;padding:1px 4px 3px 2px;grid-template-columns:repeat(3,minmax(0,1fr));"))
-        #expect(html.contains("#list-c-grid-items>*{aspect-ratio:1.5}"))
+        #expect(
+            html.contains(
+                "<style>#list-c-grid-items{display:grid;column-gap:6px;row-gap:8px;padding:1px 4px 3px 2px;"
+                    + "grid-template-columns:repeat(3,minmax(0,1fr));}#list-c-grid-items>*{aspect-ratio:1.5}</style>"))
+    }
+
+    /// The layout is in one `<style>` per component, none in `style` attributes, which a
+    /// `Content-Security-Policy` without `'unsafe-inline'` never applies; each `<style>`
+    /// carries the nonce given, escaped, so the policy's `'nonce-…'` applies it.
+    @Test func layoutIsOneStyleElementPerComponentWithTheNonce() {
+        let list = rendered(Snapshot(["a": [1, 2], "b": [3], "c": []]))
+        #expect(!renderer.render(list).contains(" style="))
+        #expect(!renderer.render(list).contains("nonce"))
+        let html = HTMLRenderer(styleNonce: "n0/+=\"").render(list)
+        #expect(!html.contains(" style="))
+        #expect(html.components(separatedBy: "<style nonce=\"n0/+=&quot;\">").count == 4)
+        #expect(html.components(separatedBy: "<style").count == 4)
+        #expect(html.contains("<section id=\"list-c-b\" class=\"list-component\"><style nonce=\"n0/+=&quot;\">#list-c-b-items{display:grid;"))
+        #expect(html.contains("<div id=\"list-c-b-items\" class=\"list-items\"><div id=\"list-c-b-i-3\""))
+    }
+
+    /// A patch that brings a component brings its `<style>`, with the renderer's nonce.
+    @Test func insertedAndReconfiguredComponentsBringTheirStyle() {
+        let old = rendered(Snapshot(["a": [1]]))
+        let new = rendered(Snapshot(["a": [1], "b": [2]]))
+        let patches = HTMLRenderer(styleNonce: "abc").patch(from: old, applying: old.changes(to: new))
+        guard case .insert(_, _, let html) = patches.first else {
+            Issue.record("no insert: \(patches)")
+            return
+        }
+        #expect(html.hasPrefix("<section id=\"list-c-b\" class=\"list-component\"><style nonce=\"abc\">#list-c-b-items{"))
+    }
+
+    /// Ids are made of letters, digits, `_` and `-`, but a CSS identifier cannot begin with
+    /// a digit: the selector escapes it, so a root id such as "1" still keys its rules.
+    @Test func selectorsOfIDsBeginningWithADigitAreEscaped() {
+        let renderer = HTMLRenderer(rootID: "2026")
+        let component = RenderedComponent(id: "grid", layout: ComponentLayout(itemRatio: .aspect(2)))
+        #expect(renderer.styleSheet(of: component).hasPrefix(#"#\32 026-c-grid-items{display:grid;"#))
+        #expect(renderer.styleSheet(of: component).hasSuffix(#"#\32 026-c-grid-items>*{aspect-ratio:2}"#))
+        #expect(HTMLRenderer(rootID: "").styleSheet(of: component).hasPrefix("#-c-grid-items{"))
     }
 
     @Test func horizontalComponentIsAScrollSnapRow() {
@@ -56,8 +95,9 @@ struct HTMLRendererTests {
             RenderedList(sections: [ListSection(RenderedComponent(id: "shelf", arrangement: .horizontal, layout: layout), items: [])]))
         #expect(
             html.contains(
-                "grid-auto-rows:80px;grid-auto-flow:column;grid-auto-columns:calc((100% - 10px) / 2);overflow-x:auto;scroll-snap-type:x mandatory;"))
-        #expect(html.contains("#list-c-shelf-items>:nth-child(2n+1){scroll-snap-align:start}"))
+                "#list-c-shelf-items{display:grid;column-gap:10px;row-gap:0px;padding:0px 0px 0px 0px;grid-auto-rows:80px;grid-auto-flow:column;"
+                    + "grid-auto-columns:calc((100% - 10px) / 2);overflow-x:auto;scroll-snap-type:x mandatory;scroll-padding-left:0px;}"
+                    + "#list-c-shelf-items>:nth-child(2n+1){scroll-snap-align:start}</style>"))
     }
 
     /// A fraction so small that one page would hold more than `Int.max` items, or no
@@ -121,6 +161,8 @@ struct HTMLRendererTests {
         for op in json.compactMap({ $0["op"] as? String }) {
             #expect(HTMLRenderer.patchScript.contains("op.op === \"\(op)\""))
         }
+        #expect(HTMLRenderer.patchScript.contains("function tallyApplyListPatch(ops, styleNonce)"))
+        #expect(HTMLRenderer.patchScript.contains(#"querySelectorAll(".list-component > style")) style.nonce = styleNonce"#))
         #expect(HTMLRenderer.patchScript.utf8.count < 2_000)
     }
 }
