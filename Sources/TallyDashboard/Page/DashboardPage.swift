@@ -79,12 +79,25 @@ public final class DashboardPage: ComponentContext {
         return factory
     }
 
-    /// The visible sections as HTML, as the browser has them.
+    /// The visible sections as HTML, as the browser has them; their `<style>` elements
+    /// carry no nonce (the page's script gives them the page's when a patch brings them).
     public var html: String { renderer.render(shown) }
 
+    /// The visible sections as HTML whose `<style>` elements carry `styleNonce`.
+    func html(styleNonce: String) -> String {
+        var renderer = renderer
+        renderer.styleNonce = styleNonce
+        return renderer.render(shown)
+    }
+
     /// The whole page as HTML: the first response, readable with scripts off. Its sign-out
-    /// form carries `csrf`.
-    public func document(csrf: String) -> String { DashboardViews.page(self, csrf: csrf) }
+    /// form carries `csrf`. Its sections' layout is `<style>` elements that carry
+    /// `styleNonce`, the nonce the response's `Content-Security-Policy` names (made for that
+    /// response alone); its script carries it too, and gives it to the sections' `<style>`
+    /// elements that patches bring.
+    public func document(csrf: String, styleNonce: String) -> String {
+        DashboardViews.page(self, csrf: csrf, styleNonce: styleNonce)
+    }
 
     /// The page's address: `/apps/1?date=2026-11-23`.
     public var url: String { "/apps/\(app.id.rawValue)?\(viewModel.query.value.queryString)" }

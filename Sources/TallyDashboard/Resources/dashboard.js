@@ -10,12 +10,18 @@
   let retry = null;
   let opener = null; // the control that opened the sheet, to focus again when it closes
   let statusTimer = null;
+  // The nonce of the page's Content-Security-Policy, which the server gives this script's
+  // element: only <style> elements that carry it apply (no inline style does).
+  const styleNonce = document.currentScript?.nonce ?? "";
 
   // ---- DOM patches (the logic of HTMLRenderer.patchScript, skipping ops on missing nodes)
 
+  // One element from the server's HTML. A section's <style> (its layout) gets the page's
+  // nonce, which the server's patch cannot know; nothing else a patch brings does.
   const parse = (html) => {
     const template = document.createElement("template");
     template.innerHTML = html;
+    for (const style of template.content.querySelectorAll(".list-component > style")) style.nonce = styleNonce;
     return template.content.firstElementChild;
   };
   const put = (parent, node, index) => parent.insertBefore(node, parent.children[index] || null);

@@ -28,15 +28,17 @@ enum DashboardViews {
         library.render(values, withTemplate: template) ?? ""
     }
 
-    /// The whole page, as the first response: readable with scripts off.
+    /// The whole page, as the first response: readable with scripts off. Its `<style>`
+    /// elements and its script carry `styleNonce`.
     @MainActor
-    static func page(_ page: DashboardPage, csrf: String) -> String {
+    static func page(_ page: DashboardPage, csrf: String, styleNonce: String) -> String {
         render(
             "page",
             [
                 "appName": page.app.name, "appID": String(page.app.id.rawValue), "dateButton": dateButton(for: page),
                 "sectionsQuery": page.viewModel.query.value.with { $0.sheet = .sections }.queryString,
-                "refreshing": page.viewModel.isRefreshing.value, "csrf": csrf, "sections": page.html, "sheetSlot": page.sheetSlot,
+                "refreshing": page.viewModel.isRefreshing.value, "csrf": csrf, "sections": page.html(styleNonce: styleNonce),
+                "styleNonce": styleNonce, "sheetSlot": page.sheetSlot,
             ])
     }
 

@@ -23,7 +23,7 @@ struct PageRoutes: Sendable {
             let page = await server.makePage(app: app, query: query, user: session.user.id)
             await page.refresh()
             let (csrf, isNew) = Cookies.csrfToken(of: request)
-            var response = Response.html(await page.document(csrf: csrf))
+            var response = await Response.html(styleNonce: { await page.document(csrf: csrf, styleNonce: $0) })
             if isNew { response.setCookie(Cookies.csrf(csrf)) }
             return response
         }

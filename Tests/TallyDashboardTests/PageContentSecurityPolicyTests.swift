@@ -1,0 +1,47 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import TallyServer
+import Testing
+
+@testable import TallyDashboard
+
+/// The dashboard page under its `Content-Security-Policy`: its layout is `<style>` elements
+/// with the nonce the policy names, new for each response, and nothing inline the policy
+/// would block.
+@Suite struct PageContentSecurityPolicyTests {
+    @Test func thePageNamesANewNonceThatItsStylesAndScriptCarry() async throws {
+        let fixture = try await DashboardFixture()
+        try await fixture.test { client in
+            let cookie = try await client.signIn()
+            var nonces: [String] = []
+            for _ in 0..<2 {
+                let page = try await client.execute(uri: fixture.pagePath, method: .get, headers: [.cookie: cookie])
+                #expect(page.status == .ok)
+                let policy = try #require(page.headers[.contentSecurityPolicy])
+                let nonce = try #require(policy.firstMatch(of: /style-src 'self' 'nonce-([A-Za-z0-9+\/]{22}==)';/)?.1)
+                #expect(!policy.contains("unsafe"))
+                #expect(page.headers[.xContentTypeOptions] == "nosniff", "the other security headers stay")
+                #expect(page.headers[.init("X-Frame-Options")!] == "DENY")
+                let styles = page.text.components(separatedBy: "<style").count - 1
+                #expect(styles > 0 && styles == page.text.components(separatedBy: "class=\"list-component\"").count - 1, "one per section")
+                #expect(page.text.components(separatedBy: "<style nonce=\"\(nonce)\">").count - 1 == styles)
+                #expect(page.text.contains("<script src=\"/assets/dashboard.js\" nonce=\"\(nonce)\" defer></script>"))
+                #expect(!page.text.contains(" style="), "a style attribute applies under no nonce")
+                nonces.append(String(nonce))
+            }
+            #expect(nonces[0] != nonces[1])
+        }
+    }
+
+    /// Patches bring sections without a nonce (the socket does not know the page's): the
+    /// page's script gives them its own.
+    @Test @MainActor func patchesBringStylesWithoutANonce() {
+        let page = DashboardPage(date: "2026-11-20")
+        let html = page.document(csrf: "token", styleNonce: "abc")
+        #expect(html.contains("<style nonce=\"abc\">"))
+        #expect(page.html.contains("<style>#sections-c-app-items{display:grid;"))
+        #expect(!page.html.contains("nonce"))
+    }
+}
