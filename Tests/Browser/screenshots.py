@@ -7,7 +7,6 @@ Run from the package folder after `swift build`:
 import os
 import time
 
-from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from tally_server import TallyServer, new_driver, sign_in
@@ -28,8 +27,9 @@ def main():
                 # Yesterday, by the date sheet's own link: a whole day of the demo whatever the
                 # hour (today may have only just begun in the demo's time zone).
                 driver.get(driver.current_url.split("?")[0] + "?sheet=date")
-                yesterday = driver.find_element(By.CSS_SELECTOR, "[data-event='range'][data-value='yesterday']")
-                driver.get(yesterday.get_attribute("href").replace("&sheet=date", ""))
+                # Read in one step: the socket's resync may replace the sheet at any time.
+                yesterday = driver.execute_script("return document.querySelector(\"[data-event='range'][data-value='yesterday']\").href")
+                driver.get(yesterday.replace("&sheet=date", ""))
                 WebDriverWait(driver, 10).until(lambda d: d.execute_script("return document.body.dataset.live") == "open")
                 for scheme in ("light", "dark"):
                     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {
