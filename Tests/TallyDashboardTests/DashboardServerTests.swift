@@ -15,7 +15,7 @@ import Testing
         try await fixture.test { client in
             let cookie = try await client.signIn()
             let login = try await client.execute(uri: "/login", method: .get)
-            #expect(login.cookieAttributes(Cookies.csrf).isSuperset(of: ["httponly", "samesite=strict"]))
+            #expect(login.cookieAttributes(DashboardFixture.cookies.csrf).isSuperset(of: ["httponly", "samesite=strict"]))
 
             let root = try await client.execute(uri: "/", method: .get, headers: [.cookie: cookie])
             #expect(root.status == .found)
@@ -35,7 +35,31 @@ import Testing
         try await fixture.test { client in
             let (answer, _) = try await client.postSignIn()
             #expect(answer.status == .found)
-            #expect(answer.cookieAttributes(Cookies.session).isSuperset(of: ["httponly", "samesite=strict", "path=/"]))
+            #expect(answer.cookieAttributes(DashboardFixture.cookies.session).isSuperset(of: ["httponly", "samesite=strict", "path=/"]))
+        }
+    }
+
+    /// Served over HTTPS, every cookie is `Secure` and `__Host-` prefixed (so it is sent over
+    /// HTTPS only, for this host only), and an unprefixed cookie, which another host of the
+    /// domain or plain HTTP could have set, names no session.
+    @Test func secureCookiesAreSecureAndHostPrefixed() async throws {
+        let fixture = try await DashboardFixture(secureCookies: true)
+        let cookies = DashboardCookies(secure: true)
+        try await fixture.test { client in
+            let (answer, csrf) = try await client.postSignIn(cookies: cookies)
+            #expect(answer.status == .found)
+            for name in [cookies.session, cookies.device] {
+                #expect(name.hasPrefix("__Host-"))
+                let attributes = answer.cookieAttributes(name)
+                #expect(attributes.isSuperset(of: ["secure", "httponly", "samesite=strict", "path=/"]), "\(name)")
+                #expect(!attributes.contains { $0.hasPrefix("domain=") })
+            }
+            let token = try #require(answer.cookie(cookies.session))
+            let page = try await client.execute(
+                uri: fixture.pagePath, method: .get, headers: [.cookie: "\(cookies.csrf)=\(csrf); \(cookies.session)=\(token)"])
+            #expect(page.status == .ok)
+            let unprefixed = try await client.execute(uri: fixture.pagePath, method: .get, headers: [.cookie: "tally_session=\(token)"])
+            #expect(unprefixed.headers[.location] == "/login")
         }
     }
 
@@ -45,7 +69,7 @@ import Testing
             let (answer, _) = try await client.postSignIn(password: "wrong-password")
             #expect(answer.status == .unauthorized)
             #expect(answer.text.contains(#"class="error""#))
-            #expect(answer.cookie(Cookies.session) == nil)
+            #expect(answer.cookie(DashboardFixture.cookies.session) == nil)
         }
     }
 
@@ -57,7 +81,7 @@ import Testing
         try await fixture.test { client in
             let (answer, _) = try await client.postSignIn(token: token)
             #expect(answer.status == .forbidden)
-            #expect(answer.cookie(Cookies.session) == nil)
+            #expect(answer.cookie(DashboardFixture.cookies.session) == nil)
         }
     }
 
@@ -65,7 +89,7 @@ import Testing
         let fixture = try await DashboardFixture()
         try await fixture.test { client in
             for path in ["/", fixture.pagePath, "/apps/1?date=2026-11-20&sheet=date"] {
-                let answer = try await client.execute(uri: path, method: .get, headers: [.cookie: "\(Cookies.session)=forged"])
+                let answer = try await client.execute(uri: path, method: .get, headers: [.cookie: "\(DashboardFixture.cookies.session)=forged"])
                 #expect(answer.status == .found, "\(path)")
                 #expect(answer.headers[.location] == "/login", "\(path)")
             }

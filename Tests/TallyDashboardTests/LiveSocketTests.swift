@@ -152,12 +152,75 @@ private let maxFrameSize = 1 << 22
                 headers(cookie, port: client.port, origin: "http://evil.example"),
                 [.origin: "http://localhost:\(client.port ?? 0)"],
                 [.cookie: cookie],
-                headers("\(Cookies.session)=forged", port: client.port),
+                headers("\(DashboardFixture.cookies.session)=forged", port: client.port),
             ]
             for fields in refusals {
                 await #expect(throws: (any Error).self, "\(fields)") {
                     try await client.ws(path, configuration: .init(maxFrameSize: maxFrameSize, additionalHeaders: fields)) { _, _, _ in }
                 }
+            }
+        }
+    }
+
+    /// How a session ends: signed out through the form, or deleted any other way (by another
+    /// collector sharing the database, say), with the page silent or sending a move at once.
+    enum SessionEnd: String, CaseIterable, Sendable {
+        case signOut, deletion, deletionThenMove
+    }
+
+    /// A socket outlives its session by a moment only: the server closes it (the sign-out at
+    /// once, a deletion at the next check of the sessions or the next message), and a move
+    /// sent after the session ended is not saved.
+    @Test(arguments: SessionEnd.allCases)
+    func aSocketClosesWhenItsSessionEnds(how: SessionEnd) async throws {
+        let fixture = try await DashboardFixture()
+        try await fixture.test { client in
+            let cookie = try await client.signIn()
+            let token = try #require(cookie.firstMatch(of: /tally_session=([^;]+)/).map { String($0.1) })
+            let path = "/apps/\(fixture.app.app.id.rawValue)/live?date=\(DashboardFixture.day)"
+            try await client.ws(path, configuration: .init(maxFrameSize: maxFrameSize, additionalHeaders: headers(cookie, port: client.port))) {
+                inbound, outbound, _ in
+                var reader = Reader(iterator: inbound.messages(maxSize: 1 << 22).makeAsyncIterator())
+                _ = try await reader.next()
+                switch how {
+                case .signOut:
+                    let csrf = try #require(cookie.firstMatch(of: /tally_csrf=([^;]+)/)?.1)
+                    let out = try await client.execute(
+                        uri: "/logout", method: .post, headers: [.contentType: "application/x-www-form-urlencoded", .cookie: cookie],
+                        body: ByteBuffer(string: "csrf=\(csrf)"))
+                    #expect(out.status == .found)
+                case .deletion, .deletionThenMove:
+                    try await fixture.store.deleteSession(tokenHash: DashboardAccess.hash(token))
+                }
+                if how != .deletion { try? await outbound.write(.text(#"{"event": "move", "section": "health", "value": "0"}"#)) }
+                // The server closes the socket: the messages end (the suite's time limit fails a wait in vain).
+                while (try? await reader.iterator.next()) != nil {}
+            }
+            let user = try #require(try await fixture.store.user(named: "ana")).user.id
+            #expect(try await fixture.store.sectionLayout(user: user, app: fixture.app.app.id) == nil, "the move was not saved")
+        }
+    }
+
+    /// A user's messages past their budget are refused with the wait, and the page goes on;
+    /// so are sockets opened past theirs.
+    @Test func messagesAndSocketsPastTheUsersBudgetAreRefused() async throws {
+        var limits = SocketLimits()
+        limits.messages = .init(eventsPerSecond: 0.001, burst: 3)
+        limits.opened = .init(eventsPerSecond: 0.001, burst: 2)
+        let fixture = try await DashboardFixture(socketLimits: limits)
+        try await fixture.test { client in
+            try await withSocket(fixture, client) { reader, outbound in
+                _ = try await reader.next()
+                for _ in 0..<3 {
+                    try await outbound.write(.text(#"{"event": "explode"}"#))
+                    #expect(try await reader.next().error?.contains("unknown event") == true)
+                }
+                try await outbound.write(.text(#"{"event": "explode"}"#))
+                #expect(try await reader.next().error?.hasPrefix("too many messages") == true)
+            }
+            try await withSocket(fixture, client) { reader, _ in _ = try await reader.next() }
+            await #expect(throws: (any Error).self) {
+                try await withSocket(fixture, client) { reader, _ in _ = try await reader.next() }
             }
         }
     }
@@ -196,7 +259,10 @@ private let maxFrameSize = 1 << 22
 /// after 20 s.
 @Suite(.timeLimit(.minutes(10))) struct LiveSocketStressTests {
     @Test func tabsOpenAndCloseConcurrentlyUnderIngest() async throws {
-        let fixture = try await DashboardFixture()
+        // One user's 24 tabs at once, with 6 messages each: beyond a person's budget.
+        var limits = SocketLimits()
+        limits.messages.burst = 1_000
+        let fixture = try await DashboardFixture(socketLimits: limits)
         try await fixture.test { client in
             let cookie = try await client.signIn()
             let port = try #require(client.port)

@@ -65,7 +65,10 @@ import Testing
                 for forged in [false, true] {
                     let headers: HTTPFields =
                         forged
-                        ? [.authorization: "Bearer rt_forged", HTTPField.Name("X-App-Key")!: "ik_forged", .cookie: "\(Cookies.session)=forged"]
+                        ? [
+                            .authorization: "Bearer rt_forged", HTTPField.Name("X-App-Key")!: "ik_forged",
+                            .cookie: "\(DashboardFixture.cookies.session)=forged",
+                        ]
                         : [:]
                     let answer = try await client.execute(
                         uri: uri, method: HTTPRequest.Method(method)!, headers: headers, body: ByteBuffer(string: "{}"))

@@ -134,6 +134,28 @@ final class CommandTests {
         #expect(try await server.exitStatus(within: 30) == 0)
     }
 
+    /// Behind an HTTPS proxy on the same host, as deployed: cookies are `Secure` and
+    /// `__Host-` prefixed, and `/metrics` knows a forwarded request from one of the host's own.
+    @Test func behindATrustedHTTPSProxyCookiesAreSecureAndForwardedClientsAreNotLocal() async throws {
+        let server = try CommandProcess(
+            ["serve", "--port", "0", "--db", db],
+            environment: ["TALLY_TRUSTED_PROXIES": "127.0.0.1", "TALLY_PUBLIC_URL": "https://tally.example.com"])
+        let base = "http://127.0.0.1:\(try await server.listeningPort())"
+        // A session of its own: the shared one would keep the cookie for every test's 127.0.0.1.
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpShouldSetCookies = false
+        let session = URLSession(configuration: configuration)
+        let (_, login) = try await session.data(from: URL(string: base + "/login")!)
+        let cookie = (login as? HTTPURLResponse)?.value(forHTTPHeaderField: "Set-Cookie") ?? ""
+        #expect(cookie.hasPrefix("__Host-tally_csrf=") && cookie.contains("Secure"), "\(cookie)")
+        var forwarded = URLRequest(url: URL(string: base + "/metrics")!)
+        forwarded.setValue("203.0.113.7", forHTTPHeaderField: "X-Forwarded-For")
+        #expect((try await session.data(for: forwarded).1 as? HTTPURLResponse)?.statusCode == 401)
+        #expect((try await session.data(from: URL(string: base + "/metrics")!).1 as? HTTPURLResponse)?.statusCode == 200)
+        server.send(SIGTERM)
+        #expect(try await server.exitStatus(within: 30) == 0)
+    }
+
     @Test func anOptionOnTheCommandLineBeatsItsVariable() async throws {
         let server = try CommandProcess(
             ["serve", "--db", db, "--port", "0", "--log-level", "warning"],
@@ -144,7 +166,11 @@ final class CommandTests {
         #expect(try await server.exitStatus(within: 30) == 0)
     }
 
-    @Test(arguments: [("TALLY_PORT", "eighty"), ("TALLY_DEMO", "maybe"), ("TALLY_DEMO_USERS", "-"), ("TALLY_LOG_LEVEL", "loud")])
+    @Test(arguments: [
+        ("TALLY_PORT", "eighty"), ("TALLY_DEMO", "maybe"), ("TALLY_DEMO_USERS", "-"), ("TALLY_LOG_LEVEL", "loud"),
+        ("TALLY_TRUSTED_PROXIES", "proxy.internal"), ("TALLY_FORWARDED_HEADER", "via"), ("TALLY_SECURE_COOKIES", "maybe"),
+        ("TALLY_MAX_CONNECTIONS_PER_ADDRESS", "many"), ("TALLY_REQUEST_HEAD_TIMEOUT", "soon"),
+    ])
     func aVariableThatDoesNotParseStopsServeNamingIt(variable: String, value: String) async throws {
         let server = try CommandProcess(["serve", "--db", db], environment: [variable: value])
         let status = try await server.exitStatus(within: 30)

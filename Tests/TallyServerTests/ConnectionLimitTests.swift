@@ -10,19 +10,26 @@ import Testing
 /// a connection may stay silent, and how many connections are served at once. A client over
 /// a limit is refused or made to wait, and everyone else is still served.
 @Suite(.timeLimit(.minutes(2))) struct ConnectionLimitTests {
-    @Test func requestHeadsAboveTheLimitsAreRefusedAndTheServerGoesOn() async throws {
+    /// Each request the HTTP decoder refuses gets the status HTTP has for it, and its
+    /// connection is closed; the server goes on.
+    @Test func refusedRequestHeadsGetTheirStatusAndTheirConnectionIsClosed() async throws {
         var configuration = ServerConfiguration()
         configuration.maximumHeaderBytes = 4_096
         configuration.maximumHeaderFields = 20
         try await LiveServer.with(configuration: configuration) { server in
-            let heads = [
-                "GET /healthz HTTP/1.1\r\nHost: a\r\nX-Big: \(String(repeating: "b", count: 5_000))\r\n\r\n",
-                "GET /healthz HTTP/1.1\r\nHost: a\r\n" + (1...30).map { "X-Field-\($0): v\r\n" }.joined() + "\r\n",
-                "GET /\(String(repeating: "p", count: 5_000)) HTTP/1.1\r\nHost: a\r\n\r\n",
+            let answers: [(String, String)] = [
+                ("GET /healthz HTTP/1.1\r\nHost: a\r\nX-Big: \(String(repeating: "b", count: 5_000))\r\n\r\n", "431"),
+                ("GET /healthz HTTP/1.1\r\nHost: a\r\n" + (1...30).map { "X-Field-\($0): v\r\n" }.joined() + "\r\n", "431"),
+                ("GET /\(String(repeating: "p", count: 100_000)) HTTP/1.1\r\nHost: a\r\n\r\n", "414"),
+                ("FOO / HTTP/1.1\r\nHost: a\r\n\r\n", "501"),
+                ("\u{16}\u{3}\u{1}\u{0}\u{a5}\u{1}\u{0}\u{0}\u{a1}\u{3}\u{3}" + String(repeating: "x", count: 64), "400"),  // a TLS ClientHello
+                ("POST /v1/events HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", "400"),
+                ("POST /v1/events HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n", "400"),
             ]
-            for head in heads {
+            for (head, status) in answers {
                 let answer = try await RawConnection.open(to: server).send(head, readingUntil: .closed)
-                #expect(answer.hasPrefix("HTTP/1.1 400"), "\(head.prefix(40))… → \(answer.prefix(40))")
+                #expect(answer.hasPrefix("HTTP/1.1 \(status) "), "\(head.prefix(40))… → \(answer.prefix(40))")
+                #expect(answer.contains("Connection: close"))
             }
             let within = "GET /healthz HTTP/1.1\r\nHost: a\r\n" + (1...15).map { "X-Field-\($0): v\r\n" }.joined() + "\r\n"
             #expect(try await RawConnection.open(to: server).send(within, readingUntil: .answered).hasPrefix("HTTP/1.1 200"))
@@ -30,14 +37,42 @@ import Testing
     }
 
     /// A connection that sends nothing, or stops halfway through a request head (a slow
-    /// client holding a connection open), is closed once the idle timeout has passed.
+    /// client holding a connection open), is answered 408 and closed once the head timeout has
+    /// passed; so is a later request on a kept-alive connection, timed from its first byte.
     @Test(arguments: ["", "GET /healthz HTTP/1.1\r\nHost: a\r\n"])
-    func silentConnectionsAreClosed(sent: String) async throws {
+    func slowRequestHeadsAreAnswered408AndClosed(sent: String) async throws {
         var configuration = ServerConfiguration()
-        configuration.idleTimeout = 0.5
+        configuration.requestHeadTimeout = 0.5
         try await LiveServer.with(configuration: configuration) { server in
+            let started = ContinuousClock.now
             let answer = try await RawConnection.open(to: server).send(sent, readingUntil: .closed)
-            #expect(answer.isEmpty)
+            #expect(answer.hasPrefix("HTTP/1.1 408 "))
+            #expect(ContinuousClock.now - started >= .milliseconds(500))
+
+            let keptAlive = try await RawConnection.open(to: server)
+            #expect(try await keptAlive.send("GET /healthz HTTP/1.1\r\nHost: a\r\n\r\n", readingUntil: .answered).hasPrefix("HTTP/1.1 200"))
+            try await Task.sleep(for: .seconds(1))  // silence between requests is the idle timeout's (60 s)
+            let second = try await keptAlive.send("GET /healthz HTTP/1.1\r\n", readingUntil: .closed)
+            #expect(second.contains("HTTP/1.1 408 "))
+        }
+    }
+
+    /// One address cannot hold more than its share of connections: one more is closed at
+    /// once, while another address is still served.
+    @Test func oneAddressHoldsAtMostItsShareOfConnections() async throws {
+        var configuration = ServerConfiguration()
+        configuration.maximumConnectionsPerAddress = 2
+        try await LiveServer.with(configuration: configuration) { server in
+            let held = [try await RawConnection.open(to: server), try await RawConnection.open(to: server)]
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(try await RawConnection.open(to: server).send("", readingUntil: .closed).isEmpty)
+            let other = try await RawConnection.open(to: server, from: "127.0.0.2")
+            #expect(try await other.send("GET /healthz HTTP/1.1\r\nHost: a\r\n\r\n", readingUntil: .answered).hasPrefix("HTTP/1.1 200"))
+            try await held[0].close()
+            try await Task.sleep(for: .milliseconds(100))
+            let again = try await RawConnection.open(to: server)
+            #expect(try await again.send("GET /healthz HTTP/1.1\r\nHost: a\r\n\r\n", readingUntil: .answered).hasPrefix("HTTP/1.1 200"))
+            for open in [held[1], other, again] { try await open.close() }
         }
     }
 
@@ -86,10 +121,11 @@ final class RawConnection: Sendable {
         self.pieces = pieces
     }
 
-    /// Connects to `server`.
-    static func open(to server: LiveServer) async throws -> RawConnection {
+    /// Connects to `server` from the loopback address `source`.
+    static func open(to server: LiveServer, from source: String = "127.0.0.1") async throws -> RawConnection {
         let (pieces, continuation) = AsyncStream.makeStream(of: String.self)
         let channel = try await ClientBootstrap(group: .singletonMultiThreadedEventLoopGroup)
+            .bind(to: try SocketAddress(ipAddress: source, port: 0))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Forwarder(continuation: continuation)) }
             }

@@ -135,6 +135,32 @@ struct HostileInputTests {
             return String(repeating: "[", count: depth) + digits + String(repeating: "]", count: depth)
         }
     }
+
+    /// PostHog's SDKs put the key in the body, so a wrong key is found only after the body is
+    /// inflated and parsed. Each wrong key spends the client's budget; once it is spent, the
+    /// client is refused before its body is read (a body that would be a 400 gets the 429),
+    /// on every ingest route, while other clients are served.
+    @Test func wrongKeysSpendABudgetAfterWhichBodiesAreNotRead() async throws {
+        var configuration = ServerConfiguration()
+        configuration.trustedProxies = try TrustedProxies(parsing: "127.0.0.1")
+        try await LiveServer.with(configuration: configuration) { server in
+            let app = try await server.makeApp()
+            let attacker = ["X-Forwarded-For": "203.0.113.66", "Content-Type": "application/json"]
+            func capture(key: String) -> Data {
+                Data(#"{"api_key": "\#(key)", "batch": [{"event": "e", "distinct_id": "u", "properties": {}}]}"#.utf8)
+            }
+            for _ in 0..<20 {
+                #expect(try await server.request("/batch/", method: "POST", headers: attacker, body: capture(key: "ik_wrong")).status == 401)
+            }
+            let notGzip = attacker.merging(["Content-Encoding": "gzip"]) { $1 }
+            #expect(try await server.request("/batch/", method: "POST", headers: notGzip, body: Data("not gzip".utf8)).status == 429)
+            #expect(try await server.request("/v1/batch", method: "POST", headers: attacker, body: Data("{".utf8)).status == 429)
+            let tally = attacker.merging(["X-App-Key": app.ingestKey]) { $1 }
+            #expect(try await server.request("/v1/events", method: "POST", headers: tally, body: Data("{".utf8)).status == 429)
+            let other = ["X-Forwarded-For": "198.51.100.3", "Content-Type": "application/json"]
+            #expect(try await server.request("/batch/", method: "POST", headers: other, body: capture(key: app.ingestKey)).status == 200)
+        }
+    }
 }
 
 extension HostileInputTests {

@@ -293,6 +293,8 @@ struct IngestContractTests {
             ("maximumConnections", { $0.maximumConnections = 0 }), ("maximumHeaderBytes", { $0.maximumHeaderBytes = -1 }),
             ("maximumHeaderFields", { $0.maximumHeaderFields = 0 }), ("idleTimeout", { $0.idleTimeout = 0 }),
             ("idleTimeout", { $0.idleTimeout = .infinity }), ("idleTimeout", { $0.idleTimeout = 1e300 }),
+            ("maximumConnectionsPerAddress", { $0.maximumConnectionsPerAddress = 0 }),
+            ("requestHeadTimeout", { $0.requestHeadTimeout = 0 }), ("requestHeadTimeout", { $0.requestHeadTimeout = -.nan }),
         ]
         for (setting, change) in settings {
             var configuration = ServerConfiguration()

@@ -1,4 +1,5 @@
 import Foundation
+import TallyServerTesting
 import TallyStore
 import Testing
 
@@ -52,18 +53,37 @@ struct MetricsExpositionTests {
         #expect(try await server.exitStatus(within: 30) == 0)
     }
 
-    @Test func onlyLoopbackClientsOrTheTokenMayRead() {
+    @Test func onlyClientsOnThisHostOrTheTokenMayRead() {
         let token = "metrics-token-0123456789"
-        #expect(MetricsExposition.allows(address: "127.0.0.1", authorization: nil, token: nil))
-        #expect(MetricsExposition.allows(address: "::1", authorization: nil, token: nil))
-        #expect(!MetricsExposition.allows(address: "203.0.113.7", authorization: nil, token: nil))
-        #expect(!MetricsExposition.allows(address: nil, authorization: "Bearer \(token)", token: nil))
-        #expect(MetricsExposition.allows(address: "203.0.113.7", authorization: "Bearer \(token)", token: token))
-        #expect(!MetricsExposition.allows(address: "203.0.113.7", authorization: "Bearer \(token)x", token: token))
-        #expect(!MetricsExposition.allows(address: "203.0.113.7", authorization: token, token: token))
+        #expect(MetricsExposition.allows(isLocal: true, authorization: nil, token: nil))
+        #expect(!MetricsExposition.allows(isLocal: false, authorization: nil, token: nil))
+        #expect(!MetricsExposition.allows(isLocal: false, authorization: "Bearer \(token)", token: nil))
+        #expect(MetricsExposition.allows(isLocal: false, authorization: "Bearer \(token)", token: token))
+        #expect(!MetricsExposition.allows(isLocal: false, authorization: "Bearer \(token)x", token: token))
+        #expect(!MetricsExposition.allows(isLocal: false, authorization: token, token: token))
         var configuration = ServerConfiguration()
         configuration.metricsToken = "short"
         #expect(throws: ConfigurationError.self) { try configuration.validate() }
+    }
+
+    /// Behind a reverse proxy on this host every peer is loopback: a request the proxy
+    /// forwards is not local, whether or not the proxy is configured as trusted, and one from
+    /// this host itself is.
+    @Test(arguments: [false, true])
+    func requestsForwardedByAProxyOnThisHostAreNotLocal(proxyIsTrusted: Bool) async throws {
+        var configuration = ServerConfiguration()
+        if proxyIsTrusted { configuration.trustedProxies = try TrustedProxies(parsing: "127.0.0.1") }
+        let statuses = try await LiveServer.with(configuration: configuration) { server in
+            var statuses: [Int] = []
+            for headers in [[:], ["X-Forwarded-For": "203.0.113.7"], ["Forwarded": "for=203.0.113.7"], ["X-Forwarded-For": "127.0.0.1"]] {
+                var request = URLRequest(url: server.url.appendingPathComponent("metrics"))
+                for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+                statuses.append((try await URLSession.shared.data(for: request).1 as? HTTPURLResponse)?.statusCode ?? 0)
+            }
+            return statuses
+        }
+        // A client that claims to be this host is believed only through a trusted proxy.
+        #expect(statuses == [200, 401, 401, proxyIsTrusted ? 200 : 401])
     }
 
     /// The value of each sample line, `name{labels} value`, by its name and labels.

@@ -40,7 +40,9 @@ struct DashboardLive {
             configuration.port = 0
             configuration.rateLimit = nil
             let collector = try TallyServer(store: store, configuration: configuration)
-            let server = DashboardServer(collector: collector, access: access)
+            var limits = SocketLimits()
+            limits.opened.burst = 1_000  // one user's 100 tabs at once
+            let server = DashboardServer(collector: collector, access: access, socketLimits: limits)
             let (ports, running) = AsyncStream.makeStream(of: Int.self)
             let serving = Task { try await server.run { running.yield($0) } }
             var iterator = ports.makeAsyncIterator()

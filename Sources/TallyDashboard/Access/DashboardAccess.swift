@@ -22,7 +22,7 @@ public final class DashboardAccess: Sendable {
 
     private let store: EventStore
     private let cost: UInt8
-    private let failures = FailedSignIns()
+    private let throttle = SignInThrottle()
     private let now: @Sendable () -> Date
     /// Checked against when the name is unknown, so that a wrong name takes as long as a wrong password.
     private let standIn: String
@@ -39,7 +39,7 @@ public final class DashboardAccess: Sendable {
     public static func generatePassword() -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<18).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        return Data(bytes).base64URL
     }
 
     /// Creates a user whose password is `password`; the store keeps only its bcrypt hash.
@@ -54,25 +54,36 @@ public final class DashboardAccess: Sendable {
     }
 
     /// Signs `name` in with `password`, from the client `address`, and returns the new
-    /// session and the token that names it (for the cookie; the store keeps its hash).
+    /// session, the token that names it (for the cookie; the store keeps its hash) and a
+    /// device cookie for the browser.
+    ///
+    /// Attempts are limited by ``SignInThrottle``: a browser presenting a valid `device`
+    /// cookie for `name` is counted on its own; any other is counted by its address and, with
+    /// every other unknown browser, by the name. So guesses sent together are limited (each
+    /// counts from the moment it arrives), and a stranger's failures lock the name out of
+    /// unknown browsers only, never out of a browser the user signed in with before.
     ///
     /// - Throws: ``SignInError``, or a store error.
-    public func signIn(name: String, password: String, from address: String) async throws -> SignedIn {
-        let keys = ["address:" + address, "user:" + name]
-        let at = now()
-        if let wait = failures.wait(for: keys, at: at) { throw SignInError.tooManyAttempts(retryAfter: wait) }
+    public func signIn(name: String, password: String, from address: String, device: String? = nil) async throws -> SignedIn {
         let found = try await store.user(named: name)
+        let known = device.flatMap { value in found.flatMap { DeviceCookie(verifying: value, name: name, passwordHash: $0.passwordHash) } }
+        let keys: [SignInThrottle.Key] = known.map { [.device(nonce: $0.nonce)] } ?? [.address(address), .untrusted(name: name)]
+        let attempt: SignInThrottle.Attempt
+        switch throttle.begin(keys, name: name, at: now()) {
+        case .success(let begun): attempt = begun
+        case .failure(let wait): throw SignInError.tooManyAttempts(retryAfter: wait.seconds)
+        }
         let hash = found?.passwordHash ?? standIn
         let matches = await Self.offload { Bcrypt.verify(password, hash: hash) }
-        guard let user = found?.user, matches else {
-            failures.record(keys, at: at)
+        guard let found, matches else {
+            throttle.finish(attempt, succeeded: false, at: now())
             throw SignInError.wrongNameOrPassword
         }
-        failures.reset(keys)
+        throttle.finish(attempt, succeeded: true, at: now())
         let token = Self.generatePassword() + Self.generatePassword()
         let session = try await store.createSession(
-            user: user.id, tokenHash: Self.hash(token), expiresAt: at.addingTimeInterval(Self.sessionLifetime))
-        return SignedIn(token: token, session: session)
+            user: found.user.id, tokenHash: Self.hash(token), expiresAt: now().addingTimeInterval(Self.sessionLifetime))
+        return SignedIn(token: token, session: session, device: DeviceCookie(name: name, passwordHash: found.passwordHash).value)
     }
 
     /// The live session whose token is `token`, or `nil`.
@@ -85,10 +96,8 @@ public final class DashboardAccess: Sendable {
         try await store.deleteSession(tokenHash: Self.hash(token))
     }
 
-    /// Keys with failed sign-ins held; for tests of the bound.
-    var failureKeys: Int { failures.count }
-
-    private static func hash(_ token: String) -> Data {
+    /// What the store keeps of a session token: its SHA-256.
+    static func hash(_ token: String) -> Data {
         Data(SHA256.hash(data: Data(token.utf8)))
     }
 
@@ -106,6 +115,9 @@ public struct SignedIn: Sendable {
     public let token: String
     /// The session.
     public let session: DashboardSession
+    /// The value of the browser's device cookie: with it, the browser signs in as this user
+    /// again even while strangers' failed guesses lock the name out of unknown browsers.
+    public let device: String
 }
 
 /// A password under ``DashboardAccess/minimumPasswordLength`` characters.

@@ -1,4 +1,5 @@
 public import Componentry
+public import Foundation
 import Metrics
 import TallyServer
 public import TallyStore
@@ -41,6 +42,8 @@ public final class LiveUpdates: LifetimeOwner {
     private struct Entry {
         weak var page: DashboardPage?
         let user: DashboardUserID?
+        /// The SHA-256 of the session token the page's connection signed in with.
+        let session: Data?
         let close: @MainActor () -> Void
     }
 
@@ -52,8 +55,11 @@ public final class LiveUpdates: LifetimeOwner {
     }
 
     /// Keeps `page` up to date until it is freed. `close` ends its connection: it is
-    /// called if `user` opens more than ``pagesPerUser`` pages while this one is the oldest.
-    public func register(_ page: DashboardPage, user: DashboardUserID? = nil, close: @escaping @MainActor () -> Void = {}) {
+    /// called if `user` opens more than ``pagesPerUser`` pages while this one is the oldest,
+    /// and when its `session` (the SHA-256 of its token) ends (see ``closePages(ofSessions:)``).
+    public func register(
+        _ page: DashboardPage, user: DashboardUserID? = nil, session: Data? = nil, close: @escaping @MainActor () -> Void = {}
+    ) {
         dropClosedPages()
         if let user {
             let open = pages.values.flatMap { $0 }.filter { $0.user == user }
@@ -62,7 +68,7 @@ public final class LiveUpdates: LifetimeOwner {
                 if let page = oldest.page { unregister(page) }
             }
         }
-        pages[page.app.id, default: []].append(Entry(page: page, user: user, close: close))
+        pages[page.app.id, default: []].append(Entry(page: page, user: user, session: session, close: close))
         listen(to: page.app.id)
         reportOpenPages()
     }
@@ -83,6 +89,21 @@ public final class LiveUpdates: LifetimeOwner {
         if pages[page.app.id]?.isEmpty == true { pages[page.app.id] = nil }
         dropUnwatchedApps()
         reportOpenPages()
+    }
+
+    /// The sessions of the open pages (the SHA-256 of their tokens).
+    public var openSessions: Set<Data> {
+        Set(pages.values.joined().lazy.filter { $0.page != nil }.compactMap(\.session))
+    }
+
+    /// Closes the connections of the pages whose session is one of `sessions`, and stops
+    /// updating them: their user signed out, or their session was deleted or expired.
+    public func closePages(ofSessions sessions: Set<Data>) {
+        guard !sessions.isEmpty else { return }
+        for entry in pages.values.joined() where entry.session.map(sessions.contains) == true {
+            entry.close()
+            if let page = entry.page { unregister(page) }
+        }
     }
 
     /// The name of the gauge of ``openPages``, reported through swift-metrics' `MetricsSystem`.

@@ -34,16 +34,30 @@ public struct DashboardServer: Sendable {
     public let live: LiveUpdates
     /// Keeps every copy of a headline number in step, across tabs and sheets.
     public let channel = SyncChannel()
+    /// The names and attributes of the dashboard's cookies.
+    let cookies: DashboardCookies
+    /// Messages from the pages' sockets, per user (``SocketLimits/messages``).
+    let messages: RateLimiter<DashboardUserID>
+    /// Sockets opened, per user (``SocketLimits/opened``).
+    let sockets: RateLimiter<DashboardUserID>
 
     var store: EventStore { collector.store }
 
     /// Creates the application over `collector`, showing `layout`, with the users of
-    /// `access` (by default over the collector's store).
+    /// `access` (by default over the collector's store). With `secureCookies`, for a
+    /// dashboard served over HTTPS, its cookies are `Secure` and `__Host-` prefixed; each user's
+    /// live sockets are held to `socketLimits`.
     @MainActor
-    public init(collector: TallyServer, layout: DashboardLayout = .default, access: DashboardAccess? = nil, tick: Duration = .milliseconds(100)) {
+    public init(
+        collector: TallyServer, layout: DashboardLayout = .default, access: DashboardAccess? = nil, secureCookies: Bool = false,
+        socketLimits: SocketLimits = .init(), tick: Duration = .milliseconds(100)
+    ) {
         self.collector = collector
         self.layout = layout
         self.access = access ?? DashboardAccess(store: collector.store)
+        cookies = DashboardCookies(secure: secureCookies)
+        messages = RateLimiter(limit: socketLimits.messages)
+        sockets = RateLimiter(limit: socketLimits.opened)
         let store = collector.store
         live = LiveUpdates(bus: collector.bus, tick: tick) { app, query in
             try await DayReport.load(from: store, app: app, layout: layout, query: query)
@@ -57,7 +71,7 @@ public struct DashboardServer: Sendable {
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: SecurityHeadersMiddleware())
         collector.addRoutes(to: router)
-        SignInRoutes(access: access).add(to: router)
+        SignInRoutes(server: self).add(to: router)
         PageRoutes(server: self).add(to: router)
         Assets.add(to: router)
         return router
@@ -78,11 +92,14 @@ public struct DashboardServer: Sendable {
         var logger = Logger(label: "tally.server")
         logger.logLevel = collector.configuration.logLevel
         let configuration = collector.configuration
+        let sockets = webSocketRouter().buildResponder()
         return Application(
             router: router(),
-            server: .http1WebSocketUpgrade(webSocketRouter: webSocketRouter(), configuration: .init(http1: configuration.http1)),
+            server: configuration.server {
+                HTTP1WebSocketUpgradeChannel(responder: $0, webSocketResponder: sockets, configuration: .init(http1: configuration.http1))
+            },
             configuration: configuration.application(logger: logger),
-            services: collector.services,
+            services: collector.services + [SessionWatch(server: self)],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )
@@ -97,7 +114,18 @@ public struct DashboardServer: Sendable {
 
     /// The live session of `request`, if its cookie names one.
     func session(of request: Request) async throws -> DashboardSession? {
-        guard let token = request.cookies[Cookies.session]?.value, !token.isEmpty, token.count <= 128 else { return nil }
+        guard let token = sessionToken(of: request) else { return nil }
         return try await access.session(token: token)
+    }
+
+    /// The session token of `request`'s cookie, if it carries one.
+    func sessionToken(of request: Request) -> String? {
+        guard let token = request.cookies[cookies.session]?.value, !token.isEmpty, token.count <= 128 else { return nil }
+        return token
+    }
+
+    /// Closes the live sockets signed in with the session `token`, at once.
+    func closeSockets(ofSession token: String) async {
+        await MainActor.run { [live] in live.closePages(ofSessions: [DashboardAccess.hash(token)]) }
     }
 }

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import TallyServer
 import TallyStore
 
 /// `GET /apps/{id}/live`: the WebSocket of one open tab.
@@ -15,7 +16,11 @@ import TallyStore
 /// - each text message is a ``BrowserEvent`` as JSON; one the page refuses, or that does
 ///   not parse, gets a ``PageMessage`` with its error, and the page keeps working;
 /// - every message of the page goes out in order. A tab that does not read them (more
-///   than ``queueLimit`` waiting) is closed; when it reconnects it resyncs.
+///   than ``queueLimit`` waiting) is closed; when it reconnects it resyncs;
+/// - each message is checked against the session, which must still live, and the user's
+///   message budget (``DashboardServer/messages``); the socket closes within a moment of its
+///   session ending, however it ends (``SessionWatch``). A user opens sockets within the
+///   budget of ``DashboardServer/sockets``.
 ///
 /// When the socket closes the page is released and freed.
 struct LiveSocket: Sendable {
@@ -28,13 +33,16 @@ struct LiveSocket: Sendable {
 
     func add(to router: Router<DashboardRequestContext>) {
         router.ws("/apps/:id/live") { request, context in
-            guard try await server.session(of: request) != nil else { throw HTTPError(.unauthorized, message: "Sign in first.") }
+            guard let session = try await server.session(of: request) else { throw HTTPError(.unauthorized, message: "Sign in first.") }
             guard Self.isSameOrigin(request) else { throw HTTPError(.forbidden, message: "This socket is for the dashboard's own pages.") }
+            if let wait = server.sockets.take(1, for: session.user.id, at: Date()) {
+                throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(wait)], message: "Too many pages opened; wait \(wait) s.")
+            }
             _ = try await server.page(request, context: context)
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             let request = context.request
-            guard let session = try await server.session(of: request),
+            guard let token = server.sessionToken(of: request), let session = try await server.access.session(token: token),
                 let (app, query) = try? await server.page(request, context: context.requestContext)
             else { return }
             let page = await server.makePage(app: app, query: query, user: session.user.id)
@@ -44,7 +52,7 @@ struct LiveSocket: Sendable {
                 page.outbox = { message in
                     if case .dropped = queue.yield(message) { queue.finish() }  // too slow: it resyncs on reconnect
                 }
-                live.register(page, user: session.user.id) { queue.finish() }
+                live.register(page, user: session.user.id, session: DashboardAccess.hash(token)) { queue.finish() }
                 page.send(page.resync)
             }
             await withThrowingTaskGroup(of: Void.self) { group in
@@ -57,6 +65,16 @@ struct LiveSocket: Sendable {
                 }
                 do {
                     for try await message in inbound.messages(maxSize: Self.maximumMessage) {
+                        // Each message is checked: the session still lives, and the user has
+                        // messages left. A socket whose session ended closes.
+                        guard try await server.access.session(token: token) != nil else {
+                            try? await outbound.close(.policyViolation, reason: "the session ended")
+                            break
+                        }
+                        if let wait = server.messages.take(1, for: session.user.id, at: Date()) {
+                            await page.send(PageMessage(error: "too many messages: wait \(wait) s"))
+                            continue
+                        }
                         await Self.receive(message, on: page)
                     }
                 } catch {

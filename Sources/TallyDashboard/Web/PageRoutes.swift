@@ -22,9 +22,9 @@ struct PageRoutes: Sendable {
             let (app, query) = try await server.page(request, context: context)
             let page = await server.makePage(app: app, query: query, user: session.user.id)
             await page.refresh()
-            let (csrf, isNew) = Cookies.csrfToken(of: request)
+            let (csrf, isNew) = server.cookies.csrfToken(of: request)
             var response = await Response.html(styleNonce: { await page.document(csrf: csrf, styleNonce: $0) })
-            if isNew { response.setCookie(Cookies.csrf(csrf)) }
+            if isNew { response.setCookie(server.cookies.csrf(csrf)) }
             return response
         }
         router.get("/apps/:id/metrics/:file") { request, context in

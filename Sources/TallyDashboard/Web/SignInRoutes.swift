@@ -2,10 +2,14 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import TallyServer
 
 /// `GET /login`, `POST /login` and `POST /logout`.
 struct SignInRoutes: Sendable {
-    let access: DashboardAccess
+    let server: DashboardServer
+
+    private var access: DashboardAccess { server.access }
+    private var cookies: DashboardCookies { server.cookies }
 
     /// What the sign-in form posts.
     struct Form: Decodable {
@@ -16,19 +20,22 @@ struct SignInRoutes: Sendable {
 
     func add(to router: Router<DashboardRequestContext>) {
         router.get("/login") { request, _ in
-            let (csrf, isNew) = Cookies.csrfToken(of: request)
+            let (csrf, isNew) = cookies.csrfToken(of: request)
             var response = Response.html(DashboardViews.login(csrf: csrf))
-            if isNew { response.setCookie(Cookies.csrf(csrf)) }
+            if isNew { response.setCookie(cookies.csrf(csrf)) }
             return response
         }
         router.post("/login") { request, context in try await signIn(request, context: context) }
         router.post("/logout") { request, context in
             guard let form = try? await Self.decode(LogoutForm.self, request, context: context),
-                Cookies.isValidCSRF(form.csrf, for: request)
+                cookies.isValidCSRF(form.csrf, for: request)
             else { throw HTTPError(.forbidden, message: "The form is out of date: reload the page and try again.") }
-            if let token = request.cookies[Cookies.session]?.value, !token.isEmpty { try await access.signOut(token: token) }
+            if let token = request.cookies[cookies.session]?.value, !token.isEmpty {
+                try await access.signOut(token: token)
+                await server.closeSockets(ofSession: token)
+            }
             var response = Response.redirect(to: "/login", type: .found)
-            response.setCookie(Cookies.session(nil))
+            response.setCookie(cookies.session(nil))
             return response
         }
     }
@@ -38,22 +45,25 @@ struct SignInRoutes: Sendable {
     }
 
     private func signIn(_ request: Request, context: DashboardRequestContext) async throws -> Response {
-        let (csrf, _) = Cookies.csrfToken(of: request)
+        let (csrf, _) = cookies.csrfToken(of: request)
         guard let form = try? await Self.decode(Form.self, request, context: context) else {
             return .html(DashboardViews.login(csrf: csrf, error: "Enter a user and a password."), status: .badRequest)
         }
-        guard Cookies.isValidCSRF(form.csrf, for: request) else {
+        guard cookies.isValidCSRF(form.csrf, for: request) else {
             var response = Response.html(
                 DashboardViews.login(csrf: csrf, user: form.user, error: "The form was out of date; please sign in again."),
                 status: .forbidden)
-            response.setCookie(Cookies.csrf(csrf))
+            response.setCookie(cookies.csrf(csrf))
             return response
         }
-        let address = context.remoteAddress?.ipAddress ?? "unknown"
+        let client = ClientAddress(of: request, context: context, proxies: server.collector.configuration.trustedProxies)
         do {
-            let signedIn = try await access.signIn(name: form.user, password: form.password, from: address)
+            let signedIn = try await access.signIn(
+                name: form.user, password: form.password, from: client.map { "\($0.address)" } ?? "unknown",
+                device: request.cookies[cookies.device]?.value)
             var response = Response.redirect(to: "/", type: .found)
-            response.setCookie(Cookies.session(signedIn.token))
+            response.setCookie(cookies.session(signedIn.token))
+            response.setCookie(cookies.device(signedIn.device))
             return response
         } catch SignInError.wrongNameOrPassword {
             return .html(DashboardViews.login(csrf: csrf, user: form.user, error: "Wrong user or password."), status: .unauthorized)

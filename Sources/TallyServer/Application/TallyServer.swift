@@ -1,6 +1,7 @@
 public import Componentry
 import Foundation
 public import Hummingbird
+import HummingbirdCore
 import Logging
 import Prometheus
 public import ServiceLifecycle
@@ -97,7 +98,8 @@ public struct TallyServer: Sendable {
         router.get("/v1/retention") { request, _ in try await metrics.retention(request) }
         router.get("/healthz") { _, _ in try Response.json(["status": "ok"]) }
         router.get("/openapi.json") { _, _ in try OpenAPIDocument.response() }
-        let exposition = MetricsExposition(registry: PrometheusMetricsFactory.defaultRegistry, token: configuration.metricsToken)
+        let exposition = MetricsExposition(
+            registry: PrometheusMetricsFactory.defaultRegistry, token: configuration.metricsToken, proxies: configuration.trustedProxies)
         router.get("/metrics") { request, context in try exposition.serve(request, context: context) }
     }
 
@@ -115,7 +117,7 @@ public struct TallyServer: Sendable {
         logger.logLevel = configuration.logLevel
         let application = Application(
             router: router(),
-            server: .http1(configuration: configuration.http1),
+            server: configuration.server { [configuration] in HTTP1Channel(responder: $0, configuration: configuration.http1) },
             configuration: configuration.application(logger: logger),
             services: services,
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },

@@ -22,11 +22,15 @@ struct CompatibilityController {
             if encoding == nil, let compression = request.uri.queryParameters["compression"], compression.hasPrefix("gzip") {
                 encoding = "gzip"
             }
+            // PostHog's SDKs send the key in the body: a client that sent too many wrong keys
+            // is refused before its body is inflated and parsed.
+            let client = ingest.limitedAddress(of: request, context: context)
+            try ingest.admit(client)
             let body = try await ingest.body(of: request, contentEncoding: encoding)
             let capture = try PostHogCapture(
                 body: body, receivedAt: ingest.configuration.now(), maximumEvents: ingest.configuration.maximumBatchEvents)
-            guard let key = capture.apiKey else { throw APIError.unauthorized("missing api_key") }
-            _ = try await ingest.store(capture.envelope, app: ingest.app(ingestKey: key), context: context)
+            let app = try await ingest.app(ingestKey: capture.apiKey ?? "", from: client)
+            _ = try await ingest.store(capture.envelope, app: app, request: request, context: context)
             return try .json(["status": 1])
         } catch let error as APIError {
             throw VendorError(error: error, vendor: .postHog)
@@ -38,14 +42,16 @@ struct CompatibilityController {
     /// Basic authentication, checked before the body is read, or else the body's `writeKey`.
     func segment(_ request: Request, context: some RequestContext, type: String?) async throws -> Response {
         do {
+            let client = ingest.limitedAddress(of: request, context: context)
             let headerKey = Self.basicUser(request.headers[.authorization])
-            let headerApp = if let headerKey { try await ingest.app(ingestKey: headerKey) } else { nil as App? }
+            let headerApp = if let headerKey { try await ingest.app(ingestKey: headerKey, from: client) } else { nil as App? }
+            try ingest.admit(client)
             let body = try await ingest.body(of: request, contentEncoding: request.headers[.contentEncoding])
             let batch = try SegmentBatch(
                 body: body, type: type, authenticated: headerApp != nil, receivedAt: ingest.configuration.now(),
                 maximumEvents: ingest.configuration.maximumBatchEvents)
-            let app = if let headerApp { headerApp } else { try await ingest.app(ingestKey: batch.writeKey ?? "") }
-            _ = try await ingest.store(batch.envelope, app: app, context: context)
+            let app = if let headerApp { headerApp } else { try await ingest.app(ingestKey: batch.writeKey ?? "", from: client) }
+            _ = try await ingest.store(batch.envelope, app: app, request: request, context: context)
             return try .json(["success": true])
         } catch let error as APIError {
             throw VendorError(error: error, vendor: .segment)

@@ -44,8 +44,17 @@ public struct ServerConfiguration: Sendable {
     public var addressRateLimit: RateLimit? = RateLimit(eventsPerSecond: 2_000, burst: 20_000)
     /// The most connections served at once; more wait in the listen queue until one closes.
     public var maximumConnections = 10_000
-    /// How long a connection may stay silent between requests, or before its first, until the
-    /// server closes it.
+    /// The most connections one client address may hold open (a trusted proxy's excepted);
+    /// one more is answered 503 and closed, so that one host cannot take every connection.
+    public var maximumConnectionsPerAddress = 256
+    /// How long a client has to send a whole request head: from opening its connection for
+    /// the first, from the first byte for each later one. Past it the server answers 408 and
+    /// closes the connection.
+    public var requestHeadTimeout: TimeInterval = 10
+    /// The reverse proxies whose forwarding header names the client (see ``TrustedProxies``);
+    /// none by default, so every request comes from its connection's peer.
+    public var trustedProxies = TrustedProxies()
+    /// How long a connection may stay silent between requests until the server closes it.
     public var idleTimeout: TimeInterval = 60
     /// The largest request head: every header field together, in bytes. Above it the request
     /// is refused and its connection closed.
@@ -65,8 +74,8 @@ public struct ServerConfiguration: Sendable {
 
     /// Checks every limit: the port is 0 to 65,535, the batch, body, header and connection
     /// limits and both numbers of each rate limit are positive, and the allowed clock skew and
-    /// the idle timeout are finite numbers of seconds (the skew zero or more, the timeout
-    /// above zero and at most a day).
+    /// the timeouts are finite numbers of seconds (the skew zero or more, the timeouts above
+    /// zero and at most a day).
     ///
     /// - Throws: ``ConfigurationError`` naming the first setting out of range.
     public func validate() throws(ConfigurationError) {
@@ -76,13 +85,15 @@ public struct ServerConfiguration: Sendable {
         }
         for (setting, value) in [
             ("maximumBatchEvents", maximumBatchEvents), ("maximumBodyBytes", maximumBodyBytes),
-            ("maximumConnections", maximumConnections), ("maximumHeaderBytes", maximumHeaderBytes),
+            ("maximumConnections", maximumConnections), ("maximumConnectionsPerAddress", maximumConnectionsPerAddress),
+            ("maximumHeaderBytes", maximumHeaderBytes),
             ("maximumHeaderFields", maximumHeaderFields),
         ] where value <= 0 {
             throw ConfigurationError(setting: setting, value: "\(value)", expected: "a positive number")
         }
-        guard idleTimeout.isFinite, idleTimeout > 0, idleTimeout <= 86_400 else {
-            throw ConfigurationError(setting: "idleTimeout", value: "\(idleTimeout)", expected: "more than 0 and at most 86400 seconds")
+        for (setting, value) in [("idleTimeout", idleTimeout), ("requestHeadTimeout", requestHeadTimeout)]
+        where !(value.isFinite && value > 0 && value <= 86_400) {
+            throw ConfigurationError(setting: setting, value: "\(value)", expected: "more than 0 and at most 86400 seconds")
         }
         if let metricsToken, metricsToken.count < 16 || metricsToken.utf8.count > 256 {
             throw ConfigurationError(setting: "metricsToken", value: "\(metricsToken.count) characters", expected: "16 to 256 bytes")

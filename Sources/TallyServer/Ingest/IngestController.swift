@@ -12,31 +12,48 @@ struct IngestController {
     let store: EventStore
     let apps: AppDirectory
     let appLimiter: RateLimiter<AppID>?
-    let addressLimiter: RateLimiter<String>?
+    let addressLimiter: RateLimiter<IPAddress>?
+    /// Wrong or missing keys per client address: 20 at once, then one every 2 seconds.
+    let wrongKeys = RateLimiter<IPAddress>(limit: RateLimit(eventsPerSecond: 0.5, burst: 20))
     let configuration: ServerConfiguration
     let announcer: IngestAnnouncer
 
     func ingest(_ request: Request, context: some RequestContext) async throws -> Response {
-        guard let key = request.headers[Self.appKey], !key.isEmpty else {
-            throw APIError.unauthorized("missing X-App-Key header")
-        }
-        let app = try await app(ingestKey: key)
+        let client = limitedAddress(of: request, context: context)
+        let app = try await app(ingestKey: request.headers[Self.appKey] ?? "", from: client)
         let decoder = IngestDecoder(configuration: configuration)
         let envelope = try decoder.envelope(of: await body(of: request, contentEncoding: request.headers[.contentEncoding]))
-        return try .json(await store(envelope, app: app, context: context))
+        return try .json(await store(envelope, app: app, request: request, context: context))
     }
 
-    /// The app whose ingest key is `key`.
+    /// Refuses `client` if it sent more wrong keys lately than ``wrongKeys`` allows: called
+    /// before the body is read on routes whose key may be in the body, so that guessing keys
+    /// costs the server no more than a refusal once the budget is spent.
     ///
-    /// - Throws: 401 for a key that names no app, 503 if the store cannot be read.
-    func app(ingestKey key: String) async throws(APIError) -> App {
+    /// - Throws: 429 with the wait.
+    func admit(_ client: IPAddress?) throws(APIError) {
+        guard let client, let wait = wrongKeys.wait(for: client, at: configuration.now()) else { return }
+        Counter(label: IngestMetrics.rateLimited, dimensions: [("limit", "wrong_key")]).increment()
+        throw APIError.tooManyRequests(retryAfter: wait)
+    }
+
+    /// The app whose ingest key is `key`, presented by `client`; a missing or unknown key
+    /// counts against the client's budget of wrong keys.
+    ///
+    /// - Throws: 429 when that budget is spent (see ``admit(_:)``), 401 for a key that names
+    ///   no app, 503 if the store cannot be read.
+    func app(ingestKey key: String, from client: IPAddress?) async throws(APIError) -> App {
+        try admit(client)
         let app: App?
         do {
-            app = try await apps.app(ingestKey: key)
+            app = key.isEmpty ? nil : try await apps.app(ingestKey: key)
         } catch {
             throw APIError(storeError: error)
         }
-        guard let app else { throw APIError.unauthorized("unknown app key") }
+        guard let app else {
+            if let client { _ = wrongKeys.take(1, for: client, at: configuration.now()) }
+            throw APIError.unauthorized(key.isEmpty ? "missing app key" : "unknown app key")
+        }
         return app
     }
 
@@ -57,10 +74,10 @@ struct IngestController {
     /// the app's data health.
     ///
     /// - Throws: 429 when a rate limit refuses the batch, 400 or 503 when the store does.
-    func store(_ envelope: IngestEnvelope, app: App, context: some RequestContext) async throws -> IngestResponse {
+    func store(_ envelope: IngestEnvelope, app: App, request: Request, context: some RequestContext) async throws -> IngestResponse {
         let receivedAt = configuration.now()
         // Limits before validation: a refused batch costs no more than its parse.
-        if let addressLimiter, let address = Self.limitedAddress(of: context),
+        if let addressLimiter, let address = limitedAddress(of: request, context: context),
             let wait = addressLimiter.take(envelope.events.count, for: address, at: receivedAt)
         {
             Counter(label: IngestMetrics.rateLimited, dimensions: [("limit", "address")]).increment()
@@ -97,20 +114,13 @@ struct IngestController {
 
     private static let appKey = HTTPField.Name("X-App-Key")!
 
-    /// The client's IP address, or `nil` when the context does not know it or it is a
-    /// loopback address (a reverse proxy on this host).
-    static func limitedAddress(of context: some RequestContext) -> String? {
-        guard let address = address(of: context), !isLoopback(address) else { return nil }
-        return address
-    }
-
-    /// The client's IP address, or `nil` when the context does not know it.
-    static func address(of context: some RequestContext) -> String? {
-        (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress
-    }
-
-    /// Whether `address` is one of this host's loopback addresses.
-    static func isLoopback(_ address: String) -> Bool {
-        address == "::1" || address.hasPrefix("127.") || address.hasPrefix("::ffff:127.")
+    /// The client's address (see ``ClientAddress``), or `nil` when the context does not know
+    /// it or it is a loopback address (a reverse proxy on this host, not configured as trusted,
+    /// speaks for every client): what the address limits count by.
+    func limitedAddress(of request: Request, context: some RequestContext) -> IPAddress? {
+        guard let client = ClientAddress(of: request, context: context, proxies: configuration.trustedProxies),
+            !client.address.isLoopback
+        else { return nil }
+        return client.address
     }
 }

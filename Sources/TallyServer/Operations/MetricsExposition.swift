@@ -5,7 +5,7 @@ import Hummingbird
 import NIOCore
 import Prometheus
 
-/// `GET /metrics`: the registry's metrics in Prometheus' text format, for loopback clients,
+/// `GET /metrics`: the registry's metrics in Prometheus' text format, for clients on this host,
 /// or others with the configured bearer token (``ServerConfiguration/metricsToken``).
 ///
 /// The registry is filled through swift-metrics' `MetricsSystem` bootstrapped with a
@@ -15,10 +15,11 @@ import Prometheus
 struct MetricsExposition {
     let registry: PrometheusCollectorRegistry
     let token: String?
+    let proxies: TrustedProxies
 
     func serve(_ request: Request, context: some RequestContext) throws -> Response {
-        guard Self.allows(address: IngestController.address(of: context), authorization: request.headers[.authorization], token: token)
-        else {
+        let isLocal = ClientAddress(of: request, context: context, proxies: proxies)?.isLocal ?? false
+        guard Self.allows(isLocal: isLocal, authorization: request.headers[.authorization], token: token) else {
             throw APIError.unauthorized("metrics are served to loopback clients, or with the configured bearer token")
         }
         return Response(
@@ -26,12 +27,12 @@ struct MetricsExposition {
             body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
     }
 
-    /// Whether a client at `address` (`nil` if unknown) sending `authorization` may read the
-    /// metrics: from loopback, or with `Bearer <token>` when a token is configured. The token
-    /// is compared by its SHA-256 digest, whose comparison takes the same time wherever the
-    /// texts differ.
-    static func allows(address: String?, authorization: String?, token: String?) -> Bool {
-        if let address, IngestController.isLoopback(address) { return true }
+    /// Whether a client sending `authorization` may read the metrics: from this host
+    /// (`isLocal`, see ``ClientAddress/isLocal``), or with `Bearer <token>` when a token is
+    /// configured. The token is compared by its SHA-256 digest, whose comparison takes the
+    /// same time wherever the texts differ.
+    static func allows(isLocal: Bool, authorization: String?, token: String?) -> Bool {
+        if isLocal { return true }
         guard let token, let authorization, authorization.hasPrefix("Bearer ") else { return false }
         return SHA256.hash(data: Data(authorization.dropFirst("Bearer ".count).utf8)) == SHA256.hash(data: Data(token.utf8))
     }

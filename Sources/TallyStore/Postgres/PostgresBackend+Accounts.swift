@@ -62,6 +62,13 @@ extension PostgresBackend {
         }
     }
 
+    func liveSessions(tokenHashes: Set<Data>, now: Int64) async throws -> Set<Data> {
+        let hashes = tokenHashes.map { ByteBuffer(bytes: $0) }
+        return Set(
+            try await rows(
+                "SELECT token_hash FROM dashboard_session WHERE expires_at > \(now) AND token_hash = ANY(\(hashes))", as: Data.self))
+    }
+
     func deleteSession(tokenHash: Data) async throws {
         try await execute("DELETE FROM dashboard_session WHERE token_hash = \(tokenHash)")
     }

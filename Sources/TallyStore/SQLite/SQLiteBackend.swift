@@ -1,5 +1,11 @@
 import GRDB
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The store's SQLite database: one file, in WAL mode, through a GRDB `DatabasePool`.
 ///
 /// Reads (metrics, lookups, export) run concurrently with each other and with the single
@@ -20,8 +26,15 @@ final class SQLiteBackend: GroupCommitBackend {
     let groupCommit: GroupCommit<SQLiteGroupWriter>
 
     /// Opens the database at `path`, creating the file and schema if needed and migrating an
-    /// older schema.
+    /// older schema. A new file is readable and writable by its owner only (0600, whatever the
+    /// umask): it holds raw events and password hashes. SQLite gives its WAL and shared-memory
+    /// files the database file's mode.
     init(path: String) throws {
+        if path != ":memory:", !path.isEmpty {
+            // O_CREAT without O_EXCL: an existing file keeps its mode; a new one gets 0600.
+            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            if descriptor >= 0 { close(descriptor) }
+        }
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             // 64 MiB page cache per connection: rollup and index pages of recent days stay hot.

@@ -110,6 +110,9 @@ protocol StoreBackend: Sendable {
     /// The session of `tokenHash` unless it expired at or before `now`.
     func session(tokenHash: Data, now: Int64) async throws -> DashboardSession?
 
+    /// Which of `tokenHashes` name sessions that had not expired at `now`.
+    func liveSessions(tokenHashes: Set<Data>, now: Int64) async throws -> Set<Data>
+
     /// Deletes the session of `tokenHash`, if any.
     func deleteSession(tokenHash: Data) async throws
 

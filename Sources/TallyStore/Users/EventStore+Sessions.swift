@@ -30,6 +30,12 @@ extension EventStore {
         try await backend.session(tokenHash: tokenHash, now: now.unixMilliseconds)
     }
 
+    /// Which of `tokenHashes` name sessions that still exist and had not expired at `now`:
+    /// one query, for a server checking the sessions of its open connections.
+    public func liveSessions(tokenHashes: Set<Data>, now: Date = Date()) async throws -> Set<Data> {
+        tokenHashes.isEmpty ? [] : try await backend.liveSessions(tokenHashes: tokenHashes, now: now.unixMilliseconds)
+    }
+
     /// Deletes the session whose token hashes to `tokenHash` (signing out); does nothing if
     /// there is none.
     public func deleteSession(tokenHash: Data) async throws {

@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 import Foundation
 import Logging
 import Metrics
@@ -29,6 +29,14 @@ struct Serve: AsyncParsableCommand {
         static let dashboardConfig = EnvironmentSetting(variable: "TALLY_DASHBOARD_CONFIG", defaultValue: "")
         static let metricsToken = EnvironmentSetting(variable: "TALLY_METRICS_TOKEN", defaultValue: "")
         static let logLevel = EnvironmentSetting(variable: "TALLY_LOG_LEVEL", defaultValue: Logger.Level.warning.rawValue)
+        static let publicURL = EnvironmentSetting(variable: "TALLY_PUBLIC_URL", defaultValue: "")
+        static let secureCookies = EnvironmentSetting(variable: "TALLY_SECURE_COOKIES", defaultValue: false)
+        static let trustedProxies = EnvironmentSetting(variable: "TALLY_TRUSTED_PROXIES", defaultValue: "")
+        static let forwardedHeader = EnvironmentSetting(variable: "TALLY_FORWARDED_HEADER", defaultValue: TrustedProxies.Header.xForwardedFor)
+        static let connectionsPerAddress = EnvironmentSetting(
+            variable: "TALLY_MAX_CONNECTIONS_PER_ADDRESS", defaultValue: ServerConfiguration().maximumConnectionsPerAddress)
+        static let requestHeadTimeout = EnvironmentSetting(
+            variable: "TALLY_REQUEST_HEAD_TIMEOUT", defaultValue: ServerConfiguration().requestHeadTimeout)
     }
 
     @OptionGroup var database: DatabaseOptions
@@ -56,6 +64,30 @@ struct Serve: AsyncParsableCommand {
             "The least severe messages logged: trace, debug, info (every request, with its id), notice, warning, error or critical."))
     var logLevel: String?
 
+    @Option(help: Setting.publicURL.help("The address users open the dashboard at, behind a proxy; https:// turns on --secure-cookies."))
+    var publicURL: String?
+
+    @Flag(
+        inversion: .prefixedNo,
+        help: Setting.secureCookies.help(
+            "Mark the dashboard's cookies Secure, with the __Host- prefix, for a dashboard served over HTTPS (default: on when --public-url is https)."
+        ))
+    var secureCookies: Bool?
+
+    @Option(
+        help: Setting.trustedProxies.help(
+            "Comma-separated addresses or CIDR ranges of reverse proxies whose forwarding header names the client (none by default)."))
+    var trustedProxies: String?
+
+    @Option(help: Setting.forwardedHeader.help("The header the trusted proxies write: x-forwarded-for or forwarded."))
+    var forwardedHeader: TrustedProxies.Header?
+
+    @Option(help: Setting.connectionsPerAddress.help("The most connections one client address may hold open (trusted proxies excepted)."))
+    var maxConnectionsPerAddress: Int?
+
+    @Option(help: Setting.requestHeadTimeout.help("Seconds a client has to send a request head before the server answers 408 and closes."))
+    var requestHeadTimeout: Double?
+
     func run() async throws {
         let (host, port, demo, demoUsers) = try (
             Setting.host.value(host), Setting.port.value(port), Setting.demo.value(demo), Setting.demoUsers.value(demoUsers)
@@ -75,9 +107,23 @@ struct Serve: AsyncParsableCommand {
         configuration.port = port
         configuration.metricsToken = metricsToken.isEmpty ? nil : metricsToken
         configuration.logLevel = logLevel
+        do {
+            configuration.trustedProxies = try TrustedProxies(
+                parsing: Setting.trustedProxies.value(trustedProxies), header: Setting.forwardedHeader.value(forwardedHeader))
+        } catch let error as ConfigurationError {
+            throw ValidationError("--trusted-proxies (\(Setting.trustedProxies.variable)): \(error.value) is not an IP address or a CIDR range")
+        }
+        configuration.maximumConnectionsPerAddress = try Setting.connectionsPerAddress.value(maxConnectionsPerAddress)
+        configuration.requestHeadTimeout = try Setting.requestHeadTimeout.value(requestHeadTimeout)
+        let publicURL = try Setting.publicURL.value(publicURL)
+        guard publicURL.isEmpty || URL(string: publicURL)?.host != nil else {
+            throw ValidationError("--public-url \(publicURL.prefix(100)) is not an absolute URL (\(Setting.publicURL.variable))")
+        }
+        let secure =
+            try secureCookies ?? Setting.secureCookies.parse(ProcessInfo.processInfo.environment) ?? publicURL.lowercased().hasPrefix("https://")
         let layout = try dashboardConfig.isEmpty ? .default : DashboardLayout(contentsOfFile: dashboardConfig)
         let collector = try TallyServer(store: store, configuration: configuration)
-        let server = await DashboardServer(collector: collector, layout: layout)
+        let server = await DashboardServer(collector: collector, layout: layout, secureCookies: secure)
         let (ports, running) = AsyncStream.makeStream(of: Int.self)
 
         try await withThrowingTaskGroup(of: Part.self) { group in
@@ -101,12 +147,13 @@ struct Serve: AsyncParsableCommand {
             guard let base = URL(string: "http://\(shownHost):\(listeningPort)") else {
                 throw ValidationError("--host \(host) cannot be written in a URL")
             }
+            let dashboard = publicURL.isEmpty ? base.absoluteString + "/" : publicURL
             say("tally listening on \(base.absoluteString) (database \(database))")
             if demo {
                 group.addTask {
                     say(try await DemoData.fill(store: store, server: base, users: demoUsers))
                     let login = try await DemoData.createUser(access: server.access)
-                    say("dashboard: \(base.absoluteString)/ (user \(DemoData.userName), \(login))")
+                    say("dashboard: \(dashboard) (user \(DemoData.userName), \(login))")
                     return .demo
                 }
             }
@@ -133,3 +180,6 @@ struct ListenError: Error, CustomStringConvertible {
         return "cannot listen on \(host):\(port): \(reason)"
     }
 }
+
+// `public import ArgumentParser` above: a conformance of a public type must see its protocol publicly.
+extension TrustedProxies.Header: ExpressibleByArgument {}

@@ -14,12 +14,16 @@ import Testing
 struct DashboardFixture {
     static let password = "correct horse battery"
     static let day = "2026-11-20"
+    /// The cookies of a dashboard served over plain HTTP, as the fixture's is.
+    static let cookies = DashboardCookies(secure: false)
 
     let store: EventStore
     let app: NewApp
     let server: DashboardServer
 
-    init() async throws {
+    /// A fixture whose user may open sockets and send messages within `socketLimits`, with
+    /// `Secure`, `__Host-` prefixed cookies when `secureCookies`.
+    init(socketLimits: SocketLimits = .init(), secureCookies: Bool = false) async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tally-web-\(UUID()).sqlite").path
         store = try EventStore(path: path)
         app = try await store.createApp(name: "Bills <& Co>", timeZone: "UTC", acceptedEventAge: 3_650 * 86_400)
@@ -38,7 +42,8 @@ struct DashboardFixture {
         var configuration = ServerConfiguration()
         configuration.idleTimeout = 3_600
         let collector = try TallyServer(store: store, configuration: configuration)
-        server = await DashboardServer(collector: collector, access: access, tick: .milliseconds(20))
+        server = await DashboardServer(
+            collector: collector, access: access, secureCookies: secureCookies, socketLimits: socketLimits, tick: .milliseconds(20))
     }
 
     /// Runs `test` against the server listening on an ephemeral port.
@@ -53,16 +58,17 @@ struct DashboardFixture {
 extension TestClientProtocol {
     /// Posts the sign-in form as a browser does: it fetches the form (and its CSRF cookie),
     /// then posts `user`, `password` and `token` (the form's own token when `nil`).
-    func postSignIn(_ user: String = "ana", password: String = DashboardFixture.password, token: String? = nil) async throws -> (
-        TestResponse, csrf: String
-    ) {
+    func postSignIn(
+        _ user: String = "ana", password: String = DashboardFixture.password, token: String? = nil,
+        cookies: DashboardCookies = DashboardFixture.cookies
+    ) async throws -> (TestResponse, csrf: String) {
         let form = try await execute(uri: "/login", method: .get)
-        let csrf = try #require(form.cookie(Cookies.csrf))
+        let csrf = try #require(form.cookie(cookies.csrf))
         let field = try token ?? #require(String(buffer: form.body).firstMatch(of: /name="csrf" value="([^"]+)"/).map { String($0.1) })
         let body = "user=\(user)&password=\(password.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")&csrf=\(field)"
         let answer = try await execute(
             uri: "/login", method: .post,
-            headers: [.contentType: "application/x-www-form-urlencoded", .cookie: "\(Cookies.csrf)=\(csrf)"],
+            headers: [.contentType: "application/x-www-form-urlencoded", .cookie: "\(cookies.csrf)=\(csrf)"],
             body: ByteBuffer(string: body))
         return (answer, csrf)
     }
@@ -72,8 +78,8 @@ extension TestClientProtocol {
     func signIn(_ user: String = "ana", password: String = DashboardFixture.password) async throws -> String {
         let (answer, csrf) = try await postSignIn(user, password: password)
         #expect(answer.status == .found)
-        let session = try #require(answer.cookie(Cookies.session))
-        return "\(Cookies.csrf)=\(csrf); \(Cookies.session)=\(session)"
+        let session = try #require(answer.cookie(DashboardFixture.cookies.session))
+        return "\(DashboardFixture.cookies.csrf)=\(csrf); \(DashboardFixture.cookies.session)=\(session)"
     }
 }
 

@@ -29,7 +29,8 @@ struct LiveDashboardsTests {
             try await access.createUser(name: "user-\(user)", password: "load-test-password")
             sessions.append(try await access.signIn(name: "user-\(user)", password: "load-test-password", from: "127.0.0.1").token)
         }
-        let collector = try await Collector(database: database)
+        // Every tab is on this host's one address: more than one address may hold by default.
+        let collector = try await Collector(database: database, options: ["--max-connections-per-address", "\(Self.tabs * 2)"])
         let tabs = Tabs()
         let socket = "ws://127.0.0.1:\(collector.port)/apps/\(app.app.id.rawValue)/live"
 

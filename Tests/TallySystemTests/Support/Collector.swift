@@ -7,11 +7,14 @@ final class Collector {
     let database: String
     /// The port it listens on: chosen by the system at the first start, kept after.
     private(set) var port = 0
+    /// More options of `tally serve`.
+    let options: [String]
     private var child: ChildProcess?
 
-    /// Starts `tally serve --db database` and waits until it listens.
-    init(database: String) async throws {
+    /// Starts `tally serve --db database` with `options` and waits until it listens.
+    init(database: String, options: [String] = []) async throws {
         self.database = database
+        self.options = options
         try await start()
     }
 
@@ -20,7 +23,7 @@ final class Collector {
 
     /// Starts the collector (again) and waits until it listens.
     func start() async throws {
-        let child = try ChildProcess("tally", ["serve", "--db", database, "--port", String(port)])
+        let child = try ChildProcess("tally", ["serve", "--db", database, "--port", String(port)] + options)
         self.child = child
         port = try await child.firstLine { line in
             line.hasPrefix("tally listening on http://127.0.0.1:")

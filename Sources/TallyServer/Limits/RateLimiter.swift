@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Locking
 import TallyStore
 
@@ -9,7 +9,12 @@ import TallyStore
 /// At most `capacity` buckets are kept, so a stream of new keys (addresses) cannot grow it
 /// without end: a full bucket is the same as none and goes first, then the least recently
 /// used half.
-final class RateLimiter<Key: Hashable & Sendable>: Sendable {
+///
+/// ```swift
+/// let limiter = RateLimiter<String>(limit: RateLimit(eventsPerSecond: 5, burst: 20))
+/// if let wait = limiter.take(1, for: "ana", at: Date()) { print("retry in \(wait) s") }
+/// ```
+public final class RateLimiter<Key: Hashable & Sendable>: Sendable {
     private struct Bucket {
         var tokens: Double
         var updated: Date
@@ -19,20 +24,21 @@ final class RateLimiter<Key: Hashable & Sendable>: Sendable {
     private let capacity: Int
     private let buckets = Locked<[Key: Bucket]>([:])
 
-    init(limit: RateLimit, capacity: Int = 100_000) {
+    /// A limiter of `limit` per key that keeps at most `capacity` buckets.
+    public init(limit: RateLimit, capacity: Int = 100_000) {
         self.limit = limit
         self.capacity = max(1, capacity)
     }
 
     /// The longest wait ``take(_:for:at:)`` asks for, whatever the configured rate: a day.
-    static var maximumWait: Double { 86_400 }
+    public static var maximumWait: Double { 86_400 }
 
     /// How many buckets are kept.
     var count: Int { buckets.withLock(\.count) }
 
     /// Takes `events` tokens from `key`'s bucket; if there are too few, takes none and
     /// returns how many whole seconds to wait, from 1 to ``maximumWait``.
-    func take(_ events: Int, for key: Key, at now: Date) -> Int? {
+    public func take(_ events: Int, for key: Key, at now: Date) -> Int? {
         buckets.withLock { buckets in
             if buckets[key] == nil, buckets.count >= capacity { evict(from: &buckets, at: now) }
             var bucket = buckets[key].map { refilled($0, at: now) } ?? Bucket(tokens: Double(limit.burst), updated: now)
@@ -43,6 +49,15 @@ final class RateLimiter<Key: Hashable & Sendable>: Sendable {
             }
             bucket.tokens -= cost
             return nil
+        }
+    }
+
+    /// How many whole seconds `key` must wait before ``take(_:for:at:)`` of one token can
+    /// succeed, or `nil` if it can now; takes nothing.
+    public func wait(for key: Key, at now: Date) -> Int? {
+        buckets.withLock { buckets in
+            guard let bucket = buckets[key].map({ refilled($0, at: now) }), bucket.tokens < 1 else { return nil }
+            return Int(min(Self.maximumWait, max(1, ((1 - bucket.tokens) / limit.eventsPerSecond).rounded(.up))))
         }
     }
 
