@@ -182,5 +182,17 @@ let package = Package(
             path: "Tools/IngestOnOneCore",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        .executableTarget(
+            name: "ConnectionFlood",
+            dependencies: [
+                .product(name: "TallyDashboard", package: "Tally"),
+                .product(name: "TallyServer", package: "Tally"),
+                .product(name: "TallyServerTesting", package: "Tally"),
+                .product(name: "TallyStore", package: "Tally"),
+                .product(name: "TallyStoreTesting", package: "Tally"),
+            ],
+            path: "Tools/ConnectionFlood",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ]
 )

@@ -36,6 +36,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// How long the client has to send a request head.
     private let headTimeout: TimeAmount
+    /// Set when the connection ends before its first request head (see ``ConnectionLogHandler``).
+    let unserved = ConnectionLogHandler.Unserved()
+    /// Whether a request head has arrived.
+    private var served = false
     private var state = State.awaitingHead
     /// Whether a byte of the awaited head has arrived.
     private var headStarted = false
@@ -87,6 +91,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         timer?.cancel()
+        if !served { unserved.set() }
         context.fireChannelInactive()
     }
 
@@ -96,6 +101,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     func headArrived(upgrading: Bool) {
         timer?.cancel()
         timer = nil
+        served = true
         switch state {
         case .awaitingHead: state = upgrading ? .upgraded : .serving(requests: 1)
         case .serving(let requests): state = upgrading ? .upgraded : .serving(requests: requests + 1)
@@ -140,6 +146,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         guard let context else { return }
         if case .closing = state { return }
         state = .closing
+        if !served { unserved.set() }
         timer?.cancel()
         let head = "HTTP/1.1 \(status.code) \(status.reasonPhrase)\r\nConnection: close\r\nContent-Length: 0\r\n\r\n"
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: head)), promise: nil)

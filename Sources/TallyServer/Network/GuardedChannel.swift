@@ -8,7 +8,9 @@ import NIOHTTP1
 /// - a client address holds at most ``ServerConfiguration/maximumConnectionsPerAddress``
 ///   connections (trusted proxies excepted): one more is answered 503 and closed at once;
 /// - each connection has a ``ConnectionGuard``: request heads within
-///   ``ServerConfiguration/requestHeadTimeout``, and refused heads answered with their status.
+///   ``ServerConfiguration/requestHeadTimeout``, and refused heads answered with their status;
+/// - what is logged as an error about a connection that ended before its first request is
+///   logged at `debug` (see ``ConnectionLogHandler``).
 public struct GuardedChannel<Base: ServerChildChannel>: ServerChildChannel {
     public typealias Value = Base.Value
 
@@ -38,6 +40,15 @@ public struct GuardedChannel<Base: ServerChildChannel>: ServerChildChannel {
     }
 
     public func handle(value: Value, logger: Logger) async {
+        // What goes wrong with a connection that ended before its first request is not logged
+        // as an error (see ConnectionLogHandler).
+        var logger = logger
+        let channel = value.channel
+        if let unserved = try? await channel.eventLoop.submit({ try channel.pipeline.syncOperations.handler(type: ConnectionGuard.self).unserved })
+            .get()
+        {
+            logger.handler = ConnectionLogHandler(base: logger.handler, unserved: unserved)
+        }
         await base.handle(value: value, logger: logger)
     }
 
