@@ -97,7 +97,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     // MARK: What the watcher after the decoder reports
 
-    /// A request head arrived; `upgrading` when it asks to switch protocols.
+    /// A request head arrived; `upgrading` when it asks to switch to a WebSocket.
     func headArrived(upgrading: Bool) {
         timer?.cancel()
         timer = nil
@@ -158,8 +158,8 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
 /// Sits after the HTTP decoder and tells the ``ConnectionGuard`` of its connection when a
 /// request head arrives, when an answer has been written, and when the decoder refuses a head.
-/// It leaves the pipeline when a request asks to upgrade, before the upgrade replaces the
-/// HTTP handlers.
+/// It leaves the pipeline when a request asks to upgrade to a WebSocket, before the upgrade
+/// replaces the HTTP handlers.
 final class RequestHeadWatcher: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -174,7 +174,7 @@ final class RequestHeadWatcher: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         if case .head(let head) = unwrapInboundIn(data) {
-            let upgrading = head.headers.contains(name: "upgrade")
+            let upgrading = head.headers["upgrade"].contains { $0.lowercased() == "websocket" }
             connectionGuard.headArrived(upgrading: upgrading)
             context.fireChannelRead(data)
             if upgrading { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
