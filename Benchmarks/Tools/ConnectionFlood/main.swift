@@ -28,7 +28,7 @@ enum ConnectionFloodTool {
         configuration.logLevel = .critical
         configuration.requestHeadTimeout = 2
         let collector = try TallyServer(store: try await EventStore(database: database), configuration: configuration)
-        let server = await DashboardServer(collector: collector)
+        let server = DashboardServer(collector: collector)
         let (ports, running) = AsyncStream.makeStream(of: Int.self)
         let serving = Task { try await server.run { running.yield($0) } }
         var iterator = ports.makeAsyncIterator()
@@ -55,6 +55,7 @@ enum ConnectionFloodTool {
     }
 
     /// The `/healthz` latencies from 127.0.0.2 while `load` runs.
+    @MainActor
     static func probe(port: UInt16, during load: () async -> Void) async -> [Double?] {
         let probe = ConnectionFlood.Probe()
         let probing = Task { await ConnectionFlood.onThread { probe.run(port: port) } }
