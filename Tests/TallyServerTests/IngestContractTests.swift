@@ -295,6 +295,7 @@ struct IngestContractTests {
             ("idleTimeout", { $0.idleTimeout = .infinity }), ("idleTimeout", { $0.idleTimeout = 1e300 }),
             ("maximumConnectionsPerAddress", { $0.maximumConnectionsPerAddress = 0 }),
             ("requestHeadTimeout", { $0.requestHeadTimeout = 0 }), ("requestHeadTimeout", { $0.requestHeadTimeout = -.nan }),
+            ("wrongKeyLimit.burst", { $0.wrongKeyLimit.burst = 0 }),
         ]
         for (setting, change) in settings {
             var configuration = ServerConfiguration()

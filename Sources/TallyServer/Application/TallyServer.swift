@@ -74,7 +74,8 @@ public struct TallyServer: Sendable {
         let apps = AppDirectory(store: store)
         let ingest = IngestController(
             store: store, apps: apps, appLimiter: configuration.rateLimit.map { RateLimiter(limit: $0) },
-            addressLimiter: configuration.addressRateLimit.map { RateLimiter(limit: $0) }, configuration: configuration,
+            addressLimiter: configuration.addressRateLimit.map { RateLimiter(limit: $0) },
+            wrongKeys: RateLimiter(limit: configuration.wrongKeyLimit), configuration: configuration,
             announcer: announcer
         )
         let metrics = MetricsController(store: store, apps: apps)

@@ -42,6 +42,11 @@ public struct ServerConfiguration: Sendable {
     /// address, not a flood from one host. Loopback clients are not limited by address: a
     /// reverse proxy on the same host speaks for every client.
     public var addressRateLimit: RateLimit? = RateLimit(eventsPerSecond: 2_000, burst: 20_000)
+    /// How many wrong or missing ingest keys one client address may send (loopback
+    /// excepted, as for ``addressRateLimit``): by default 20 at once, then one every 2 seconds.
+    /// Past it the address is refused with 429 before its body is read, so that guessing keys
+    /// on routes whose key is in the body costs the server no more than the refusal.
+    public var wrongKeyLimit = RateLimit(eventsPerSecond: 0.5, burst: 20)
     /// The most connections served at once; more wait in the listen queue until one closes.
     public var maximumConnections = 10_000
     /// The most connections one client address may hold open (a trusted proxy's excepted);
@@ -100,6 +105,7 @@ public struct ServerConfiguration: Sendable {
         }
         try rateLimit?.validate(as: "rateLimit")
         try addressRateLimit?.validate(as: "addressRateLimit")
+        try wrongKeyLimit.validate(as: "wrongKeyLimit")
     }
 }
 

@@ -13,8 +13,8 @@ struct IngestController {
     let apps: AppDirectory
     let appLimiter: RateLimiter<AppID>?
     let addressLimiter: RateLimiter<IPAddress>?
-    /// Wrong or missing keys per client address: 20 at once, then one every 2 seconds.
-    let wrongKeys = RateLimiter<IPAddress>(limit: RateLimit(eventsPerSecond: 0.5, burst: 20))
+    /// Wrong or missing keys per client address (``ServerConfiguration/wrongKeyLimit``).
+    let wrongKeys: RateLimiter<IPAddress>
     let configuration: ServerConfiguration
     let announcer: IngestAnnouncer
 
@@ -26,7 +26,7 @@ struct IngestController {
         return try .json(await store(envelope, app: app, request: request, context: context))
     }
 
-    /// Refuses `client` if it sent more wrong keys lately than ``wrongKeys`` allows: called
+    /// Refuses `client` if it sent more wrong keys lately than the configuration allows: called
     /// before the body is read on routes whose key may be in the body, so that guessing keys
     /// costs the server no more than a refusal once the budget is spent.
     ///

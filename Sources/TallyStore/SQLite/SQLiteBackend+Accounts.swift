@@ -70,15 +70,13 @@ extension SQLiteBackend {
     func liveSessions(tokenHashes: Set<Data>, now: Int64) async throws -> Set<Data> {
         try await pool.read { db in
             var live: Set<Data> = []
-            // In chunks below SQLite's limit on bound parameters.
+            // In chunks below SQLite's limit on bound parameters; GRDB's SQL literal binds
+            // each hash of `chunk` as a parameter of the list.
             let hashes = Array(tokenHashes)
             for start in stride(from: 0, to: hashes.count, by: 500) {
                 let chunk = hashes[start..<min(start + 500, hashes.count)]
-                let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                live.formUnion(
-                    try Data.fetchAll(
-                        db, sql: "SELECT token_hash FROM dashboard_session WHERE expires_at > ? AND token_hash IN (\(marks))",
-                        arguments: StatementArguments([now.databaseValue] + chunk.map(\.databaseValue))))
+                let request: SQLRequest<Data> = "SELECT token_hash FROM dashboard_session WHERE expires_at > \(now) AND token_hash IN \(chunk)"
+                live.formUnion(try request.fetchAll(db))
             }
             return live
         }
