@@ -65,15 +65,16 @@ struct LiveSocket: Sendable {
                 }
                 do {
                     for try await message in inbound.messages(maxSize: Self.maximumMessage) {
-                        // Each message is checked: the session still lives, and the user has
-                        // messages left. A socket whose session ended closes.
-                        guard try await server.access.session(token: token) != nil else {
-                            try? await outbound.close(.policyViolation, reason: "the session ended")
-                            break
-                        }
+                        // Each message is checked: the user has messages left (before the
+                        // store is asked anything), and the session still lives; a socket whose
+                        // session ended closes.
                         if let wait = server.messages.take(1, for: session.user.id, at: Date()) {
                             await page.send(PageMessage(error: "too many messages: wait \(wait) s"))
                             continue
+                        }
+                        guard try await server.access.session(token: token) != nil else {
+                            try? await outbound.close(.policyViolation, reason: "the session ended")
+                            break
                         }
                         await Self.receive(message, on: page)
                     }

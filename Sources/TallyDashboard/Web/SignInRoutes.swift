@@ -30,7 +30,7 @@ struct SignInRoutes: Sendable {
             guard let form = try? await Self.decode(LogoutForm.self, request, context: context),
                 cookies.isValidCSRF(form.csrf, for: request)
             else { throw HTTPError(.forbidden, message: "The form is out of date: reload the page and try again.") }
-            if let token = request.cookies[cookies.session]?.value, !token.isEmpty {
+            if let token = server.sessionToken(of: request) {
                 try await access.signOut(token: token)
                 await server.closeSockets(ofSession: token)
             }
