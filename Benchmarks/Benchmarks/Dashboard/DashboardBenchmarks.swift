@@ -39,7 +39,7 @@ let benchmarks: @Sendable () -> Void = {
                 benchmark.startMeasurement()
                 let page = DashboardPage(app: app, layout: .default, query: query, store: store)
                 await page.refresh()
-                blackHole(page.document(csrf: "token"))
+                blackHole(page.document(csrf: "token", styleNonce: "nonce"))
                 benchmark.stopMeasurement()
             }
         }.value
@@ -56,7 +56,7 @@ let benchmarks: @Sendable () -> Void = {
         await MainActor.run {
             for _ in benchmark.scaledIterations {
                 benchmark.startMeasurement()
-                blackHole(page.document(csrf: "token"))
+                blackHole(page.document(csrf: "token", styleNonce: "nonce"))
                 benchmark.stopMeasurement()
             }
         }
