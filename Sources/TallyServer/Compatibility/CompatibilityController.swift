@@ -30,7 +30,7 @@ struct CompatibilityController {
             let capture = try PostHogCapture(
                 body: body, receivedAt: ingest.configuration.now(), maximumEvents: ingest.configuration.maximumBatchEvents)
             let app = try await ingest.app(ingestKey: capture.apiKey ?? "", from: client)
-            _ = try await ingest.store(capture.envelope, app: app, request: request, context: context)
+            _ = try await ingest.store(capture.envelope, app: app, from: client, context: context)
             return try .json(["status": 1])
         } catch let error as APIError {
             throw VendorError(error: error, vendor: .postHog)
@@ -51,7 +51,7 @@ struct CompatibilityController {
                 body: body, type: type, authenticated: headerApp != nil, receivedAt: ingest.configuration.now(),
                 maximumEvents: ingest.configuration.maximumBatchEvents)
             let app = if let headerApp { headerApp } else { try await ingest.app(ingestKey: batch.writeKey ?? "", from: client) }
-            _ = try await ingest.store(batch.envelope, app: app, request: request, context: context)
+            _ = try await ingest.store(batch.envelope, app: app, from: client, context: context)
             return try .json(["success": true])
         } catch let error as APIError {
             throw VendorError(error: error, vendor: .segment)

@@ -23,7 +23,7 @@ struct IngestController {
         let app = try await app(ingestKey: request.headers[Self.appKey] ?? "", from: client)
         let decoder = IngestDecoder(configuration: configuration)
         let envelope = try decoder.envelope(of: await body(of: request, contentEncoding: request.headers[.contentEncoding]))
-        return try .json(await store(envelope, app: app, request: request, context: context))
+        return try .json(await store(envelope, app: app, from: client, context: context))
     }
 
     /// Refuses `client` if it sent more wrong keys lately than the configuration allows: called
@@ -69,15 +69,16 @@ struct IngestController {
         return try IngestDecoder(configuration: configuration).inflate(body, contentEncoding: contentEncoding)
     }
 
-    /// Stores the events of `envelope` for `app`: rate limits first, then each event validated
+    /// Stores the events of `envelope` for `app`, sent by `client` (the address the limits
+    /// count by, ``limitedAddress(of:context:)``): rate limits first, then each event validated
     /// on its own, the valid ones stored in one durable transaction, and the outcome recorded in
     /// the app's data health.
     ///
     /// - Throws: 429 when a rate limit refuses the batch, 400 or 503 when the store does.
-    func store(_ envelope: IngestEnvelope, app: App, request: Request, context: some RequestContext) async throws -> IngestResponse {
+    func store(_ envelope: IngestEnvelope, app: App, from client: IPAddress?, context: some RequestContext) async throws -> IngestResponse {
         let receivedAt = configuration.now()
         // Limits before validation: a refused batch costs no more than its parse.
-        if let addressLimiter, let address = limitedAddress(of: request, context: context),
+        if let addressLimiter, let address = client,
             let wait = addressLimiter.take(envelope.events.count, for: address, at: receivedAt)
         {
             Counter(label: IngestMetrics.rateLimited, dimensions: [("limit", "address")]).increment()

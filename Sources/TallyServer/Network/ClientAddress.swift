@@ -15,6 +15,6 @@ public struct ClientAddress: Hashable, Sendable {
             return nil
         }
         address = proxies.client(peer: peer, headers: request.headers)
-        isLocal = proxies.isLocal(peer: peer, headers: request.headers)
+        isLocal = proxies.isLocal(client: address, peer: peer, headers: request.headers)
     }
 }

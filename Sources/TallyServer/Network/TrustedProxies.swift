@@ -66,9 +66,13 @@ public struct TrustedProxies: Hashable, Sendable {
     /// loopback address, and no forwarding header that was not walked through trusted proxies
     /// (one a proxy on this host that is not trusted wrote, say) says it was forwarded.
     public func isLocal(peer: IPAddress, headers: HTTPFields) -> Bool {
+        isLocal(client: client(peer: peer, headers: headers), peer: peer, headers: headers)
+    }
+
+    /// ``isLocal(peer:headers:)`` for a request whose `client` is already resolved.
+    func isLocal(client: IPAddress, peer: IPAddress, headers: HTTPFields) -> Bool {
         let other = Header.allCases.filter { $0 != header }.map(\.name)
-        return client(peer: peer, headers: headers).isLoopback && other.allSatisfy { headers[$0] == nil }
-            && (contains(peer) || headers[header.name] == nil)
+        return client.isLoopback && other.allSatisfy { headers[$0] == nil } && (contains(peer) || headers[header.name] == nil)
     }
 
     /// The most hops read from a header: a request head is bounded, but its walk need not be long.
@@ -106,8 +110,12 @@ extension TrustedProxies.Header {
     /// The header's field name.
     var name: HTTPField.Name {
         switch self {
-        case .xForwardedFor: HTTPField.Name("X-Forwarded-For")!
-        case .forwarded: HTTPField.Name("Forwarded")!
+        case .xForwardedFor: Self.xForwardedForName
+        case .forwarded: Self.forwardedName
         }
     }
+
+    // Made once, not per request; both are valid field names.
+    private static let xForwardedForName = HTTPField.Name("X-Forwarded-For")!
+    private static let forwardedName = HTTPField.Name("Forwarded")!
 }
