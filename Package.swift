@@ -9,42 +9,22 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+// The client libraries an app links, with no dependencies: an app that adds this repository
+// fetches nothing else. The collector, the store and the dashboard are the package in
+// `Server/`, which depends on this one by path.
 let package = Package(
     name: "Tally",
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8), .visionOS(.v1)],
     products: [
         .library(name: "Componentry", targets: ["Componentry"]),
         .library(name: "ComponentryList", targets: ["ComponentryList"]),
         .library(name: "TallyTracker", targets: ["TallyTracker"]),
-        .library(name: "TallyStore", targets: ["TallyStore"]),
-        .library(name: "TallyServer", targets: ["TallyServer"]),
-        .library(name: "TallyStoreTesting", targets: ["TallyStoreTesting"]),
-        .library(name: "TallyServerTesting", targets: ["TallyServerTesting"]),
-        .library(name: "TallyDashboard", targets: ["TallyDashboard"]),
+        // Shared with the server package in `Server/`; not meant for apps.
+        .library(name: "Locking", targets: ["Locking"]),
         .library(name: "SeededRandom", targets: ["SeededRandom"]),
-        .executable(name: "tally", targets: ["tally"]),
-    ],
-    dependencies: [
-        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
-        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
-        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
-        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
-        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
-        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
-        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
-        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
-        // A mutex ThreadSanitizer can see, for this package's modules (no product).
+        // A mutex ThreadSanitizer can see, for this repository's modules.
         .target(name: "Locking", swiftSettings: strict),
 
         // The pattern library: Foundation only.
@@ -56,96 +36,8 @@ let package = Package(
         // The client SDK apps embed: Foundation only.
         .target(name: "TallyTracker", dependencies: ["Locking"], swiftSettings: strict),
 
-        // Storage, rollups and exact metrics over SQLite or PostgreSQL.
-        .target(
-            name: "TallyStore",
-            dependencies: [
-                "Locking", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"), .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-            ],
-            swiftSettings: strict
-        ),
-
-        // Test helpers: a fresh store on each database the tests run on.
-        .target(
-            name: "TallyStoreTesting",
-            dependencies: ["TallyStore", .product(name: "PostgresNIO", package: "postgres-nio")],
-            swiftSettings: strict
-        ),
-
-        // The collector: HTTP ingest and metrics over TallyStore.
-        .target(
-            name: "TallyServer",
-            dependencies: [
-                "Componentry", "Locking", "TallyStore",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "CompressNIO", package: "compress-nio"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            resources: [.copy("Resources/openapi.json")],
-            swiftSettings: strict
-        ),
-
-        // The live dashboard: layout configuration, section components, pages, and the web
-        // application that serves them beside the collector's API.
-        .target(
-            name: "TallyDashboard",
-            dependencies: [
-                "Componentry", "ComponentryList", "Locking", "TallyStore", "TallyServer",
-                .product(name: "Yams", package: "Yams"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                .product(name: "Mustache", package: "swift-mustache"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            resources: [
-                .copy("Resources/default-dashboard.yaml"), .copy("Resources/templates"),
-                .copy("Resources/dashboard.js"), .copy("Resources/dashboard.css"),
-            ],
-            swiftSettings: strict
-        ),
-
-        // Test support for servers: a live collector on an ephemeral port.
-        .target(
-            name: "TallyServerTesting",
-            dependencies: [
-                "TallyServer", "TallyStoreTesting",
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            swiftSettings: strict
-        ),
-
         // A seeded generator for reproducible test data, workloads and the demo.
         .target(name: "SeededRandom", swiftSettings: strict),
-
-        // The `tally` command.
-        .executableTarget(
-            name: "tally",
-            dependencies: [
-                "Locking", "TallyServer", "TallyTracker", "TallyDashboard", "SeededRandom",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "NIOCore", package: "swift-nio"),
-            ],
-            swiftSettings: strict
-        ),
 
         // The mediator example (seed 001): three modules that reach each other only through
         // the mediator, each with a facade target (typed calls of its target, Componentry
@@ -186,48 +78,9 @@ let package = Package(
         ),
         .testTarget(name: "ComponentryListTests", dependencies: ["ComponentryList", "SeededRandom"], swiftSettings: strict),
         .testTarget(
-            name: "TallyTrackerTests", dependencies: ["TallyTracker", "TallyServerTesting", "SeededRandom", "Locking"],
-            swiftSettings: strict
+            name: "TallyTrackerTests", dependencies: ["TallyTracker", "TrackerProbe", "SeededRandom", "Locking"], swiftSettings: strict
         ),
+        // The child process the SDK's SIGKILL test kills.
         .executableTarget(name: "TrackerProbe", dependencies: ["TallyTracker"], path: "Tests/Fixtures/TrackerProbe", swiftSettings: strict),
-        .executableTarget(name: "IngestingClient", dependencies: ["TallyTracker"], path: "Tests/Fixtures/IngestingClient", swiftSettings: strict),
-        .testTarget(
-            name: "TallyDashboardTests",
-            dependencies: [
-                "TallyDashboard", "Componentry", "ComponentryList", "TallyStore", "TallyServer",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-            ],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "TallyStoreTests",
-            dependencies: [
-                "TallyStore", "TallyStoreTesting", "SeededRandom", .product(name: "PropertyBased", package: "swift-property-based"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-            ],
-            swiftSettings: strict
-        ),
-        .testTarget(
-            name: "TallyServerTests",
-            dependencies: [
-                "TallyServer", "TallyServerTesting", "TallyStoreTesting", "TallyTracker", "TallyDashboard", "SeededRandom", "tally",
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-            ],
-            swiftSettings: strict
-        ),
-        // The system in real processes: collectors and PostgreSQL crashed under load from SDKs in
-        // child processes; sustained ingest and many live dashboards on loopback.
-        .testTarget(
-            name: "TallySystemTests",
-            dependencies: [
-                "TallyStore", "TallyStoreTesting", "TallyServerTesting", "TallyDashboard", "SeededRandom", "tally", "IngestingClient",
-                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
-            ],
-            swiftSettings: strict
-        ),
     ]
 )

@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "Tally", path: ".."),
+        .package(name: "TallyServer", path: "../Server"),
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
@@ -77,7 +78,7 @@ let package = Package(
         .executableTarget(
             name: "UserSetBenchmarks",
             dependencies: [
-                .product(name: "TallyStore", package: "Tally"),
+                .product(name: "TallyStore", package: "TallyServer"),
                 .product(name: "SeededRandom", package: "Tally"),
                 .product(name: "BitCollections", package: "swift-collections"),
                 .product(name: "Benchmark", package: "benchmark"),
@@ -90,9 +91,9 @@ let package = Package(
             name: "PipelineBenchmarks",
             dependencies: [
                 "PipelineWorkload",
-                .product(name: "TallyStore", package: "Tally"),
-                .product(name: "TallyServer", package: "Tally"),
-                .product(name: "TallyServerTesting", package: "Tally"),
+                .product(name: "TallyStore", package: "TallyServer"),
+                .product(name: "TallyServer", package: "TallyServer"),
+                .product(name: "TallyServerTesting", package: "TallyServer"),
                 .product(name: "TallyTracker", package: "Tally"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
@@ -104,8 +105,8 @@ let package = Package(
             name: "DashboardBenchmarks",
             dependencies: [
                 "DashboardWorkload",
-                .product(name: "TallyDashboard", package: "Tally"),
-                .product(name: "TallyStore", package: "Tally"),
+                .product(name: "TallyDashboard", package: "TallyServer"),
+                .product(name: "TallyStore", package: "TallyServer"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/Dashboard",
@@ -116,7 +117,7 @@ let package = Package(
             name: "DashboardWorkload",
             dependencies: [
                 .product(name: "SeededRandom", package: "Tally"),
-                .product(name: "TallyStore", package: "Tally"),
+                .product(name: "TallyStore", package: "TallyServer"),
             ],
             path: "Support/DashboardWorkload",
             swiftSettings: [.swiftLanguageMode(.v6)]
@@ -125,9 +126,9 @@ let package = Package(
             name: "DashboardLive",
             dependencies: [
                 "DashboardWorkload",
-                .product(name: "TallyDashboard", package: "Tally"),
-                .product(name: "TallyServer", package: "Tally"),
-                .product(name: "TallyStore", package: "Tally"),
+                .product(name: "TallyDashboard", package: "TallyServer"),
+                .product(name: "TallyServer", package: "TallyServer"),
+                .product(name: "TallyStore", package: "TallyServer"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -144,7 +145,7 @@ let package = Package(
             name: "PipelineWorkload",
             dependencies: [
                 .product(name: "SeededRandom", package: "Tally"),
-                .product(name: "TallyStore", package: "Tally"),
+                .product(name: "TallyStore", package: "TallyServer"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
@@ -155,7 +156,7 @@ let package = Package(
             name: "AnalyticsVersusDuckDB",
             dependencies: [
                 "PipelineWorkload",
-                .product(name: "TallyStore", package: "Tally"),
+                .product(name: "TallyStore", package: "TallyServer"),
             ],
             path: "Tools/AnalyticsVersusDuckDB",
             exclude: ["duckdb_side.py"],
@@ -165,7 +166,7 @@ let package = Package(
             name: "ExportVersusSQLite",
             dependencies: [
                 "PipelineWorkload",
-                .product(name: "TallyStore", package: "Tally"),
+                .product(name: "TallyStore", package: "TallyServer"),
             ],
             path: "Tools/ExportVersusSQLite",
             swiftSettings: [.swiftLanguageMode(.v6)]
@@ -174,10 +175,10 @@ let package = Package(
             name: "IngestOnOneCore",
             dependencies: [
                 "PipelineWorkload",
-                .product(name: "TallyServer", package: "Tally"),
-                .product(name: "TallyServerTesting", package: "Tally"),
-                .product(name: "TallyStore", package: "Tally"),
-                .product(name: "TallyStoreTesting", package: "Tally"),
+                .product(name: "TallyServer", package: "TallyServer"),
+                .product(name: "TallyServerTesting", package: "TallyServer"),
+                .product(name: "TallyStore", package: "TallyServer"),
+                .product(name: "TallyStoreTesting", package: "TallyServer"),
             ],
             path: "Tools/IngestOnOneCore",
             swiftSettings: [.swiftLanguageMode(.v6)]
@@ -185,11 +186,11 @@ let package = Package(
         .executableTarget(
             name: "ConnectionFlood",
             dependencies: [
-                .product(name: "TallyDashboard", package: "Tally"),
-                .product(name: "TallyServer", package: "Tally"),
-                .product(name: "TallyServerTesting", package: "Tally"),
-                .product(name: "TallyStore", package: "Tally"),
-                .product(name: "TallyStoreTesting", package: "Tally"),
+                .product(name: "TallyDashboard", package: "TallyServer"),
+                .product(name: "TallyServer", package: "TallyServer"),
+                .product(name: "TallyServerTesting", package: "TallyServer"),
+                .product(name: "TallyStore", package: "TallyServer"),
+                .product(name: "TallyStoreTesting", package: "TallyServer"),
             ],
             path: "Tools/ConnectionFlood",
             swiftSettings: [.swiftLanguageMode(.v6)]

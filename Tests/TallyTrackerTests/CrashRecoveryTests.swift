@@ -1,6 +1,5 @@
 import Foundation
 import Locking
-import TallyServerTesting
 import Testing
 
 @testable import TallyTracker
@@ -15,7 +14,7 @@ import Testing
 struct CrashRecoveryTests {
     @Test("Events tracked over a second before SIGKILL are delivered exactly once after restart")
     func survivesSigkill() async throws {
-        let probe = try #require(BuiltProduct.url(named: "TrackerProbe"), "TrackerProbe fixture not built")
+        let probe = try #require(Self.trackerProbe(), "TrackerProbe fixture not built")
         try await withTemporaryDirectory { directory in
             let count = 300
             let process = Process()
@@ -48,5 +47,12 @@ struct CrashRecoveryTests {
             #expect(report.sent == count)
             #expect(transport.deliveredIDs == ids)
         }
+    }
+
+    /// The built TrackerProbe: beside the running test binary, or in this package's `.build`.
+    private static func trackerProbe() -> URL? {
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let candidates = [Bundle.main.executableURL?.deletingLastPathComponent(), package.appending(path: ".build/debug")]
+        return candidates.compactMap { $0?.appending(path: "TrackerProbe") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 }

@@ -124,12 +124,15 @@ struct ReadmeExamples {
     /// Every line of every Swift block in README.md appears, in order, in one of the
     /// test files named `ReadmeExample*.swift`, which compile and run that code.
     @Test func readmeExamplesAreCompiledByTests() throws {
-        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: tests.deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
-        let examples = try FileManager.default.subpathsOfDirectory(atPath: tests.path)
-            .filter { ($0 as NSString).lastPathComponent.hasPrefix("ReadmeExample") && $0.hasSuffix(".swift") }
-            .map { try String(contentsOf: tests.appendingPathComponent($0), encoding: .utf8).split(separator: "\n").map(Self.trimmed) }
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: repository.appendingPathComponent("README.md"), encoding: .utf8)
+        // The client package's tests and the server package's (`Server/Tests`).
+        let examples = try ["Tests", "Server/Tests"].map { repository.appendingPathComponent($0) }.flatMap { tests in
+            try FileManager.default.subpathsOfDirectory(atPath: tests.path)
+                .filter { ($0 as NSString).lastPathComponent.hasPrefix("ReadmeExample") && $0.hasSuffix(".swift") }
+                .map { try String(contentsOf: tests.appendingPathComponent($0), encoding: .utf8).split(separator: "\n").map(Self.trimmed) }
+        }
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst()
             .map { $0.components(separatedBy: "```").first ?? "" }
         #expect(examples.count >= 2)

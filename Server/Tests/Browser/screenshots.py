@@ -1,7 +1,7 @@
 """Saves the README's dashboard screenshots: phone (390x844) and desktop (1280x900), light and dark.
 
 Run from the package folder after `swift build`:
-    TALLY_BIN=.build/debug/tally python3 Tests/Browser/screenshots.py
+    cd Server && TALLY_BIN=.build/debug/tally python3 Tests/Browser/screenshots.py
 """
 
 import os
@@ -12,7 +12,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from tally_server import TallyServer, new_driver, sign_in
 
 SIZES = {"phone": (390, 844), "desktop": (1280, 900)}
-FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "screenshots")
+FOLDER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "docs", "screenshots")
 
 
 def main():

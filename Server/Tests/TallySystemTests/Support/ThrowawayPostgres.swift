@@ -37,7 +37,7 @@ struct ThrowawayPostgres {
     @discardableResult
     private static func script(_ arguments: [String]) throws -> (output: String, errors: String) {
         let process = Process()
-        process.executableURL = try #require(PackageRoot.url()).appending(path: ".ci/postgres")
+        process.executableURL = try #require(PackageRoot.url()).appending(path: "../.ci/postgres")
         process.arguments = arguments
         // Files, not pipes: the server the script starts may inherit a pipe's end and keep
         // it open, so a pipe would never reach its end.

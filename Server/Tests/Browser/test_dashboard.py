@@ -1,6 +1,6 @@
 """The dashboard in headless Chromium, against a real `tally serve --demo` (see tally_server.py).
 
-Run: TALLY_BIN=.build/debug/tally python3 -m unittest discover -s Tests/Browser -p 'test_*.py' -v
+Run in Server/: TALLY_BIN=.build/debug/tally python3 -m unittest discover -s Tests/Browser -p 'test_*.py' -v
 """
 
 import re
