@@ -19,13 +19,20 @@ let package = Package(
         .library(name: "Componentry", targets: ["Componentry"]),
         .library(name: "ComponentryList", targets: ["ComponentryList"]),
         .library(name: "TallyTracker", targets: ["TallyTracker"]),
+        .library(name: "TallyEvent", targets: ["TallyEvent"]),
         // Shared with the server package in `Server/`; not meant for apps.
         .library(name: "Locking", targets: ["Locking"]),
         .library(name: "SeededRandom", targets: ["SeededRandom"]),
     ],
     targets: [
-        // A mutex ThreadSanitizer can see, for this repository's modules.
-        .target(name: "Locking", swiftSettings: strict),
+        // A mutex ThreadSanitizer can see, and atomics, for this repository's modules: on
+        // Synchronization on Linux; on `os_unfair_lock` and CLocking's C atomics on Apple
+        // platforms, below the iOS 18 that Synchronization needs (and on Linux with
+        // `-DTALLY_PORTABLE_SYNCHRONIZATION`, which tests that path).
+        .target(name: "Locking", dependencies: ["CLocking"], swiftSettings: strict),
+        // `static inline` C atomics over the `__atomic` builtins, for Locking's `AtomicWord`
+        // where Synchronization is not available.
+        .target(name: "CLocking"),
 
         // The pattern library: Foundation only.
         .target(name: "Componentry", dependencies: ["Locking"], swiftSettings: strict),
@@ -33,8 +40,12 @@ let package = Package(
         // Self-managed list components, layout, diff and an HTML renderer: Foundation only.
         .target(name: "ComponentryList", swiftSettings: strict),
 
+        // The event as the SDK, the collector, the store and the dashboard all know it: its
+        // fields and rules, property values, calendar days, JSON. Foundation only.
+        .target(name: "TallyEvent", swiftSettings: strict),
+
         // The client SDK apps embed: Foundation only.
-        .target(name: "TallyTracker", dependencies: ["Locking"], swiftSettings: strict),
+        .target(name: "TallyTracker", dependencies: ["Locking", "TallyEvent"], swiftSettings: strict),
 
         // A seeded generator for reproducible test data, workloads and the demo.
         .target(name: "SeededRandom", swiftSettings: strict),
@@ -59,6 +70,7 @@ let package = Package(
             path: "Examples/ExampleReview", swiftSettings: strict
         ),
 
+        .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: strict),
         .testTarget(name: "ComponentryTests", dependencies: ["Componentry"], swiftSettings: strict),
         // Links the reader and book detail modules and deliberately not ExampleReview (only
         // its facade): calls to the review module must fall back cleanly.
@@ -76,6 +88,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(name: "TallyEventTests", dependencies: ["TallyEvent", "SeededRandom"], swiftSettings: strict),
         .testTarget(name: "ComponentryListTests", dependencies: ["ComponentryList", "SeededRandom"], swiftSettings: strict),
         .testTarget(
             name: "TallyTrackerTests", dependencies: ["TallyTracker", "TrackerProbe", "SeededRandom", "Locking"], swiftSettings: strict

@@ -47,7 +47,8 @@ let package = Package(
         .target(
             name: "TallyStore",
             dependencies: [
-                .product(name: "Locking", package: "Tally"), .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Locking", package: "Tally"), .product(name: "TallyEvent", package: "Tally"),
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -65,7 +66,7 @@ let package = Package(
         // The collector: HTTP ingest and metrics over TallyStore.
         .target(
             name: "TallyServer",
-            dependencies: [
+            dependencies: [ .product(name: "TallyEvent", package: "Tally"),
                 .product(name: "Componentry", package: "Tally"), .product(name: "Locking", package: "Tally"), "TallyStore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -87,7 +88,7 @@ let package = Package(
         // application that serves them beside the collector's API.
         .target(
             name: "TallyDashboard",
-            dependencies: [
+            dependencies: [ .product(name: "TallyEvent", package: "Tally"),
                 .product(name: "Componentry", package: "Tally"), .product(name: "ComponentryList", package: "Tally"), .product(name: "Locking", package: "Tally"), "TallyStore", "TallyServer",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -120,7 +121,7 @@ let package = Package(
         // The `tally` command.
         .executableTarget(
             name: "tally",
-            dependencies: [
+            dependencies: [ .product(name: "TallyEvent", package: "Tally"),
                 .product(name: "Locking", package: "Tally"), "TallyServer", .product(name: "TallyTracker", package: "Tally"), "TallyDashboard", .product(name: "SeededRandom", package: "Tally"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -134,7 +135,7 @@ let package = Package(
         .executableTarget(name: "IngestingClient", dependencies: [.product(name: "TallyTracker", package: "Tally")], path: "Tests/Fixtures/IngestingClient", swiftSettings: strict),
         .testTarget(
             name: "TallyDashboardTests",
-            dependencies: [
+            dependencies: [ .product(name: "TallyEvent", package: "Tally"),
                 "TallyDashboard", .product(name: "Componentry", package: "Tally"), .product(name: "ComponentryList", package: "Tally"), "TallyStore", "TallyServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
@@ -144,7 +145,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TallyStoreTests",
-            dependencies: [
+            dependencies: [ .product(name: "TallyEvent", package: "Tally"),
                 "TallyStore", "TallyStoreTesting", .product(name: "SeededRandom", package: "Tally"), .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
@@ -152,7 +153,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TallyServerTests",
-            dependencies: [
+            dependencies: [ .product(name: "TallyEvent", package: "Tally"),
                 "TallyServer", "TallyServerTesting", "TallyStoreTesting", .product(name: "TallyTracker", package: "Tally"), "TallyDashboard", .product(name: "SeededRandom", package: "Tally"), "tally",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -164,7 +165,7 @@ let package = Package(
         // child processes; sustained ingest and many live dashboards on loopback.
         .testTarget(
             name: "TallySystemTests",
-            dependencies: [
+            dependencies: [ .product(name: "TallyEvent", package: "Tally"),
                 "TallyStore", "TallyStoreTesting", "TallyServerTesting", "TallyDashboard", .product(name: "SeededRandom", package: "Tally"), "tally", "IngestingClient",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],

@@ -79,30 +79,6 @@ struct TrackerTests {
         #expect(seen.count == 2_000)
     }
 
-    @Test("Timestamps are ISO-8601 with milliseconds and the UTC offset")
-    func timestampFormat() {
-        let date = Date(timeIntervalSince1970: 1_795_313_730.25)  // 2026-11-22T02:15:30.25Z
-        #expect(date.formatted(.wire(timeZone: TimeZone(secondsFromGMT: 8 * 3600)!)) == "2026-11-22T10:15:30.250+08:00")
-        #expect(date.formatted(.wire(timeZone: TimeZone(identifier: "UTC")!)) == "2026-11-22T02:15:30.250Z")
-        #expect(Date(wireTimestamp: "2026-11-22T10:15:30.250+08:00") == date)
-    }
-
-    @Test("Property strings are escaped and non-finite numbers become null")
-    func propertyEncoding() throws {
-        let text = "quote \" backslash \\ newline \n tab \t bell \u{07} emoji 🧾 é"
-        let event = Event(
-            id: UUID(), name: "e", timestamp: Date(), userID: "u\"1", sessionID: UUID(), appVersion: "1",
-            platform: "p", properties: ["text": .string(text), "nan": .double(.nan), "big": .int(.max), "small": 1e-7]
-        )
-        let object = try #require(try JSONSerialization.jsonObject(with: event.jsonLine(timestampStyle: .wire())) as? [String: Any])
-        let properties = try #require(object["properties"] as? [String: Any])
-        #expect(properties["text"] as? String == text)
-        #expect(properties["nan"] is NSNull)
-        #expect(properties["big"] as? Int == .max)
-        #expect(properties["small"] as? Double == 1e-7)
-        #expect(object["user_id"] as? String == "u\"1")
-    }
-
     @Test("Super-properties go on every event; the event's own values win")
     func superProperties() async throws {
         try await withTemporaryDirectory { directory in

@@ -1,4 +1,5 @@
 import Componentry
+import TallyEvent
 import ComponentryList
 import Testing
 
@@ -99,7 +100,7 @@ import Testing
         let range = preset.range(today: page.today)
         #expect(page.viewModel.query.value.from == range.lowerBound)
         #expect(page.viewModel.query.value.date == range.upperBound)
-        if page.viewModel.query.value != PageQuery(date: Day("2026-11-20")!) {
+        if page.viewModel.query.value != PageQuery(date: CalendarDay("2026-11-20")!) {
             #expect(urls.last == page.url)
             #expect(urls.last?.contains("date=\(range.upperBound)") == true)
         }

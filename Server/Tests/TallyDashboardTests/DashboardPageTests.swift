@@ -1,4 +1,5 @@
 import Componentry
+import TallyEvent
 import ComponentryList
 import Foundation
 import TallyStore
@@ -24,7 +25,7 @@ import Testing
             for bill in 0..<bills {
                 let note: PropertyValue = .string(bill == 0 ? " " : "lunch")
                 events.append(
-                    Self.event("bill_created", user: user, at: noon, version: "2.0", ["note": note, "duration_s": .number(Double(10 * (bill + 1)))]))
+                    Self.event("bill_created", user: user, at: noon, version: "2.0", ["note": note, "duration_s": .int(10 * (bill + 1))]))
             }
         }
         try await store.insert(events, app: app)
@@ -88,7 +89,7 @@ import Testing
                 + ["cy", "fw", "gw"].map { Self.event("login", user: $0, at: noon) },
             app: app)
         let page = DashboardPage(date: "2026-11-20")
-        let report = try await DayReport.load(from: store, app: app, layout: .default, query: PageQuery(date: Day("2026-11-20")!, timeZone: "UTC"))
+        let report = try await DayReport.load(from: store, app: app, layout: .default, query: PageQuery(date: CalendarDay("2026-11-20")!, timeZone: "UTC"))
         _ = page.show(report)
         #expect(metric("retention:1", in: page.html) == "33%", "1 of the 3 new yesterday")
         #expect(metric("retention:7", in: page.html) == "100%", "both new a week ago")

@@ -1,4 +1,5 @@
 import Componentry
+import TallyEvent
 import ComponentryList
 import Foundation
 import Synchronization
@@ -24,7 +25,7 @@ import Testing
             return try DayReport(metrics: Self.metrics(dau: count, date: query.date.description))
         }
 
-        /// Day metrics with `dau` set, decoded as the metrics API writes them.
+        /// CalendarDay metrics with `dau` set, decoded as the metrics API writes them.
         static func metrics(dau: Int, date: String) throws -> DayMetrics {
             let json =
                 #"{"date":"\#(date)","tz":"UTC","dau":\#(dau),"wau":0,"mau":0,"new_users":0,"events":{},"per_user":{},"versions":{},"screens":{}}"#

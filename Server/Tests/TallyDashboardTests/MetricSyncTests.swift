@@ -1,4 +1,5 @@
 import Componentry
+import TallyEvent
 import ComponentryList
 import Foundation
 import Testing
@@ -24,10 +25,10 @@ import Testing
 
     @Test func aNewValueReadByOneTabMovesTheOthers() async throws {
         let channel = SyncChannel()
-        let first = DashboardPage(app: .test, layout: .default, query: PageQuery(date: Day("2026-11-20")!), channel: channel)
+        let first = DashboardPage(app: .test, layout: .default, query: PageQuery(date: CalendarDay("2026-11-20")!), channel: channel)
         let second = DashboardPage(
-            app: .test, layout: .default, query: PageQuery(date: Day("2026-11-20")!, from: Day("2026-11-01")), channel: channel)
-        let otherDay = DashboardPage(app: .test, layout: .default, query: PageQuery(date: Day("2026-11-19")!), channel: channel)
+            app: .test, layout: .default, query: PageQuery(date: CalendarDay("2026-11-20")!, from: CalendarDay("2026-11-01")), channel: channel)
+        let otherDay = DashboardPage(app: .test, layout: .default, query: PageQuery(date: CalendarDay("2026-11-19")!), channel: channel)
         _ = first.show(try report(dau: 1))
         _ = second.show(try report(dau: 1))
         _ = otherDay.show(try report(dau: 1, date: "2026-11-19"))
@@ -44,8 +45,8 @@ import Testing
 
     @Test func theDetailSheetMovesWithItsHeadline() async throws {
         let channel = SyncChannel()
-        let reader = DashboardPage(app: .test, layout: .default, query: PageQuery(date: Day("2026-11-20")!, sheet: .metric("dau")), channel: channel)
-        let other = DashboardPage(app: .test, layout: .default, query: PageQuery(date: Day("2026-11-20")!), channel: channel)
+        let reader = DashboardPage(app: .test, layout: .default, query: PageQuery(date: CalendarDay("2026-11-20")!, sheet: .metric("dau")), channel: channel)
+        let other = DashboardPage(app: .test, layout: .default, query: PageQuery(date: CalendarDay("2026-11-20")!), channel: channel)
         _ = reader.show(try report(dau: 1))
         _ = other.show(try report(dau: 1))
         #expect(reader.viewModel.detail?.value.text == "1")
@@ -59,7 +60,7 @@ import Testing
     @Test func closedPagesLeaveThePool() throws {
         let channel = SyncChannel()
         for _ in 0..<200 {
-            let page = DashboardPage(app: .test, layout: .default, query: PageQuery(date: Day("2026-11-20")!), channel: channel)
+            let page = DashboardPage(app: .test, layout: .default, query: PageQuery(date: CalendarDay("2026-11-20")!), channel: channel)
             _ = page.show(try report(dau: 1))
         }
         #expect(channel.snapshot().objectCount == 0)

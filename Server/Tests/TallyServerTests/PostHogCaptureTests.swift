@@ -1,3 +1,4 @@
+import TallyEvent
 import Foundation
 import TallyServerTesting
 import TallyStore
@@ -40,7 +41,7 @@ struct PostHogCaptureTests {
             #expect(first.platform == "Android")
             #expect(
                 first.properties == [
-                    "amount": .number(9.5), "$active_feature_flags": .string(#"["beta","dark"]"#), "$lib": .string("posthog-python"),
+                    "amount": .double(9.5), "$active_feature_flags": .string(#"["beta","dark"]"#), "$lib": .string("posthog-python"),
                 ])
             let second = try #require(stored[screen])
             #expect(second.name == "screen_view")

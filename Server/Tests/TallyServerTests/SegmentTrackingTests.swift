@@ -1,3 +1,4 @@
+import TallyEvent
 import Foundation
 import TallyServerTesting
 import TallyStore
@@ -38,12 +39,12 @@ struct SegmentTrackingTests {
             #expect(order.userID == "user-1")
             #expect(order.appVersion == "3.2.1")
             #expect(order.platform == "iOS")
-            #expect(order.properties == ["total": .number(30), "items": .string(#"[{"sku":"a"}]"#)])
+            #expect(order.properties == ["total": .int(30), "items": .string(#"[{"sku":"a"}]"#)])
             #expect(byName["identify"]?.userID == "anon-7")
             #expect(byName["identify"]?.properties == ["plan": .string("pro")])
             #expect(byName["screen_view"]?.properties == ["screen": .string("Home"), "category": .string("Main"), "from": .string("push")])
             #expect(byName["page_view"]?.properties == ["page": .string("Pricing")])
-            #expect(byName["group"]?.properties == ["group_id": .string("acme"), "size": .number(40)])
+            #expect(byName["group"]?.properties == ["group_id": .string("acme"), "size": .int(40)])
             #expect(byName["alias"]?.properties == ["previous_id": .string("anon-7")])
 
             let metrics = try await server.metrics("/v1/metrics?date=\(utcDay(now))", token: app.readToken)

@@ -1,3 +1,4 @@
+import TallyEvent
 import Foundation
 import GRDB
 import TallyStoreTesting
@@ -51,7 +52,7 @@ import Testing
         // More than a page, out of order, with equal timestamps, and one event outside the range.
         var events: [Event] = (0..<2_500).map { (i: Int) -> Event in
             let properties: [String: PropertyValue] = [
-                "screen": .string("home \"\(i)\"\n"), "n": .number(Double(i) / 4), "ok": .bool(i % 2 == 0), "x": .null,
+                "screen": .string("home \"\(i)\"\n"), "n": .double(Double(i) / 4), "ok": .bool(i % 2 == 0), "x": .null,
             ]
             let timestamp = start.addingTimeInterval(Double(i / 2) * 0.5)
             return event(name: i % 3 == 0 ? "screen_view" : "tap", at: timestamp, user: "u\(i % 7)", properties: properties)

@@ -1,3 +1,4 @@
+import TallyEvent
 import Foundation
 
 @testable import TallyStore
@@ -11,8 +12,11 @@ extension MetricsOracle {
 
     func propertyAverage(event: String, property: String, date: String) -> NumericSummary {
         let numbers = events(named: event, on: date).compactMap { event -> Double? in
-            guard case .number(let value)? = event.properties[property] else { return nil }
-            return value
+            switch event.properties[property] {
+            case .int(let value)?: Double(value)
+            case .double(let value)?: value
+            default: nil
+            }
         }
         return NumericSummary(
             count: numbers.count, average: numbers.isEmpty ? nil : numbers.reduce(0, +) / Double(numbers.count),
@@ -35,8 +39,8 @@ extension MetricsOracle {
     static func text(_ value: PropertyValue?) -> String? {
         switch value {
         case .string(let text)?: text
-        case .number(let number)? where number == number.rounded() && abs(number) < 0x1p53: String(Int64(number))
-        case .number(let number)?: "\(number)"
+        case .int(let number)?: String(number)
+        case .double(let number)?: "\(number)"
         case .bool(let flag)?: flag ? "true" : "false"
         case .null?, nil: nil
         }

@@ -1,3 +1,4 @@
+import TallyEvent
 import Foundation
 import SeededRandom
 import TallyStoreTesting
@@ -30,7 +31,7 @@ import Testing
             let jitter = Bool.random(using: &random) ? 0 : Int64.random(in: -2...2, using: &random)
             var properties: [String: PropertyValue] = [:]
             if name == "screen_view" {
-                properties["screen"] = [.string("home"), .string("cart"), .string("settings"), .number(3), nil]
+                properties["screen"] = [.string("home"), .string("cart"), .string("settings"), .int(3), nil]
                     .randomElement(using: &random)!
             }
             events.append(

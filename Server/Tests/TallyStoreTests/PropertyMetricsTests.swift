@@ -1,3 +1,4 @@
+import TallyEvent
 import Foundation
 import SeededRandom
 import TallyStoreTesting
@@ -78,20 +79,20 @@ import Testing
         switch key {
         case "amount":
             [
-                .number(Double(Int.random(in: -400...4_000, using: &random)) / 4), .number(Double(Int.random(in: 0...9, using: &random))),
+                .double(Double(Int.random(in: -400...4_000, using: &random)) / 4), .int(Int.random(in: 0...9, using: &random)),
                 .string("12"), .bool(true), .null,
             ].randomElement(using: &random)!
         case "note":
             [
                 .string(""), .string(" "), .string("\t\n"), .string("\u{3000}\u{A0}"), .string("\u{200B}"), .string(" lunch "),
-                .string("lunch"), .number(0), .null,
+                .string("lunch"), .int(0), .null,
             ].randomElement(using: &random)!
         case "price":
-            [.number(Double.random(in: -1e6...1e6, using: &random)), .number(1e20), .number(-0.000_01), .number(3)]
+            [.double(Double.random(in: -1e6...1e6, using: &random)), .double(1e20), .double(-0.000_01), .int(3), .double(3)]
                 .randomElement(using: &random)!
         default:
             [
-                .string("Home"), .string("Budget"), .string("3"), .number(3), .number(2.5), .bool(false), .bool(true),
+                .string("Home"), .string("Budget"), .string("3"), .int(3), .double(2.5), .double(3), .bool(false), .bool(true),
                 .string("ホーム"), .null,
             ].randomElement(using: &random)!
         }
@@ -102,8 +103,8 @@ import Testing
         let app = try await store.createApp(name: "Demo").app.id
         let noon = instant("2026-03-01T12:00:00Z")
         let values: [(PropertyValue?, String)] = [
-            (.number(3), "u1"), (.string("3"), "u2"), (.number(3), "u1"), (.number(0.1), "u1"), (.bool(true), "u3"),
-            (.number(1e20), "u2"), (.number(-0.5), "u4"), (.null, "u1"), (nil, "u5"),
+            (.int(3), "u1"), (.string("3"), "u2"), (.int(3), "u1"), (.double(0.1), "u1"), (.bool(true), "u3"),
+            (.double(1e20), "u2"), (.double(-0.5), "u4"), (.null, "u1"), (nil, "u5"),
         ]
         try await store.insert(
             values.map { value, user in event(name: "tap", at: noon, user: user, properties: value.map { ["v": $0] } ?? [:]) },
@@ -122,7 +123,7 @@ import Testing
         let app = try await store.createApp(name: "Demo").app.id
         let other = try await store.createApp(name: "Other").app.id
         let start = instant("2026-03-01T12:00:00Z")
-        let events = (0..<600).map { event(name: "e\($0)", at: start.addingTimeInterval(Double($0 % 300)), properties: ["n": .number(Double($0))]) }
+        let events = (0..<600).map { event(name: "e\($0)", at: start.addingTimeInterval(Double($0 % 300)), properties: ["n": .int($0)]) }
         try await store.insert(events.shuffled(), app: app)
         try await store.insert([event(at: start.addingTimeInterval(10_000))], app: other)
 

@@ -1,3 +1,4 @@
+import TallyEvent
 import Foundation
 import TallyStoreTesting
 import Testing

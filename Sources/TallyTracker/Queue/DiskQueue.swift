@@ -1,4 +1,5 @@
 import Foundation
+import TallyEvent
 import Locking
 
 /// The durable event queue: append-only NDJSON segment files plus an ``AckCursor``.

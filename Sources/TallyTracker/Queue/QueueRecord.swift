@@ -1,4 +1,5 @@
 import Foundation
+import TallyEvent
 
 /// One event waiting in the ``DiskQueue``: its wire-format JSON line and where that line ends on disk.
 struct QueueRecord: Sendable {

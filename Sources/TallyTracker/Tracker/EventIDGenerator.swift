@@ -1,4 +1,5 @@
 import Foundation
+import TallyEvent
 
 /// Time-ordered version-7 UUIDs (RFC 9562): the event's Unix time in milliseconds, then 74
 /// bits from xoshiro256**, seeded once from the system's secure source.

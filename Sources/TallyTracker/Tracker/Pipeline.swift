@@ -1,4 +1,5 @@
 import Foundation
+import TallyEvent
 import Locking
 
 /// Everything behind the caller's thread: moves buffered events through `beforeSend` into
@@ -50,7 +51,7 @@ final class Pipeline: Sendable {
                     }
                     event = kept
                 }
-                entries.append((event.jsonLine(timestampStyle: style), event.timestamp))
+                entries.append((Data(event.wireJSON(timestampStyle: style)), event.timestamp))
             }
             queue.append(entries, now: now())
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TallyEvent
 import Locking
 
 /// The part of the tracker that runs on the caller's thread: it stamps events and buffers
@@ -57,7 +58,7 @@ final class Recorder: Sendable {
             state.lastActivity = max(state.lastActivity, timestamp)
             let event = Event(
                 id: state.ids.next(at: timestamp), name: name, timestamp: timestamp, userID: state.userID,
-                sessionID: state.sessionID, appVersion: appVersion, platform: platform, properties: properties
+                sessionID: state.sessionID.uuidString.lowercased(), appVersion: appVersion, platform: platform, properties: properties
             )
             state.buffer.append(Pending(event: event, superProperties: state.superProperties))
             return event.id

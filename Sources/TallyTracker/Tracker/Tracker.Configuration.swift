@@ -1,4 +1,5 @@
 public import Foundation
+import TallyEvent
 
 extension Tracker {
     /// Everything a ``Tracker`` needs: where to send, where to store, and how to behave.

@@ -1,5 +1,9 @@
 public import Foundation
 
+// The event's types (`PropertyValue`, `Event`, `DropReason`) are the SDK's API: an app that
+// imports TallyTracker names them without importing TallyEvent.
+@_exported public import TallyEvent
+
 /// Records analytics events and delivers them to a Tally server.
 ///
 /// Create one tracker per storage directory, early, and share it:

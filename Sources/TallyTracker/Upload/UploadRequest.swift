@@ -1,4 +1,5 @@
 public import Foundation
+import TallyEvent
 
 /// An HTTP request built by the tracker for a ``Transport`` to send.
 public struct UploadRequest: Sendable, Hashable {

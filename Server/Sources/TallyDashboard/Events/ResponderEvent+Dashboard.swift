@@ -1,4 +1,5 @@
 public import Componentry
+public import TallyEvent
 
 /// Where a section should go: raised by a section's element, taken by the page.
 public struct SectionMove: Hashable, Sendable {
@@ -27,7 +28,7 @@ extension ResponderEvent<PageQuery.Sheet?> {
     public static var showSheet: Self { Self("showSheet") }
 }
 
-extension ResponderEvent<ClosedRange<Day>> {
+extension ResponderEvent<ClosedRange<CalendarDay>> {
     /// The date picker chose a range of days.
     public static var chooseRange: Self { Self("chooseRange") }
 }

@@ -1,4 +1,5 @@
 public import Componentry
+import TallyEvent
 import ComponentryList
 import Foundation
 
@@ -52,7 +53,7 @@ extension DashboardPage: ResponderEventHandling {
             taker = origin.raise(.chooseRange, preset.range(today: today))
         case "custom":
             let form = URLComponents(string: "?" + (event.value ?? ""))?.queryItems ?? []
-            func day(_ name: String) -> Day? { form.first { $0.name == name }?.value.flatMap(Day.init) }
+            func day(_ name: String) -> CalendarDay? { form.first { $0.name == name }?.value.flatMap { CalendarDay(shown: $0) } }
             guard let from = day("from"), let to = day("date"), from <= to, from.distance(to: to) < PageQuery.maximumDays else {
                 throw .badValue(event)
             }
@@ -70,8 +71,8 @@ extension DashboardPage: ResponderEventHandling {
     }
 
     /// Today in the page's time zone.
-    var today: Day {
-        Day(Date(), in: TimeZone(identifier: viewModel.query.value.timeZone ?? app.timeZone) ?? .gmt)
+    var today: CalendarDay {
+        CalendarDay(Date(), in: TimeZone(identifier: viewModel.query.value.timeZone ?? app.timeZone) ?? .gmt)
     }
 
     /// Applies `edit` to the page's query and sends the browser what changed: the address,

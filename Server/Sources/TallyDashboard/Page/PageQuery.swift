@@ -1,4 +1,5 @@
 public import Foundation
+public import TallyEvent
 
 /// What a dashboard URL asks for: `/apps/{id}?date=…&from=…&compare=1&tz=…&sheet=…&metric=…`.
 ///
@@ -10,9 +11,9 @@ public struct PageQuery: Hashable, Sendable {
     public static let maximumDays = 366
 
     /// The last day shown: headline numbers are this day's.
-    public var date: Day
+    public var date: CalendarDay
     /// The first day shown: charts span ``from`` through ``date``.
-    public var from: Day
+    public var from: CalendarDay
     /// Whether to show the previous period beside this one.
     public var compare: Bool
     /// The time zone whose days these are; the app's when `nil`.
@@ -66,7 +67,7 @@ public struct PageQuery: Hashable, Sendable {
         }
 
         /// The range, given what day `today` is.
-        public func range(today: Day) -> ClosedRange<Day> {
+        public func range(today: CalendarDay) -> ClosedRange<CalendarDay> {
             switch self {
             case .today: today...today
             case .yesterday: today.adding(-1)...today.adding(-1)
@@ -79,7 +80,7 @@ public struct PageQuery: Hashable, Sendable {
     }
 
     /// A page of the one day `date`.
-    public init(date: Day, from: Day? = nil, compare: Bool = false, timeZone: String? = nil, sheet: Sheet? = nil) {
+    public init(date: CalendarDay, from: CalendarDay? = nil, compare: Bool = false, timeZone: String? = nil, sheet: Sheet? = nil) {
         self.date = date
         self.from = min(from ?? date, date)
         self.compare = compare
@@ -90,10 +91,10 @@ public struct PageQuery: Hashable, Sendable {
     /// Reads a URL's query; a missing `date` is `today`.
     ///
     /// - Throws: ``PageQueryError`` naming the parameter that is not what the page takes.
-    public init(_ parameters: [String: String], today: Day) throws(PageQueryError) {
-        func day(_ name: String) throws(PageQueryError) -> Day? {
+    public init(_ parameters: [String: String], today: CalendarDay) throws(PageQueryError) {
+        func day(_ name: String) throws(PageQueryError) -> CalendarDay? {
             guard let text = parameters[name] else { return nil }
-            guard let day = Day(text) else { throw .badParameter(name, "a day as YYYY-MM-DD, 1970 to 9999") }
+            guard let day = CalendarDay(shown: text) else { throw .badParameter(name, "a day as YYYY-MM-DD, 1970 to 9999") }
             return day
         }
         let date = try day("date") ?? today
@@ -121,7 +122,7 @@ public struct PageQuery: Hashable, Sendable {
     public var days: Int { from.distance(to: date) + 1 }
 
     /// The same length of time just before this range: what "compare" shows.
-    public var previousPeriod: ClosedRange<Day> { from.adding(-days)...date.adding(-days) }
+    public var previousPeriod: ClosedRange<CalendarDay> { from.adding(-days)...date.adding(-days) }
 
     /// The query as a URL's, in a fixed order, without defaults: `date=2026-11-23&sheet=date`.
     public var queryString: String {

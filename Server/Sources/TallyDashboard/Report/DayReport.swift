@@ -1,3 +1,4 @@
+public import TallyEvent
 public import TallyStore
 
 /// What the dashboard shows for one local day of an app: the store's answers, gathered

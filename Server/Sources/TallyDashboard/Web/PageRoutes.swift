@@ -1,4 +1,5 @@
 import Componentry
+import TallyEvent
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -60,7 +61,7 @@ extension DashboardServer {
         for (name, value) in request.uri.queryParameters where parameters[String(name)] == nil {
             parameters[String(name)] = String(value)
         }
-        let today = Day(Date(), in: TimeZone(identifier: parameters["tz"] ?? app.timeZone) ?? .gmt)
+        let today = CalendarDay(Date(), in: TimeZone(identifier: parameters["tz"] ?? app.timeZone) ?? .gmt)
         do {
             return (app, try PageQuery(parameters, today: today))
         } catch {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TallyEvent
 
 /// An event another vendor's SDK sent, mapped field by field onto the event object of
 /// `POST /v1/events`, so that ``EventValidator`` judges it by the same rules as the
@@ -20,7 +21,14 @@ struct MappedEvent {
     /// as their JSON text, since stored properties are flat.
     mutating func setProperty(_ key: String, _ value: JSONValue) {
         switch value {
-        case .array, .object: properties.members.append(.init(key: key, value: value.jsonText))
+        case .array, .object:
+            var json = JSONWriter()
+            do {
+                try json.value(value)
+                properties.members.append(.init(key: key, value: .string(json.text)))
+            } catch {
+                properties.members.append(.init(key: key, value: .invalid(error.reason)))
+            }
         default: properties.members.append(.init(key: key, value: value))
         }
     }
@@ -49,7 +57,7 @@ extension MappedEvent {
         switch value {
         case nil, .null?:
             return .string(UUID().uuidString)
-        case .string(let text)? where EventID.parse(text) != nil:
+        case .string(let text)? where UUID(eventID: text) != nil:
             return .string(text)
         case .string(let text)? where !text.isEmpty:
             return .string(nameBasedID(text).uuidString)
@@ -66,8 +74,8 @@ extension MappedEvent {
     /// its text: the timestamp of events that have none. Without a valid one, `receivedAt`,
     /// which leaves the events' timestamps uncorrected for the device's clock.
     static func sendingTime(_ value: JSONValue?, receivedAt: Date) -> (date: Date, text: JSONValue) {
-        if case .string(let text)? = value, let date = Timestamp.parse(text) { return (date, .string(text)) }
-        return (receivedAt, .string(Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(receivedAt)))
+        if case .string(let text)? = value, let date = Date(wireTimestamp: text) { return (date, .string(text)) }
+        return (receivedAt, .string(receivedAt.formatted(.wire(timeZone: TimeZone(identifier: "UTC")!))))
     }
 
     /// A user id sent as text, or as a whole number as some SDKs do, as text; anything else

@@ -1,3 +1,4 @@
+import TallyEvent
 import Foundation
 
 /// A body of PostHog's capture API (`POST /batch/`, `/capture/`, `/e/`, `/i/v0/e/`), read the

@@ -1,3 +1,4 @@
+import TallyEvent
 import Foundation
 
 /// A body of Segment's HTTP tracking API (`POST /v1/batch`, `/v1/track`, `/v1/identify`,

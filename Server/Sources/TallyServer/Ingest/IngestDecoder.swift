@@ -1,6 +1,7 @@
 import CompressNIO
 import Foundation
 import NIOCore
+import TallyEvent
 import TallyStore
 
 /// What `POST /v1/events` makes of a body before anything is stored: the body inflated
@@ -65,12 +66,11 @@ struct IngestDecoder {
         var batch = Batch(dropped: envelope.dropped)
         batch.valid.reserveCapacity(envelope.events.count)
         for (index, element) in envelope.events.enumerated() {
-            switch validator.validate(element) {
-            case .success(let event):
-                batch.valid.append(event)
-            case .failure(let reason):
-                batch.rejected.append(Rejection(index: index, reason: reason.message))
-                batch.rejectedByReason[reason.code.rawValue, default: 0] += 1
+            do {
+                batch.valid.append(try validator.validate(element))
+            } catch {
+                batch.rejected.append(Rejection(index: index, reason: error.message))
+                batch.rejectedByReason[error.code.rawValue, default: 0] += 1
             }
         }
         return batch

@@ -1,4 +1,5 @@
 import Foundation
+import TallyEvent
 import TallyStore
 
 /// The outer shape of an ingest body, `{"sent_at": "<ISO-8601>", "events": [ ... ], "dropped": {...}}`,
@@ -6,7 +7,7 @@ import TallyStore
 ///
 /// `dropped`, optional, holds the events the SDK dropped since its last delivered upload,
 /// by reason: an object of at most ``maximumDropReasons`` members, each a whole number from 0
-/// to ``maximumDropCount``. Reasons the server does not know (see ``knownDropReasons``) are
+/// to ``maximumDropCount``. Reasons the server does not know (not a `DropReason`) are
 /// ignored, so a newer SDK's reasons never cost it a batch.
 struct IngestEnvelope {
     let sentAt: Date
@@ -18,12 +19,6 @@ struct IngestEnvelope {
     static let maximumDropReasons = 20
     /// The largest count `dropped` may give a reason.
     static let maximumDropCount = EventStore.maximumHealthCount
-    /// TallyTracker's `DropReason` raw values (the server does not link the SDK; a test keeps
-    /// the two lists equal).
-    static let knownDropReasons: Set<String> = [
-        "capped-bytes", "too-old", "rejected-by-server", "payload-too-large", "dropped-by-beforeSend", "invalid-name",
-        "bad-request",
-    ]
 
     /// An envelope of events another vendor's SDK sent, already mapped onto this API's event
     /// objects (see ``PostHogCapture`` and ``SegmentBatch``): no drops.
@@ -44,7 +39,7 @@ struct IngestEnvelope {
         guard events.count <= maximumEvents else {
             throw .tooLarge("a batch holds at most \(maximumEvents) events, this one \(events.count)")
         }
-        guard case .string(let sentAtText)? = fields["sent_at"], let sentAt = Timestamp.parse(sentAtText) else {
+        guard case .string(let sentAtText)? = fields["sent_at"], let sentAt = Date(wireTimestamp: sentAtText) else {
             throw .badRequest("sent_at must be an ISO-8601 string with an offset")
         }
         self.sentAt = sentAt
@@ -62,7 +57,7 @@ struct IngestEnvelope {
             var dropped: [String: Int] = [:]
             for member in object.members {
                 guard case .int(let count) = member.value, (0...maximumDropCount).contains(count) else { throw invalid }
-                if knownDropReasons.contains(member.key), count > 0 {
+                if DropReason(rawValue: member.key) != nil, count > 0 {
                     dropped[member.key] = min(dropped[member.key, default: 0] + count, maximumDropCount)
                 }
             }

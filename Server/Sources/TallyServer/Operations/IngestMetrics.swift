@@ -10,7 +10,7 @@ enum IngestMetrics {
     static let requests = "tally_ingest_requests_total"
     /// Counter of the events of ingest requests, by `outcome`: `accepted`, `duplicate`, `rejected`.
     static let events = "tally_ingest_events_total"
-    /// Counter of rejected events, by `reason` (``Rejection/Reason/Code``).
+    /// Counter of rejected events, by `reason` (`RejectionCode`).
     static let rejections = "tally_ingest_rejections_total"
     /// Counter of requests a rate limit refused, by `limit`: `app` or `address`.
     static let rateLimited = "tally_rate_limited_requests_total"

@@ -1,3 +1,5 @@
+public import TallyEvent
+
 extension EventStore {
     /// Stores a batch of validated events for `app` and updates the rollups, in one transaction.
     ///

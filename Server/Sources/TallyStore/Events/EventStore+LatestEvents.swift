@@ -1,3 +1,4 @@
+public import TallyEvent
 import Foundation
 
 extension EventStore {

@@ -1,3 +1,4 @@
+public import TallyEvent
 import Foundation
 
 /// The raw events of an app in a time range, as returned by ``EventStore/export(app:from:to:)``:

@@ -1,4 +1,6 @@
 import Foundation
+import TallyEvent
+import TallyEvent
 
 /// Formats the rows of an export query into bytes, without `JSONEncoder` and without an
 /// `Event` per row: each column goes from SQLite's buffers into the output.
@@ -9,12 +11,16 @@ struct ExportWriter {
     let format: ExportFormat
     /// The app's id in decimal, written on every line.
     private let app: [UInt8]
-    private(set) var bytes: [UInt8] = []
+    /// The output: JSON lines or CSV, through the JSON writer's buffer and string escapes.
+    private var output: JSONWriter
+
+    /// The text written so far.
+    var bytes: [UInt8] { output.bytes }
 
     init(format: ExportFormat, app: Int64, capacity: Int) {
         self.format = format
         self.app = Array(String(app).utf8)
-        bytes.reserveCapacity(capacity)
+        output = JSONWriter(capacity: capacity)
     }
 
     /// Appends the current row of `row`, selected with ``Event/columns``.
@@ -31,7 +37,7 @@ struct ExportWriter {
     private mutating func appendJSONLine(_ row: some ExportRow) {
         // Keys in sorted order, as the HTTP API's `JSONEncoder` with `.sortedKeys` writes them.
         append(#"{"app":"#)
-        bytes.append(contentsOf: app)
+        output.bytes.append(contentsOf: app)
         append(#","app_version":"#)
         appendJSONString(row, column: 6)
         append(#","device_timestamp":""#)
@@ -43,7 +49,7 @@ struct ExportWriter {
         append(#","platform":"#)
         appendJSONString(row, column: 7)
         append(#","properties":"#)
-        row.withText(at: 8) { bytes.append(contentsOf: $0) }
+        row.withText(at: 8) { output.bytes.append(contentsOf: $0) }
         if !row.isNull(at: 5) {
             append(#","session_id":"#)
             appendJSONString(row, column: 5)
@@ -56,7 +62,7 @@ struct ExportWriter {
     }
 
     private mutating func appendCSVLine(_ row: some ExportRow) {
-        bytes.append(contentsOf: app)
+        output.bytes.append(contentsOf: app)
         append(",")
         appendUUID(row)
         append(",")
@@ -73,43 +79,25 @@ struct ExportWriter {
     }
 
     private mutating func append(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        output.raw(text)
     }
 
     /// The text of `column` as a JSON string.
     private mutating func appendJSONString(_ row: some ExportRow, column: Int32) {
-        bytes.append(UInt8(ascii: "\""))
-        row.withText(at: column) { text in
-            // Most text needs no escape: copied whole.
-            guard text.contains(where: Self.needsEscape) else { return bytes.append(contentsOf: text) }
-            for byte in text {
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                    bytes.append(UInt8(ascii: "\\"))
-                    bytes.append(byte)
-                case 0..<0x20:
-                    bytes.append(contentsOf: #"\u00"#.utf8)
-                    bytes.append(Self.hexDigits[Int(byte >> 4)])
-                    bytes.append(Self.hexDigits[Int(byte & 0xF)])
-                default:
-                    bytes.append(byte)
-                }
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        row.withText(at: column) { output.string(utf8: $0) }
     }
 
     /// The text of `column` as a CSV field: quoted, with quotes doubled, when it holds a
     /// comma, a quote or a line break (RFC 4180); empty for `NULL`.
     private mutating func appendCSVField(_ row: some ExportRow, column: Int32) {
         row.withText(at: column) { text in
-            guard text.contains(where: Self.needsQuotes) else { return bytes.append(contentsOf: text) }
-            bytes.append(UInt8(ascii: "\""))
+            guard text.contains(where: Self.needsQuotes) else { return output.bytes.append(contentsOf: text) }
+            output.bytes.append(UInt8(ascii: "\""))
             for byte in text {
-                if byte == UInt8(ascii: "\"") { bytes.append(byte) }
-                bytes.append(byte)
+                if byte == UInt8(ascii: "\"") { output.bytes.append(byte) }
+                output.bytes.append(byte)
             }
-            bytes.append(UInt8(ascii: "\""))
+            output.bytes.append(UInt8(ascii: "\""))
         }
     }
 
@@ -117,9 +105,9 @@ struct ExportWriter {
     private mutating func appendUUID(_ row: some ExportRow) {
         row.withBlob(at: 0) { id in
             for (index, byte) in id.enumerated() {
-                if index == 4 || index == 6 || index == 8 || index == 10 { bytes.append(UInt8(ascii: "-")) }
-                bytes.append(Self.upperHexDigits[Int(byte >> 4)])
-                bytes.append(Self.upperHexDigits[Int(byte & 0xF)])
+                if index == 4 || index == 6 || index == 8 || index == 10 { output.bytes.append(UInt8(ascii: "-")) }
+                output.bytes.append(Self.upperHexDigits[Int(byte >> 4)])
+                output.bytes.append(Self.upperHexDigits[Int(byte & 0xF)])
             }
         }
     }
@@ -130,39 +118,34 @@ struct ExportWriter {
         let perDay = Bucket.milliseconds * Bucket.perDay
         let remainder = milliseconds % perDay
         let millisecondOfDay = Int(remainder < 0 ? remainder + perDay : remainder)
-        let (year, month, day) = CivilDay(serial: Int(Bucket.floorDivide(milliseconds, perDay))).components
+        let (year, month, day) = CalendarDay(daysSince1970: Int(Bucket.floorDivide(milliseconds, perDay))).components
         guard (0...9999).contains(year) else {
             let style = Date.ISO8601FormatStyle.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)
-            return bytes.append(contentsOf: Date(unixMilliseconds: milliseconds).formatted(style).utf8)
+            return output.bytes.append(contentsOf: Date(unixMilliseconds: milliseconds).formatted(style).utf8)
         }
         appendDigits(year, count: 4)
-        bytes.append(UInt8(ascii: "-"))
+        output.bytes.append(UInt8(ascii: "-"))
         appendDigits(month, count: 2)
-        bytes.append(UInt8(ascii: "-"))
+        output.bytes.append(UInt8(ascii: "-"))
         appendDigits(day, count: 2)
-        bytes.append(UInt8(ascii: "T"))
+        output.bytes.append(UInt8(ascii: "T"))
         appendDigits(millisecondOfDay / 3_600_000, count: 2)
-        bytes.append(UInt8(ascii: ":"))
+        output.bytes.append(UInt8(ascii: ":"))
         appendDigits(millisecondOfDay / 60_000 % 60, count: 2)
-        bytes.append(UInt8(ascii: ":"))
+        output.bytes.append(UInt8(ascii: ":"))
         appendDigits(millisecondOfDay / 1_000 % 60, count: 2)
-        bytes.append(UInt8(ascii: "."))
+        output.bytes.append(UInt8(ascii: "."))
         appendDigits(millisecondOfDay % 1_000, count: 3)
-        bytes.append(UInt8(ascii: "Z"))
+        output.bytes.append(UInt8(ascii: "Z"))
     }
 
     private mutating func appendDigits(_ value: Int, count: Int) {
         var divisor = 1
         for _ in 1..<count { divisor *= 10 }
         while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            output.bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
             divisor /= 10
         }
-    }
-
-    /// Whether `byte` must be escaped in a JSON string.
-    private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
     /// Whether a CSV field holding `byte` must be quoted.
@@ -173,7 +156,6 @@ struct ExportWriter {
         }
     }
 
-    private static let hexDigits = Array("0123456789abcdef".utf8)
     private static let upperHexDigits = Array("0123456789ABCDEF".utf8)
 }
 

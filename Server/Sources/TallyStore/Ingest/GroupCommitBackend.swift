@@ -1,3 +1,5 @@
+import TallyEvent
+
 /// A backend whose ingest goes through a ``GroupCommit``: its ``StoreBackend`` ingest
 /// operations are the group commit's.
 protocol GroupCommitBackend: StoreBackend {

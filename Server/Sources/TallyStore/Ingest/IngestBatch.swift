@@ -1,3 +1,4 @@
+import TallyEvent
 /// The events of one ``EventStore/insert(_:app:)`` call, with the values their `event` rows
 /// store, computed by the caller before it queues so the writer does only database work.
 struct IngestBatch: Sendable {
@@ -8,14 +9,16 @@ struct IngestBatch: Sendable {
         var timestamp: Int64
         /// ``Event/deviceTimestamp`` in milliseconds since 1970.
         var deviceTimestamp: Int64
-        /// ``Event/properties`` as a JSON object (see ``PropertiesJSON``).
+        /// ``Event/properties`` as a JSON object, keys sorted (``JSONWriter/object(_:)``).
         var properties: String
 
         init(_ event: Event) {
             self.event = event
             timestamp = event.timestamp.unixMilliseconds
             deviceTimestamp = event.deviceTimestamp.unixMilliseconds
-            properties = PropertiesJSON.encode(event.properties)
+            var json = JSONWriter()
+            json.object(event.properties)
+            properties = json.text
         }
     }
 

@@ -1,3 +1,5 @@
+import TallyEvent
+
 extension EventStore {
     /// The distinct users who sent an event named `event` on a day.
     ///
@@ -35,7 +37,7 @@ extension EventStore {
                 labelTexts: [event])
         } body: { reader, calendar in
             let starts = try (days.lowerBound...days.upperBound.advanced(by: 1)).map(calendar.bucket(startOf:))
-            var counts = days.map { DailyCount(date: $0.text, events: 0, users: 0) }
+            var counts = days.map { DailyCount(date: $0.description, events: 0, users: 0) }
             guard let name = try reader.labelID(event) else { return counts }
             var dayIndex = 0
             var users: Set<Int64> = []

@@ -1,3 +1,4 @@
+import TallyEvent
 extension EventStore {
     /// The metrics of one day: see ``DayMetrics`` for the exact definitions.
     ///
@@ -14,7 +15,7 @@ extension EventStore {
     ///   ``TallyStoreError/unknownApp(_:)``, ``TallyStoreError/unsupportedDayBoundary(date:timeZone:)``,
     ///   or a database error.
     public func metrics(app: AppID, date: String, timeZone: String? = nil) async throws -> DayMetrics {
-        let day = try CivilDay(date)
+        let day = try CalendarDay(validating: date)
         return try await read(app: app, timeZone: timeZone) { calendar in
             var needs = RollupNeeds.day(try calendar.buckets(of: day...day))
             needs.userWindows += [try calendar.buckets(of: day.advanced(by: -6)...day), try calendar.buckets(of: day.advanced(by: -29)...day)]
@@ -23,7 +24,7 @@ extension EventStore {
             let buckets = try calendar.buckets(of: day...day)
             let detail = try reader.userDetail(in: buckets)
             return DayMetrics(
-                date: day.text,
+                date: day.description,
                 timeZone: calendar.identifier,
                 dau: try reader.activeUsers(in: buckets).count,
                 wau: try reader.activeUsers(in: calendar.buckets(of: day.advanced(by: -6)...day)).count,
@@ -62,16 +63,16 @@ extension EventStore {
             var events: [String: [Int]] = [:]
             for (name, series) in counts { events[try reader.label(name)] = series }
             return RangeMetrics(
-                from: days.lowerBound.text, to: days.upperBound.text, timeZone: calendar.identifier,
-                dates: days.map(\.text), dau: try zip(starts, starts.dropFirst()).map { try reader.activeUsers(in: $0..<$1).count },
+                from: days.lowerBound.description, to: days.upperBound.description, timeZone: calendar.identifier,
+                dates: days.map(\.description), dau: try zip(starts, starts.dropFirst()).map { try reader.activeUsers(in: $0..<$1).count },
                 events: events)
         }
     }
 
     /// The days `from` through `to`, validated as ``metricsRange(app:from:to:timeZone:)`` documents.
-    static func days(from: String, to: String) throws(TallyStoreError) -> ClosedRange<CivilDay> {
-        let first = try CivilDay(from)
-        let last = try CivilDay(to)
+    static func days(from: String, to: String) throws(TallyStoreError) -> ClosedRange<CalendarDay> {
+        let first = try CalendarDay(validating: from)
+        let last = try CalendarDay(validating: to)
         guard first <= last, first.distance(to: last) < maximumRangeDays else { throw .invalidRange(from: from, to: to) }
         return first...last
     }
@@ -101,7 +102,7 @@ extension EventStore {
     ///
     /// - Throws: The errors of ``metrics(app:date:timeZone:)``.
     func day(_ date: String, app: AppID, timeZone: String?) async throws -> (milliseconds: Range<Int64>, calendar: LocalCalendar) {
-        let day = try CivilDay(date)
+        let day = try CalendarDay(validating: date)
         let requestedCalendar = try timeZone.map { identifier throws(TallyStoreError) in try LocalCalendar(identifier: identifier) }
         guard let stored = try await backend.app(id: app) else { throw TallyStoreError.unknownApp(app) }
         let calendar = try requestedCalendar ?? LocalCalendar(identifier: stored.timeZone)

@@ -1,15 +1,16 @@
+import TallyEvent
+
 /// A month of raw events: one partition of PostgreSQL's `event` table, `event_yYYYYmMM`,
 /// holding the UTC month's timestamps. Timestamps before 1970 or from year 10000 on go to
 /// the default partition, `event_other`, which no month overlaps.
 struct EventPartition: Hashable {
     /// The month's first day.
-    let start: CivilDay
+    let start: CalendarDay
 
     /// The month holding `milliseconds` since 1970, or `nil` outside 1970…9999.
     init?(containing milliseconds: Int64) {
         guard milliseconds >= 0, milliseconds < 253_402_300_800_000 else { return nil }
-        let (year, month, _) = CivilDay(serial: Int(milliseconds / 86_400_000)).components
-        start = CivilDay(year: year, month: month, day: 1)
+        start = CalendarDay(daysSince1970: Int(milliseconds / 86_400_000)).firstOfMonth
     }
 
     /// The table's name.
@@ -20,8 +21,7 @@ struct EventPartition: Hashable {
 
     /// The milliseconds the partition holds.
     var milliseconds: Range<Int64> {
-        let (year, month, _) = start.components
-        let end = month == 12 ? CivilDay(year: year + 1, month: 1, day: 1) : CivilDay(year: year, month: month + 1, day: 1)
-        return Int64(start.serial) * 86_400_000..<Int64(end.serial) * 86_400_000
+        let end = start.advanced(by: 31).firstOfMonth
+        return Int64(start.daysSince1970) * 86_400_000..<Int64(end.daysSince1970) * 86_400_000
     }
 }

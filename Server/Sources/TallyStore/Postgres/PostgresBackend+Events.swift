@@ -1,3 +1,4 @@
+import TallyEvent
 import Foundation
 import PostgresNIO
 
@@ -8,21 +9,19 @@ extension PostgresBackend {
 
     func latestEvents(app: AppID, limit: Int) async throws -> [Event] {
         guard try await self.app(id: app) != nil else { throw TallyStoreError.unknownApp(app) }
-        let decoder = JSONDecoder()
         return try await eventRows(
             """
             SELECT \(unescaped: Self.eventColumns) FROM event WHERE app_id = \(app.rawValue)
             ORDER BY timestamp DESC, sequence DESC LIMIT \(limit)
             """
-        ).map { try $0.row.event(decoder: decoder) }
+        ).map { try $0.row.event() }
     }
 
     func events(
         app: AppID, in range: Range<Int64>, after cursor: EventCursor?, limit: Int
     ) async throws -> (events: [Event], last: EventCursor?) {
         let rows = try await page(app: app, in: range, after: cursor, limit: limit)
-        let decoder = JSONDecoder()
-        return (try rows.map { try $0.row.event(decoder: decoder) }, rows.last?.cursor)
+        return (try rows.map { try $0.row.event() }, rows.last?.cursor)
     }
 
     func exportPage(
@@ -86,11 +85,11 @@ struct PostgresEventRow: ExportRow {
     /// The event, its properties decoded.
     ///
     /// - Throws: A `DecodingError` if the stored properties are not a flat JSON object.
-    func event(decoder: JSONDecoder) throws -> Event {
+    func event() throws -> Event {
         Event(
             id: id, name: name, timestamp: Date(unixMilliseconds: timestamp), deviceTimestamp: Date(unixMilliseconds: deviceTimestamp),
             userID: userID, sessionID: sessionID, appVersion: appVersion, platform: platform,
-            properties: try decoder.decode([String: PropertyValue].self, from: Data(properties.utf8)))
+            properties: try Event.storedProperties(Array(properties.utf8)))
     }
 
     func int64(at index: Int32) -> Int64 {

@@ -47,8 +47,9 @@ extension PostgresBackend {
             let value: String? =
                 switch (type, text) {
                 case ("string", let text?), ("boolean", let text?): text
-                // JSON numbers are written as SQLite's json_each reads them: integers as such, others as doubles.
-                case ("number", let text?): Int64(text).map(String.init) ?? Double(text).map(PropertiesJSON.text(of:))
+                // Numbers as SQLite's json_each reads them: an integer's digits, a double in
+                // Swift's shortest form (as `JSONWriter` wrote it: `12.0` stays a double).
+                case ("number", let text?): Int64(text).map(String.init) ?? Double(text).map { String($0) }
                 default: nil
                 }
             return (value, user, Int(events))

@@ -1,3 +1,4 @@
+import TallyEvent
 extension EventStore {
     /// The retention matrix of the periods (days or weeks) from the one holding `from`
     /// through the one holding `to`.
@@ -29,9 +30,9 @@ extension EventStore {
         } body: { reader, calendar in
             let cohorts = try reader.retention(between: boundaries.map(calendar.bucket(startOf:)))
             return Retention(
-                from: boundaries.first!.text, to: boundaries.last!.advanced(by: -1).text, timeZone: calendar.identifier,
+                from: boundaries.first!.description, to: boundaries.last!.advanced(by: -1).description, timeZone: calendar.identifier,
                 period: period,
-                cohorts: zip(boundaries, cohorts).map { RetentionCohort(start: $0.text, size: $1.size, returning: $1.returning) })
+                cohorts: zip(boundaries, cohorts).map { RetentionCohort(start: $0.description, size: $1.size, returning: $1.returning) })
         }
     }
 
@@ -54,7 +55,7 @@ extension EventStore {
     public func returningUsers(
         app: AppID, date: String, after days: [Int], timeZone: String? = nil
     ) async throws -> [ReturningUsers] {
-        let day = try CivilDay(date)
+        let day = try CalendarDay(validating: date)
         for back in days where !(1...Self.maximumRangeDays).contains(back) {
             throw TallyStoreError.invalidRange(from: "\(back) days before \(date)", to: date)
         }

@@ -1,3 +1,4 @@
+import TallyEvent
 /// The length of a retention cohort and of the steps users return in.
 public enum RetentionPeriod: String, Sendable, Hashable, Codable, CaseIterable {
     /// Local days.
@@ -9,7 +10,7 @@ public enum RetentionPeriod: String, Sendable, Hashable, Codable, CaseIterable {
 extension RetentionPeriod {
     /// The first day of each period from the one holding `days.lowerBound` through the one
     /// holding `days.upperBound`, then the day after the last period.
-    func boundaries(covering days: ClosedRange<CivilDay>) -> [CivilDay] {
+    func boundaries(covering days: ClosedRange<CalendarDay>) -> [CalendarDay] {
         switch self {
         case .day:
             Array(days.lowerBound...days.upperBound.advanced(by: 1))

@@ -1,3 +1,5 @@
+import TallyEvent
+
 /// The rollup changes caused by the events one transaction accepted (every batch of a group
 /// commit, see ``GroupCommit``), aggregated in memory so the database sees one write per
 /// rollup row touched instead of one per event.

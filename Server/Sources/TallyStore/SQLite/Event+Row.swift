@@ -1,3 +1,4 @@
+import TallyEvent
 import Foundation
 import GRDB
 
@@ -8,7 +9,7 @@ extension Event {
     /// Decodes a row selected with ``columns``.
     ///
     /// - Throws: A `DecodingError` if the stored id is not a UUID or the properties are not a flat JSON object.
-    init(row: Row, decoder: JSONDecoder) throws {
+    init(row: Row) throws {
         guard let id = (row[0] as Data?).flatMap(UUID.init(storedID:)) else {
             throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Stored event id is not a UUID"))
         }
@@ -16,6 +17,6 @@ extension Event {
             id: id, name: row[1],
             timestamp: Date(unixMilliseconds: row[2]), deviceTimestamp: Date(unixMilliseconds: row[3]),
             userID: row[4], sessionID: row[5], appVersion: row[6], platform: row[7],
-            properties: try decoder.decode([String: PropertyValue].self, from: Data((row[8] as String).utf8)))
+            properties: try Self.storedProperties(Array((row[8] as String).utf8)))
     }
 }

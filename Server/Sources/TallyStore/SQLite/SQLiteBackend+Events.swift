@@ -1,3 +1,4 @@
+import TallyEvent
 import Foundation
 import GRDB
 
@@ -5,11 +6,10 @@ extension SQLiteBackend {
     func latestEvents(app: AppID, limit: Int) async throws -> [Event] {
         try await pool.read { db in
             guard try App.fetch(db, id: app) != nil else { throw TallyStoreError.unknownApp(app) }
-            let decoder = JSONDecoder()
             return try Row.fetchAll(
                 db.cachedStatement(sql: "SELECT \(Event.columns) FROM event WHERE app_id = ? ORDER BY timestamp DESC, rowid DESC LIMIT ?"),
                 arguments: [app.rawValue, limit]
-            ).map { try Event(row: $0, decoder: decoder) }
+            ).map { try Event(row: $0) }
         }
     }
 
@@ -27,8 +27,7 @@ extension SQLiteBackend {
                     ORDER BY timestamp, rowid LIMIT ?
                     """,
                 arguments: [app.rawValue, start.timestamp, range.upperBound, start.timestamp, start.sequence, limit])
-            let decoder = JSONDecoder()
-            return (try rows.map { try Event(row: $0, decoder: decoder) }, rows.last.map { EventCursor(timestamp: $0[2], sequence: $0[9]) })
+            return (try rows.map { try Event(row: $0) }, rows.last.map { EventCursor(timestamp: $0[2], sequence: $0[9]) })
         }
     }
 

@@ -36,7 +36,7 @@ extension SQLiteBackend {
                     switch row[0] as String? {
                     case "text": row[1]
                     case "integer": String(row[1] as Int64)
-                    case "real": PropertiesJSON.text(of: row[1])
+                    case "real": String(row[1] as Double)
                     case let type? where type == "true" || type == "false": type
                     default: nil
                     }

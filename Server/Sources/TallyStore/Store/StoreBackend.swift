@@ -1,3 +1,4 @@
+import TallyEvent
 import Foundation
 
 /// The operations a database behind ``EventStore`` performs: SQLite (``SQLiteBackend``) or

@@ -1,4 +1,5 @@
 import Foundation
+import TallyEvent
 
 /// Day boundaries in one time zone, computed with Foundation's `Calendar` so they follow
 /// DST: a local day may last 23 or 25 hours (or another length when a zone changes offset).
@@ -21,7 +22,7 @@ struct LocalCalendar {
     ///
     /// - Throws: ``TallyStoreError/unsupportedDayBoundary(date:timeZone:)`` when a boundary is
     ///   not on the bucket grid.
-    func buckets(of days: ClosedRange<CivilDay>) throws(TallyStoreError) -> Range<Int64> {
+    func buckets(of days: ClosedRange<CalendarDay>) throws(TallyStoreError) -> Range<Int64> {
         try bucket(startOf: days.lowerBound)..<bucket(startOf: days.upperBound.advanced(by: 1))
     }
 
@@ -29,13 +30,13 @@ struct LocalCalendar {
     ///
     /// - Throws: ``TallyStoreError/unsupportedDayBoundary(date:timeZone:)`` when that instant is
     ///   not on the bucket grid.
-    func bucket(startOf day: CivilDay) throws(TallyStoreError) -> Int64 {
+    func bucket(startOf day: CalendarDay) throws(TallyStoreError) -> Int64 {
         let (year, month, dayOfMonth) = day.components
         // Noon exists in every zone on every day; midnight does not always (DST at 00:00).
         let noon = calendar.date(from: DateComponents(year: year, month: month, day: dayOfMonth, hour: 12))
         let milliseconds = noon.map { Int64(calendar.startOfDay(for: $0).timeIntervalSince1970) * 1000 }
         guard let milliseconds, milliseconds % Bucket.milliseconds == 0 else {
-            throw .unsupportedDayBoundary(date: day.text, timeZone: identifier)
+            throw .unsupportedDayBoundary(date: day.description, timeZone: identifier)
         }
         return milliseconds / Bucket.milliseconds
     }

@@ -1,4 +1,5 @@
 import Componentry
+import TallyEvent
 import ComponentryList
 import Foundation
 
@@ -13,7 +14,7 @@ extension App {
 extension DashboardPage {
     /// A page of `app` showing the day `date`.
     convenience init(date: String, order: ComponentOrder? = nil, app: App = .test, store: EventStore? = nil) {
-        self.init(app: app, layout: .default, query: PageQuery(date: Day(date)!), order: order, store: store)
+        self.init(app: app, layout: .default, query: PageQuery(date: CalendarDay(shown: date)!), order: order, store: store)
     }
 
     /// Hands `event` to the page and returns the patches it sent.

@@ -1,7 +1,7 @@
 import SeededRandom
 import Testing
 
-@testable import TallyServer
+@testable import TallyEvent
 
 @Suite struct JSONParserTests {
     private func parse(_ text: String) throws -> JSONValue {

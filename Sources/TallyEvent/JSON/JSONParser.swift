@@ -8,16 +8,18 @@
 /// ``maximumDepth`` — parses as ``JSONValue/invalid(_:)``, so that it invalidates only the
 /// event holding it, not the batch around it. Nesting past the limit is checked without
 /// recursion, so no body can exhaust the stack.
-struct JSONParser {
+public struct JSONParser {
     /// How deeply arrays and objects may nest and still be read; a valid ingest body needs 4.
-    static let maximumDepth = 32
+    public static let maximumDepth = 32
 
     /// Why a body is not JSON.
-    struct Failure: Error, Equatable, CustomStringConvertible {
-        let message: String
-        let offset: Int
+    public struct Failure: Error, Equatable, CustomStringConvertible {
+        /// What is wrong.
+        public let message: String
+        /// The byte where it was found.
+        public let offset: Int
 
-        var description: String { "\(message) at byte \(offset)" }
+        public var description: String { "\(message) at byte \(offset)" }
     }
 
     private let bytes: [UInt8]
@@ -29,7 +31,7 @@ struct JSONParser {
     }
 
     /// Parses `bytes` as one JSON value with nothing but whitespace around it.
-    static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
+    public static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
         var parser = JSONParser(bytes)
         let value = try parser.value()
         parser.skipWhitespace()
@@ -274,9 +276,7 @@ struct JSONParser {
                 let run = bytes[runStart..<index]
                 index += 1
                 if escaped == nil, isASCII { return String(decoding: run, as: UTF8.self) }
-                guard let string = String(validating: (escaped ?? []) + run, as: UTF8.self) else {
-                    throw failure("invalid UTF-8 in a string")
-                }
+                guard let string = Self.validUTF8((escaped ?? []) + run) else { throw failure("invalid UTF-8 in a string") }
                 return string
             case UInt8(ascii: "\\"):
                 escaped = (escaped ?? []) + bytes[runStart..<index]
@@ -366,5 +366,14 @@ struct JSONParser {
 
     private func failure(_ message: String) -> Failure {
         Failure(message: message, offset: index)
+    }
+
+    /// The string `utf8` spells, or `nil` if it is not valid UTF-8.
+    private static func validUTF8(_ utf8: [UInt8]) -> String? {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) { return String(validating: utf8, as: UTF8.self) }
+        // Before `String(validating:as:)`: decoding replaces each invalid sequence with
+        // U+FFFD, so valid UTF-8 is exactly what decodes back to the same bytes.
+        let string = String(decoding: utf8, as: UTF8.self)
+        return string.utf8.elementsEqual(utf8) ? string : nil
     }
 }

@@ -1,8 +1,8 @@
-/// A parsed JSON value, as read from request bodies.
+/// A parsed JSON value, as ``JSONParser`` reads request bodies and stored properties.
 ///
 /// Numbers keep their text's integer-ness: `12` is ``int(_:)``, `12.5` and `1e3` are
 /// ``double(_:)``. Objects keep every member; see ``JSONObject`` for repeated keys.
-enum JSONValue: Hashable, Sendable {
+public enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case int(Int)
@@ -15,8 +15,14 @@ enum JSONValue: Hashable, Sendable {
     /// it, with `reason` as the rejection's message.
     case invalid(String)
 
+    /// Why a value holding ``invalid(_:)`` cannot be written.
+    public struct Unreadable: Error, Equatable {
+        /// The invalid value's reason.
+        public let reason: String
+    }
+
     /// The value's kind, for error messages ("expected a string, found a number").
-    var kind: String {
+    public var kind: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"

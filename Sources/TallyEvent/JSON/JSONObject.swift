@@ -1,0 +1,30 @@
+/// A JSON object's members, in the order the document lists them.
+///
+/// Reading a member scans from the end, so a repeated key reads as its last value. Request
+/// bodies hold objects of about ten members, for which a scan beats hashing every key.
+public struct JSONObject: Hashable, Sendable {
+    /// One `"key": value` pair.
+    public struct Member: Hashable, Sendable {
+        /// The member's key.
+        public var key: String
+        /// The member's value.
+        public var value: JSONValue
+
+        /// A member `key: value`.
+        public init(key: String, value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// Every member, repeated keys included, in document order.
+    public var members: [Member]
+
+    /// An object of `members`.
+    public init(members: [Member] = []) { self.members = members }
+
+    /// The last value given for `key`, or `nil` if the object has no such member.
+    public subscript(key: String) -> JSONValue? {
+        members.last { $0.key == key }?.value
+    }
+}
