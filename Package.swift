@@ -71,7 +71,6 @@ let package = Package(
         ),
 
         .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: strict),
-        .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: strict),
         .testTarget(name: "ComponentryTests", dependencies: ["Componentry"], swiftSettings: strict),
         // Links the reader and book detail modules and deliberately not ExampleReview (only
         // its facade): calls to the review module must fall back cleanly.
