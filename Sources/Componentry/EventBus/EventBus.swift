@@ -1,6 +1,5 @@
 public import Foundation
 import Locking
-import Synchronization
 
 /// A typed, thread-safe publish–subscribe bus.
 ///
@@ -110,7 +109,7 @@ public final class EventBus: Sendable {
     }
 
     let state = Locked(State())
-    private let nextID = Atomic<UInt64>(1)
+    private let nextID = AtomicWord<UInt64>(1)
     private let asyncQueue = DispatchQueue(label: "componentry.eventbus.async")
     let notificationCenter: NotificationCenter
     let bridges = Locked<[String: NotificationBridge]>([:])

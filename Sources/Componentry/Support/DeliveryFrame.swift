@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// One pass of the calling thread over targets — a post, a change being delivered, one
 /// queued call — holding a slot of the thread's ``DeliveryThread`` record.

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// What an ``EventBus`` subscriber and an ``Observable`` observer share: whether it is
 /// still live (disposed, owner gone), and the wait that `dispose()` makes for deliveries
@@ -22,9 +22,9 @@ class DeliveryTarget: @unchecked Sendable {
     let order: UInt64
 
     /// Set once, by the first dispose or purge.
-    let disposed = Atomic<Bool>(false)
+    let disposed = AtomicWord<Bool>(false)
 
-    private static let nextOrder = Atomic<UInt64>(1)
+    private static let nextOrder = AtomicWord<UInt64>(1)
 
     init(owner: AnyObject?) {
         self.owner = owner

@@ -1,5 +1,4 @@
 import Locking
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -19,10 +18,22 @@ import Synchronization
 /// delivery and handed to the next new thread when its thread exits: there are never more
 /// records than threads that delivered at the same time.
 struct DeliveryThread: ~Copyable {
-    /// Open frames; read and written by the owning thread only.
-    var depth = 0
+    #if canImport(Darwin) || TALLY_PORTABLE_SYNCHRONIZATION
+        /// Open frames; read and written by the owning thread only.
+        var depth: Int {
+            get { openFrames.load(ordering: .relaxed) }
+            nonmutating set { openFrames.store(newValue, ordering: .relaxed) }
+        }
+        /// ``depth``, in a word of its own. There `AtomicWord` holds a pointer, so a record
+        /// is a plain value that another thread's borrow (``anySlot(_:)``) reads whole; a
+        /// `depth` stored in the record would be read by it while the owner writes it.
+        private let openFrames = AtomicWord<Int>(0)
+    #else
+        /// Open frames; read and written by the owning thread only.
+        var depth = 0
+    #endif
     /// `false` once the owning thread has exited.
-    let inUse = Atomic<Bool>(true)
+    let inUse = AtomicWord<Bool>(true)
     /// Slots 0..<``SlotBlock/capacity``; deeper ones in blocks chained from it.
     let first = SlotBlock.make()
 
@@ -110,9 +121,9 @@ struct DeliveryThread: ~Copyable {
 /// What one open ``DeliveryFrame`` shows other threads.
 struct FrameSlot: ~Copyable {
     /// The identity of the target the frame is calling, or 0.
-    let target = Atomic<UInt>(0)
+    let target = AtomicWord<UInt>(0)
     /// The identity of the ``Snapshot`` the frame iterates, or 0.
-    let snapshot = Atomic<UInt>(0)
+    let snapshot = AtomicWord<UInt>(0)
 }
 
 /// A run of frame slots, with a link to the next run for deeper nesting. Blocks are never
@@ -120,7 +131,7 @@ struct FrameSlot: ~Copyable {
 struct SlotBlock: ~Copyable {
     static let capacity = 8
     let slots: UnsafeMutablePointer<FrameSlot>
-    private let link = Atomic<UInt>(0)
+    private let link = AtomicWord<UInt>(0)
 
     private init() {
         slots = .allocate(capacity: Self.capacity)

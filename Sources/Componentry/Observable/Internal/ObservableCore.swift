@@ -1,6 +1,10 @@
 import Dispatch
 public import Locking
-public import Synchronization
+
+#if !canImport(Darwin) && !TALLY_PORTABLE_SYNCHRONIZATION
+    // On Linux, `AtomicWord`'s orderings are Synchronization's, named in inlinable code.
+    public import Synchronization
+#endif
 
 /// The part of an ``Observable`` that does not depend on its value type: the lock, the
 /// observers, and the bookkeeping that serializes delivery.
@@ -110,7 +114,7 @@ final class ObservableCore: Sendable {
     /// Whether a thread is delivering changes: 0 no, 1 yes, 2 yes and changes wait in the
     /// queue. It rises only under the lock; the drainer lowers it from 1 to 0 without the
     /// lock when it finds nothing queued, so a change without a queue takes the lock once.
-    @usableFromInline let drain = Atomic<Int>(0)
+    @usableFromInline let drain = AtomicWord<Int>(0)
 
     /// Under the lock: makes the caller the drainer, unless a thread is delivering.
     @inlinable
