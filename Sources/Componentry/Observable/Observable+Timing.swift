@@ -19,12 +19,12 @@ extension Observable {
             case .immediate:
                 return accept(value, &state)
             case .throttle(let interval) where !state.timerArmed && now >= state.deadline:
-                state.deadline = now + interval.dispatchInterval
+                state.deadline = interval.deadline(after: now)
                 return accept(value, &state)
             case .throttle:
                 break
             case .debounce(let interval):
-                state.deadline = now + interval.dispatchInterval
+                state.deadline = interval.deadline(after: now)
             }
             storage.pointee.pending = value
             if !state.timerArmed {
@@ -49,7 +49,7 @@ extension Observable {
             }
             state.timerArmed = false
             guard let value = storage.pointee.pending.take() else { return .done }
-            if case .throttle(let interval) = timing { state.deadline = now + interval.dispatchInterval }
+            if case .throttle(let interval) = timing { state.deadline = interval.deadline(after: now) }
             return accept(value, &state)
         }
         if let rearm { schedule(at: rearm) }
@@ -62,18 +62,5 @@ extension Observable {
         guard deadline != .distantFuture else { return }
         // Holds the observable until the commit: a pending value is never lost.
         DispatchQueue.global().asyncAfter(deadline: deadline) { self.fire() }
-    }
-}
-
-extension Duration {
-    /// The duration in whole nanoseconds, clamped to `0...Int64.max`: a negative interval
-    /// means none, and one longer than about 292 years means the longest Dispatch can
-    /// express, whose deadline is never reached.
-    var dispatchInterval: DispatchTimeInterval {
-        guard self > .zero else { return .nanoseconds(0) }
-        let (seconds, attoseconds) = components
-        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        let (total, carry) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
-        return .nanoseconds(Int(overflow || carry ? .max : total))
     }
 }
