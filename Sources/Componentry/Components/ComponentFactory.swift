@@ -24,6 +24,13 @@ import Locking
 /// ## Threads
 /// Registering and querying work from any thread; ``make(_:context:)`` runs on the main
 /// actor, as components do.
+///
+/// ## Availability
+/// Needs iOS 16, macOS 13, tvOS 16 or watchOS 9: it keeps components and component types
+/// as `any Component<ViewModel>` in collections and closures, and such a constrained
+/// existential needs the runtime support for parameterized protocol types that those
+/// releases added (the compiler refuses it below them).
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public final class ComponentFactory<ViewModel>: Sendable {
     /// Creates a component for a context.
     typealias Maker = @MainActor @Sendable (any ComponentContext<ViewModel>) -> any Component<ViewModel>

@@ -27,6 +27,13 @@
 ///
 /// The manager holds its context weakly and its components strongly: the page owns the
 /// manager, so page, manager and components are freed together.
+///
+/// ## Availability
+/// Needs iOS 16, macOS 13, tvOS 16 or watchOS 9: it keeps components and component types
+/// as `any Component<ViewModel>` in collections and closures, and such a constrained
+/// existential needs the runtime support for parameterized protocol types that those
+/// releases added (the compiler refuses it below them).
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 @MainActor
 public final class ComponentManager<ViewModel> {
     /// The layout: every identifier in order, with the hidden ones.
