@@ -6,8 +6,11 @@ import Testing
 @MainActor
 @Suite("Component factory")
 struct ComponentFactoryTests {
-    let page = DashboardPage(factory: ComponentFactory(), order: [])
+    /// A context for the components made (a new page each time; they hold it weakly).
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
+    var page: DashboardPage { DashboardPage(factory: ComponentFactory(), order: []) }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func makesTheComponentRegisteredUnderAnIdentifier() throws {
         let factory = try makeFactory()
         #expect(factory.identifiers == ["revenue", "users", "versions"])
@@ -15,6 +18,7 @@ struct ComponentFactoryTests {
         #expect(factory.make("unknown", context: page) == nil)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func aClosureRegistersOneTypeUnderSeveralIdentifiers() throws {
         let factory = ComponentFactory<Dashboard>()
         try factory.register("dau") { _ in MetricCard(metric: "daily users") }
@@ -23,6 +27,7 @@ struct ComponentFactoryTests {
         #expect((factory.make("mau", context: page) as? MetricCard)?.metric == "monthly users")
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func aBlankIdentifierIsRefusedAndNothingInTheListIsRegistered() {
         let factory = ComponentFactory<Dashboard>()
         #expect(throws: ComponentFactoryError.blankIdentifier(type: String(reflecting: BlankCard.self))) {
@@ -32,6 +37,7 @@ struct ComponentFactoryTests {
         #expect(throws: ComponentFactoryError.self) { try factory.register("") { _ in MetricCard(metric: "x") } }
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func aDuplicateIdentifierIsRefusedWithBothTypes() throws {
         let factory = try makeFactory()
         let error = #expect(throws: ComponentFactoryError.self) {
@@ -49,6 +55,7 @@ struct ComponentFactoryTests {
         #expect(fresh.identifiers.isEmpty)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func registrationDoesNotDependOnOrder() throws {
         let forward = ComponentFactory<Dashboard>()
         try forward.register(DashboardComponents.all)
@@ -57,6 +64,7 @@ struct ComponentFactoryTests {
         #expect(forward.identifiers == backward.identifiers)
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func theAuditReportsRefusalsAndIdentifiersNobodyRegistered() throws {
         let factory = try makeFactory()
         #expect(factory.audit([["revenue", "users"]]).isClean)
@@ -72,6 +80,7 @@ struct ComponentFactoryTests {
 
     /// Eight threads register identifiers of their own and query the factory; every
     /// registration must land exactly once, and duplicates must all be refused.
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func stressEightThreadsRegisterAndResolve() async throws {
         let factory = ComponentFactory<Dashboard>()
         let threads = 8

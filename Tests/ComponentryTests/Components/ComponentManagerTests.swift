@@ -5,6 +5,7 @@ import Testing
 @MainActor
 @Suite("Component manager")
 struct ComponentManagerTests {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func buildsTheLayoutInOrderAndSkipsAndReportsUnknownIdentifiers() throws {
         let page = DashboardPage(factory: try makeFactory(), order: ["users", "ads", "revenue"])
         #expect(page.manager.components.map { type(of: $0).identifier } == ["users", "revenue"])
@@ -12,6 +13,7 @@ struct ComponentManagerTests {
         #expect(page.manager.order.identifiers == ["users", "ads", "revenue"])  // kept, for a later build
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func aLayoutDecodesFromAPlainListOrAnObjectWithHiddenComponents() throws {
         let plain = try JSONDecoder().decode(ComponentOrder.self, from: Data(#"["revenue", "users"]"#.utf8))
         #expect(plain == ["revenue", "users"])
@@ -25,6 +27,7 @@ struct ComponentManagerTests {
         #expect(page.manager.components.map { type(of: $0).identifier } == ["revenue", "versions"])
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func pageEventsReachEveryComponentInLayoutOrder() throws {
         let page = DashboardPage(factory: try makeFactory(), order: ["versions", "revenue"])
         page.manager.pageDidLoad()
@@ -39,6 +42,7 @@ struct ComponentManagerTests {
         #expect(page.viewModel.journal == hooks.flatMap { ["versions.\($0)", "revenue.\($0)"] })
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func componentsAddedAtRunTimeCatchUpWithThePage() throws {
         let page = DashboardPage(factory: try makeFactory(), order: ["revenue"])
         #expect(page.manager.add("users") is UsersCard)
@@ -55,6 +59,7 @@ struct ComponentManagerTests {
         #expect(page.manager.order.identifiers == ["versions", "revenue", "users"])
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func removingAndHidingTakeAVisibleComponentOffThePage() throws {
         let page = DashboardPage(factory: try makeFactory(), order: ["revenue", "users", "versions"])
         page.manager.pageDidLoad()
@@ -74,6 +79,7 @@ struct ComponentManagerTests {
         #expect(page.manager.components.map { type(of: $0).identifier } == ["revenue", "versions"])
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func movingReordersWithoutLifecycleCalls() throws {
         let page = DashboardPage(factory: try makeFactory(), order: ["revenue", "users", "versions"])
         page.manager.pageDidLoad()
@@ -86,6 +92,7 @@ struct ComponentManagerTests {
         #expect(page.viewModel.journal == ["versions.willLayout", "users.willLayout", "revenue.willLayout"])
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func aComponentRemovedByAHookDoesNotGetTheEventAfterwards() throws {
         let page = DashboardPage(factory: try makeFactory(), order: ["revenue", "users", "versions"])
         page.manager.pageDidLoad()
@@ -96,6 +103,7 @@ struct ComponentManagerTests {
         #expect(page.viewModel.journal == ["revenue.willLayout", "versions.willLayout"])
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func aComponentFindsAnotherByTypeThroughItsContext() throws {
         let page = DashboardPage(factory: try makeFactory(), order: ["revenue", "versions"])
         let versions = try #require(page.manager.component(VersionsCard.self))
@@ -104,6 +112,7 @@ struct ComponentManagerTests {
         #expect(page.manager.component(JournalingCard.self) is RevenueCard)  // the first, by subclass
     }
 
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func thePageAndAllItsComponentsAreFreedTogether() throws {
         let factory = try makeFactory()
         weak var weakPage: DashboardPage?

@@ -1,7 +1,6 @@
 import Componentry
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 
 @Suite("EventBus threading")
@@ -77,7 +76,7 @@ struct EventBusThreadingTests {
                 group.addTask {
                     await runOnThread {
                         for round in 0..<rounds {
-                            let disposed = Atomic<Bool>(false)
+                            let disposed = Counter()  // above 0 once disposed
                             let own = Counter()
                             let tag = thread * 1_000_000 + round * 10
                             let subscription = bus.on(Tick.self).priority(round % 3).handle { tick in
@@ -85,11 +84,11 @@ struct EventBusThreadingTests {
                                 // Stay in the handler a moment, so a dispose that does not
                                 // wait for running handlers would be caught here.
                                 sched_yield()
-                                if disposed.load(ordering: .sequentiallyConsistent) { afterDispose.increment() }
+                                if disposed.count > 0 { afterDispose.increment() }
                             }
                             for offset in 0..<postsPerRound { bus.post(Tick(value: tag + offset)) }
                             subscription.dispose()
-                            disposed.store(true, ordering: .sequentiallyConsistent)
+                            disposed.increment()
                             if own.count != postsPerRound { missedOwn.increment() }
                         }
                     }

@@ -28,6 +28,7 @@ final class SignupsCard: Component {
     func didLoad() { context?.viewModel.reloaded.append("signups loaded") }
 }
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
 final class MetricsPage: ComponentContext {
     let viewModel = Metrics()
     let eventBus = EventBus()
@@ -64,6 +65,7 @@ extension Mediator {  // the typed facade, in a small target callers link instea
 
 @Suite("README examples: components and mediator")
 struct ReadmeExamplesComponents {
+    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @MainActor
     @Test func componentsExample() throws {
         let factory = ComponentFactory<Metrics>()

@@ -67,7 +67,7 @@ struct ObservableDeliveryTests {
             for await value in count.values { seen.append(value) }
             return seen
         }
-        try? await Task.sleep(for: .milliseconds(10))
+        try? await Task.sleep(nanoseconds: 10_000_000)
         task.cancel()
         let seen = await task.value
         count.value = 1  // nobody listens any more; must not crash or deliver

@@ -43,11 +43,11 @@ final class Box<Value: Sendable>: @unchecked Sendable {
     }
 
     func get() -> Value {
-        lock.withLock { value }
+        lock.guarding { value }
     }
 
     func set(_ newValue: Value) {
-        lock.withLock { value = newValue }
+        lock.guarding { value = newValue }
     }
 }
 
@@ -57,7 +57,7 @@ final class Box<Value: Sendable>: @unchecked Sendable {
 func eventually(_ condition: () -> Bool) async -> Bool {
     for _ in 0..<400 {
         if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
+        try? await Task.sleep(nanoseconds: 5_000_000)
     }
     return condition()
 }

@@ -12,7 +12,7 @@ struct ObservableTimingTests {
         for text in ["z", "za", "zao", "早", "早饭"] { query.value = text }
         #expect(query.value == "")  // nothing committed yet
         #expect(await eventually { seen.count == 1 })
-        try? await Task.sleep(for: .milliseconds(90))  // and nothing more comes
+        try? await Task.sleep(nanoseconds: 90_000_000)  // and nothing more comes
         #expect(seen.values == ["早饭"])
         #expect(query.value == "早饭")
     }
@@ -39,7 +39,7 @@ struct ObservableTimingTests {
         }
         value.value = 99_999
         #expect(await eventually { seen.values.last == 99_999 })
-        try? await Task.sleep(for: .milliseconds(60))
+        try? await Task.sleep(nanoseconds: 60_000_000)
         #expect(seen.values.last == 99_999)
         #expect(value.value == 99_999)
         #expect(seen.count < 8 * 500 * 5)
@@ -68,7 +68,7 @@ struct ObservableTimingTests {
         position.value = 3
         #expect(seen.values == [1])
         #expect(await eventually { seen.values == [1, 3] })
-        try? await Task.sleep(for: .milliseconds(100))
+        try? await Task.sleep(nanoseconds: 100_000_000)
         #expect(seen.values == [1, 3])
     }
 

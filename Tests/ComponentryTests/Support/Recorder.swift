@@ -9,15 +9,15 @@ final class Recorder<Value: Sendable>: @unchecked Sendable {
     private var storage: [Value] = []
 
     func append(_ value: Value) {
-        lock.withLock { storage.append(value) }
+        lock.guarding { storage.append(value) }
     }
 
     var values: [Value] {
-        lock.withLock { storage }
+        lock.guarding { storage }
     }
 
     var count: Int {
-        lock.withLock { storage.count }
+        lock.guarding { storage.count }
     }
 }
 
@@ -27,10 +27,20 @@ final class Counter: @unchecked Sendable {
     private var value = 0
 
     func increment() {
-        lock.withLock { value += 1 }
+        lock.guarding { value += 1 }
     }
 
     var count: Int {
-        lock.withLock { value }
+        lock.guarding { value }
+    }
+}
+
+extension NSLock {
+    /// Runs `body` holding the lock: `NSLocking.withLock` is iOS 16 and macOS 13 only, and
+    /// the package's floors are iOS 15 and macOS 12.
+    func guarding<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock()
+        defer { unlock() }
+        return try body()
     }
 }
