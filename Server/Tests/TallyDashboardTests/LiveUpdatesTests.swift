@@ -25,7 +25,7 @@ import Testing
             return try DayReport(metrics: Self.metrics(dau: count, date: query.date.description))
         }
 
-        /// CalendarDay metrics with `dau` set, decoded as the metrics API writes them.
+        /// Day metrics with `dau` set, decoded as the metrics API writes them.
         static func metrics(dau: Int, date: String) throws -> DayMetrics {
             let json =
                 #"{"date":"\#(date)","tz":"UTC","dau":\#(dau),"wau":0,"mau":0,"new_users":0,"events":{},"per_user":{},"versions":{},"screens":{}}"#
@@ -58,6 +58,27 @@ import Testing
         #expect(pages.allSatisfy { $0.html.contains(#"data-metric="dau">1<"#) })
         try await Task.sleep(for: .milliseconds(150))
         #expect(loader.reads.withLock { $0 } == [shown: 1], "one read for 50 announcements and \(tabs) tabs; none for an app nobody watches")
+    }
+
+    /// A page of the app's debug builds reads and hears the app's debug id, a page of
+    /// production the app's: each is updated by its own events only.
+    @Test func debugPagesFollowTheDebugBuildsEventsOnly() async throws {
+        let bus = EventBus()
+        let loader = CountingLoader()
+        let live = LiveUpdates(bus: bus, tick: .milliseconds(50), load: loader.load)
+        let production = DashboardPage(date: "2026-11-20", app: .test)
+        let debug = DashboardPage(app: .test, layout: .default, query: PageQuery(date: CalendarDay("2026-11-20")!, debug: true))
+        #expect(debug.shownApp == App.test.id.debug && production.shownApp == App.test.id)
+        var patched: [String] = []
+        production.outbox = { if !$0.patches.isEmpty { patched.append("production") } }
+        debug.outbox = { if !$0.patches.isEmpty { patched.append("debug") } }
+        live.register(production)
+        live.register(debug)
+        bus.post(EventsIngested(app: App.test.id.debug, accepted: 1, names: ["open": 1]))
+        try await eventually { patched == ["debug"] }
+        #expect(patched == ["debug"])
+        #expect(loader.reads.withLock { $0 } == [App.test.id.debug: 1])
+        #expect(debug.url.hasSuffix("debug=1"))
     }
 
     /// A user who opens more than the bound closes their oldest pages; other users' stay.

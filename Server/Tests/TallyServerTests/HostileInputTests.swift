@@ -52,7 +52,7 @@ struct HostileInputTests {
         try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
             _ = try await server.ingest(Self.sandwich(#"{"min": -9223372036854775808, "max": 9223372036854775807}"#), key: app.ingestKey)
-            let stored = try await server.storedEvents(app).map(\.properties)
+            let stored = try await server.storedEvents(app).map(\.properties).filter { $0["min"] != nil }
             #expect(stored == [["min": .int(.min), "max": .int(.max)]])
         }
     }

@@ -168,3 +168,31 @@ struct MetricsContractTests {
         }
     }
 }
+
+@Suite("Events from debug builds")
+struct DebugEventsContractTests {
+    /// An SDK's debug build marks its events; the metrics show production unless asked for
+    /// `debug=true`.
+    @Test(arguments: TestDatabase.all) func theMetricsShowDebugBuildsOnlyWhenAsked(database: TestDatabase) async throws {
+        try await LiveServer.with(database: database) { server in
+            let app = try await server.makeApp()
+            let now = Date()
+            let events = [
+                Batch.event(name: "open", at: now, user: "a"), Batch.event(name: "open", at: now, user: "dev", ["debug": true]),
+                Batch.event(name: "tap", at: now, user: "dev", ["debug": true]), Batch.event(name: "open", at: now, user: "b", ["debug": false]),
+            ]
+            let stored = try await server.ingest(Batch.body(events), key: app.ingestKey)
+            #expect(stored.json["accepted"] as? Int == 4)
+            let day = utcDay(now)
+            let production = try await server.metrics("/v1/metrics?date=\(day)", token: app.readToken).json
+            #expect(production["dau"] as? Int == 2)
+            #expect((production["events"] as? [String: Int]) == ["open": 2])
+            let debug = try await server.metrics("/v1/metrics?date=\(day)&debug=true", token: app.readToken).json
+            #expect(debug["dau"] as? Int == 1)
+            #expect((debug["events"] as? [String: Int]) == ["open": 1, "tap": 1])
+            #expect(try await server.metrics("/v1/metrics?date=\(day)&debug=yes", token: app.readToken).status == 400)
+            let wrong = try await server.ingest(Batch.body([Batch.event(["debug": "true"])]), key: app.ingestKey).json
+            #expect((wrong["rejected"] as? [[String: Any]])?.first?["index"] as? Int == 0)
+        }
+    }
+}

@@ -68,8 +68,8 @@ public final class LiveUpdates: LifetimeOwner {
                 if let page = oldest.page { unregister(page) }
             }
         }
-        pages[page.app.id, default: []].append(Entry(page: page, user: user, session: session, close: close))
-        listen(to: page.app.id)
+        pages[page.shownApp, default: []].append(Entry(page: page, user: user, session: session, close: close))
+        listen(to: page.shownApp)
         reportOpenPages()
     }
 
@@ -85,8 +85,8 @@ public final class LiveUpdates: LifetimeOwner {
 
     /// Stops updating `page`.
     public func unregister(_ page: DashboardPage) {
-        pages[page.app.id]?.removeAll { $0.page === page || $0.page == nil }
-        if pages[page.app.id]?.isEmpty == true { pages[page.app.id] = nil }
+        pages[page.shownApp]?.removeAll { $0.page === page || $0.page == nil }
+        if pages[page.shownApp]?.isEmpty == true { pages[page.shownApp] = nil }
         dropUnwatchedApps()
         reportOpenPages()
     }

@@ -83,7 +83,11 @@ extension DashboardPage: ResponderEventHandling {
         guard new != old else { return }
         viewModel.query.value = new
         if new.sheet != old.sheet { syncDetail() }
-        send(PageMessage(patches: [.replace(id: "date-button", html: DashboardViews.dateButton(for: self))] + refreshSheet(), url: url))
+        let buttons: [DOMPatch] = [
+            .replace(id: "date-button", html: DashboardViews.dateButton(for: self)),
+            .replace(id: "debug-button", html: DashboardViews.debugButton(for: self)),
+        ]
+        send(PageMessage(patches: buttons + refreshSheet(), url: url))
         if new.with({ $0.sheet = nil }) != old.with({ $0.sheet = nil }) { reload() }
     }
 }

@@ -102,6 +102,9 @@ public final class DashboardPage: ComponentContext {
     /// The page's address: `/apps/1?date=2026-11-23`.
     public var url: String { "/apps/\(app.id.rawValue)?\(viewModel.query.value.queryString)" }
 
+    /// The id whose events the page shows: the app's, or its ``AppID/debug`` id.
+    public var shownApp: AppID { viewModel.query.value.debug ? app.id.debug : app.id }
+
     /// The sections in the page's order, hidden ones included.
     public private(set) var sections: [SectionComponent] = []
 
@@ -126,7 +129,7 @@ public final class DashboardPage: ComponentContext {
         var kept: [String: HeadlineMetric] = [:]
         for section in sections {
             for tile in section.items where tile.hasDetail {
-                let id = MetricIdentity(app: app.id, date: date, timeZone: query.timeZone, key: tile.id)
+                let id = MetricIdentity(app: shownApp, date: date, timeZone: query.timeZone, key: tile.id)
                 let value = MetricValue(tile.value, detail: tile.detail)
                 if let copy = viewModel.headlines[tile.id], copy.id == id {
                     if copy.value != value { copy.emit(.metricValue, value) }
@@ -230,6 +233,7 @@ public final class DashboardPage: ComponentContext {
             patches: [
                 .replace(id: "sections", html: html), .replace(id: "sheet-slot", html: sheetSlot),
                 .replace(id: "date-button", html: DashboardViews.dateButton(for: self)),
+                .replace(id: "debug-button", html: DashboardViews.debugButton(for: self)),
             ],
             url: url, refreshing: viewModel.isRefreshing.value)
     }

@@ -9,7 +9,7 @@ import Foundation
 @MainActor
 public final class DashboardViewModel {
     /// How long the search box waits after the last keystroke before the sections filter.
-    public static let searchDelay = Duration.milliseconds(200)
+    public static let searchDelay = CommitInterval.milliseconds(200)
 
     /// The layout the page was built from.
     public let layout: DashboardLayout

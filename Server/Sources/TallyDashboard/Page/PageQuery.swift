@@ -1,7 +1,7 @@
 public import Foundation
 public import TallyEvent
 
-/// What a dashboard URL asks for: `/apps/{id}?date=…&from=…&compare=1&tz=…&sheet=…&metric=…`.
+/// What a dashboard URL asks for: `/apps/{id}?date=…&from=…&compare=1&tz=…&debug=1&sheet=…&metric=…`.
 ///
 /// The same query names the page's state in the browser's address bar (the page keeps it
 /// current as the user changes the date or opens a sheet), so a reload or a shared link
@@ -18,6 +18,9 @@ public struct PageQuery: Hashable, Sendable {
     public var compare: Bool
     /// The time zone whose days these are; the app's when `nil`.
     public var timeZone: String?
+    /// Whether to show the app's events from debug builds (its ``AppID/debug`` id) instead of
+    /// production.
+    public var debug: Bool
     /// The open sheet, if any.
     public var sheet: Sheet?
 
@@ -80,11 +83,14 @@ public struct PageQuery: Hashable, Sendable {
     }
 
     /// A page of the one day `date`.
-    public init(date: CalendarDay, from: CalendarDay? = nil, compare: Bool = false, timeZone: String? = nil, sheet: Sheet? = nil) {
+    public init(
+        date: CalendarDay, from: CalendarDay? = nil, compare: Bool = false, timeZone: String? = nil, debug: Bool = false, sheet: Sheet? = nil
+    ) {
         self.date = date
         self.from = min(from ?? date, date)
         self.compare = compare
         self.timeZone = timeZone
+        self.debug = debug
         self.sheet = sheet
     }
 
@@ -114,8 +120,8 @@ public struct PageQuery: Hashable, Sendable {
         if let zone = parameters["tz"], TimeZone(identifier: zone) == nil || zone.count > 64 {
             throw .badParameter("tz", "an IANA time zone such as Europe/Paris")
         }
-        self.init(
-            date: date, from: from, compare: ["1", "on", "true"].contains(parameters["compare"] ?? ""), timeZone: parameters["tz"], sheet: sheet)
+        func flag(_ name: String) -> Bool { ["1", "on", "true"].contains(parameters[name] ?? "") }
+        self.init(date: date, from: from, compare: flag("compare"), timeZone: parameters["tz"], debug: flag("debug"), sheet: sheet)
     }
 
     /// The number of days shown.
@@ -130,6 +136,7 @@ public struct PageQuery: Hashable, Sendable {
         if from != date { items.append(URLQueryItem(name: "from", value: from.description)) }
         if compare { items.append(URLQueryItem(name: "compare", value: "1")) }
         if let timeZone { items.append(URLQueryItem(name: "tz", value: timeZone)) }
+        if debug { items.append(URLQueryItem(name: "debug", value: "1")) }
         switch sheet {
         case nil: break
         case .date: items.append(URLQueryItem(name: "sheet", value: "date"))

@@ -6,15 +6,17 @@ extension DayReport {
     public static let feedLength = 8
 
     /// Reads what a page of `query` shows: the report of its last day, the charts' window,
-    /// the day's data health, the latest events and, when it compares, the previous period.
+    /// the day's data health (of everything the app sent), the latest events and, when it
+    /// compares, the previous period; of the app's debug builds when the query asks.
     public static func load(from store: EventStore, app: AppID, layout: DashboardLayout, query: PageQuery) async throws -> DayReport {
+        async let health = store.dataHealth(app: app.production, date: query.date.description, timeZone: query.timeZone)
+        let app = query.debug ? app.debug : app.production
         let zone = query.timeZone
         let start = min(query.from, query.date.adding(-29))
         let shift = -query.days
         // Independent reads, run side by side.
         async let day = load(from: store, app: app, layout: layout, date: query.date.description, timeZone: zone)
         async let trend = store.metricsRange(app: app, from: start.description, to: query.date.description, timeZone: zone)
-        async let health = store.dataHealth(app: app, date: query.date.description, timeZone: zone)
         async let latest = store.latestEvents(app: app, limit: feedLength)
         async let returning =
             layout.sections.contains { $0.content == .retention }

@@ -36,6 +36,7 @@ enum DashboardViews {
             "page",
             [
                 "appName": page.app.name, "appID": String(page.app.id.rawValue), "dateButton": dateButton(for: page),
+                "debugButton": debugButton(for: page),
                 "sectionsQuery": page.viewModel.query.value.with { $0.sheet = .sections }.queryString,
                 "refreshing": page.viewModel.isRefreshing.value, "csrf": csrf, "sections": page.html(styleNonce: styleNonce),
                 "styleNonce": styleNonce, "sheetSlot": page.sheetSlot,
@@ -48,6 +49,14 @@ enum DashboardViews {
         let query = page.viewModel.query.value
         let label = query.days == 1 ? query.date.readable : "\(query.from.readable) – \(query.date.readable)"
         return render("date-button", ["query": query.with { $0.sheet = .date }.queryString, "label": label])
+    }
+
+    /// The switch between the app's production events and those of its debug builds: a link
+    /// to the same page with the other.
+    @MainActor
+    static func debugButton(for page: DashboardPage) -> String {
+        let query = page.viewModel.query.value
+        return render("debug-button", ["query": query.with { $0.debug.toggle() }.queryString, "on": query.debug])
     }
 
     /// The sign-in page.

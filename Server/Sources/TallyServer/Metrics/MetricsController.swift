@@ -47,14 +47,20 @@ struct MetricsController {
         }
     }
 
-    /// Answers `request` with what `body` returns for the app of its read token, its query,
-    /// and the time zone it names (`tz`, or the app's); a store error becomes a 4xx or 503.
+    /// Answers `request` with what `body` returns for the app of its read token (its events
+    /// from debug builds with `debug=true`), its query, and the time zone it names (`tz`, or
+    /// the app's); a store error becomes a 4xx or 503.
     private func answer(
         _ request: Request, _ body: (App, Parameters, String) async throws -> some Encodable
     ) async throws -> Response {
         do {
-            let app = try await authenticate(request)
+            var app = try await authenticate(request)
             let query = request.uri.queryParameters
+            switch query.get("debug") {
+            case nil, "false": break
+            case "true": app.id = app.id.debug
+            case let other?: throw APIError.badRequest("debug must be true or false, not \(other)")
+            }
             return try .json(try await body(app, query, query.get("tz") ?? app.timeZone))
         } catch let error as APIError {
             throw error

@@ -38,4 +38,15 @@ public struct AppID: RawRepresentable, Hashable, Sendable, Codable {
 
     /// Wraps an integer, typically one parsed from a URL; it names an app only if the store has one with that id.
     public init(rawValue: Int64) { self.rawValue = rawValue }
+
+    /// Where the app's events from debug builds are kept (``Event/isDebug``): apart from
+    /// production in every table keyed by app, so that every metric answers for either. It
+    /// names the same app, with the negative of its id as its raw value.
+    public var debug: AppID { AppID(rawValue: -abs(rawValue)) }
+
+    /// The app's production events, for the id of either.
+    public var production: AppID { AppID(rawValue: abs(rawValue)) }
+
+    /// Whether this id names an app's events from debug builds.
+    public var isDebug: Bool { rawValue < 0 }
 }

@@ -26,9 +26,9 @@ extension EventStore {
         return NewApp(app: app, ingestKey: ingestKey, readToken: readToken)
     }
 
-    /// The app with this id, or `nil` if there is none.
+    /// The app with this id, or `nil` if there is none (an ``AppID/debug`` id names none).
     public func app(id: AppID) async throws -> App? {
-        try await backend.app(id: id)
+        id.isDebug ? nil : try await backend.app(id: id)
     }
 
     /// The app whose ingest key is `ingestKey`, or `nil` if no app has it.

@@ -14,11 +14,19 @@ extension EventStore {
     /// from several tasks at once, as a server does with one task per request.
     ///
     /// Validation (required fields, accepted age, clock-skew correction) is the caller's job.
+    /// Events from debug builds (``Event/isDebug``) are kept under the app's ``AppID/debug``
+    /// id, apart from production.
     ///
     /// - Throws: ``TallyStoreError/unknownApp(_:)`` if no app has id `app`, or a database error.
     @discardableResult
     public func insert(_ events: [Event], app: AppID) async throws -> InsertResult {
-        try await backend.insert(events, app: app)
+        guard events.contains(where: \.isDebug) else { return try await backend.insert(events, app: app.production) }
+        // An SDK sends either kind from one build: a batch of both is stored as two.
+        var result = InsertResult()
+        for part in [events.filter { !$0.isDebug }, events.filter(\.isDebug)] where !part.isEmpty {
+            result = result.adding(try await backend.insert(part, app: part[0].isDebug ? app.debug : app.production))
+        }
+        return result
     }
 }
 

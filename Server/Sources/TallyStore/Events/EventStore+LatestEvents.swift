@@ -15,6 +15,10 @@ extension EventStore {
     ///   stored properties are corrupt.
     public func latestEvents(app: AppID, limit: Int = 50) async throws -> [Event] {
         let limit = min(max(limit, 1), Self.maximumLatestEvents)
-        return try await backend.latestEvents(app: app, limit: limit)
+        return try await backend.latestEvents(app: app, limit: limit).map { event in
+            var event = event
+            event.isDebug = app.isDebug
+            return event
+        }
     }
 }

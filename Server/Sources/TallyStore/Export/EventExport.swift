@@ -46,7 +46,9 @@ public struct EventExport: AsyncSequence, Sendable {
                 if page.isEmpty { return nil }
             }
             defer { pageIndex += 1 }
-            return page[pageIndex]
+            var event = page[pageIndex]
+            event.isDebug = export.app.isDebug
+            return event
         }
     }
 }

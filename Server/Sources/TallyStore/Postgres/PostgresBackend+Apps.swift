@@ -13,8 +13,11 @@ extension PostgresBackend {
         return AppID(rawValue: ids[0])
     }
 
+    /// The app with this id, or `nil`; for an app's ``AppID/debug`` id, the app with that id.
     func app(id: AppID) async throws -> App? {
-        try await apps("SELECT id, name, time_zone, accepted_event_age, created_at FROM app WHERE id = \(id.rawValue)").first
+        var app = try await apps("SELECT id, name, time_zone, accepted_event_age, created_at FROM app WHERE id = \(id.production.rawValue)").first
+        app?.id = id
+        return app
     }
 
     func app(_ secret: AppSecret, hash: Data) async throws -> App? {

@@ -113,18 +113,19 @@ extension PostgresGroupWriter {
         /// failure throws ``TogetherFailed``; without, each goes under a savepoint of its own (4
         /// round trips a batch), so a failing batch rolls back alone.
         mutating func store(_ group: [IngestBatch], together: Bool) async throws -> [Result<InsertResult, any Error>] {
+            // The ids stored under: apps', and their debug ids (``AppID/debug``).
             let apps = Set(group.map(\.app)).sorted { $0.rawValue < $1.rawValue }
             var knownApps: Set<AppID> = []
             for try await id in try await connection.query(
-                "SELECT id FROM app WHERE id = ANY(\(apps.map(\.rawValue)))", logger: logger
+                "SELECT id FROM app WHERE id = ANY(\(Set(apps.map(\.production.rawValue)).sorted()))", logger: logger
             ).decode(Int64.self) {
                 knownApps.insert(AppID(rawValue: id))
             }
             // Each batch's new rows, or why it was not stored.
             var inserted: [Result<[IngestBatch.Row], any Error>] = group.map { batch in
-                knownApps.contains(batch.app) ? .success([]) : .failure(TallyStoreError.unknownApp(batch.app))
+                knownApps.contains(batch.app.production) ? .success([]) : .failure(TallyStoreError.unknownApp(batch.app))
             }
-            let storable = group.indices.filter { knownApps.contains(group[$0].app) }
+            let storable = group.indices.filter { knownApps.contains(group[$0].app.production) }
             if together {
                 do {
                     for (index, rows) in zip(storable, try await insert(storable.map { group[$0] })) { inserted[index] = .success(rows) }

@@ -12,9 +12,11 @@ extension App {
             acceptedEventAge: row[3], createdAt: Date(unixMilliseconds: row[4]))
     }
 
-    /// The app with this id, or `nil`.
+    /// The app with this id, or `nil`; for an app's ``AppID/debug`` id, the app with that id.
     static func fetch(_ db: Database, id: AppID) throws -> App? {
-        try fetch(db, whereColumn: "id", equals: id.rawValue)
+        var app = try fetch(db, whereColumn: "id", equals: id.production.rawValue)
+        app?.id = id
+        return app
     }
 
     /// The app whose `column` equals `value`, or `nil`.
