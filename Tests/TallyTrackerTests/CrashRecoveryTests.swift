@@ -33,7 +33,7 @@ struct CrashRecoveryTests {
             }
             await waitUntil { printedIDs().count == count || !process.isRunning }
             try #require(process.isRunning, "probe exited early")
-            try await Task.sleep(for: .milliseconds(1200))
+            try await Task.sleep(seconds: 1.2)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             output.fileHandleForReading.readabilityHandler = nil
@@ -52,7 +52,7 @@ struct CrashRecoveryTests {
     /// The built TrackerProbe: beside the running test binary, or in this package's `.build`.
     private static func trackerProbe() -> URL? {
         let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let candidates = [Bundle.main.executableURL?.deletingLastPathComponent(), package.appending(path: ".build/debug")]
-        return candidates.compactMap { $0?.appending(path: "TrackerProbe") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        let candidates = [Bundle.main.executableURL?.deletingLastPathComponent(), package.appendingPathComponent(".build/debug")]
+        return candidates.compactMap { $0?.appendingPathComponent("TrackerProbe") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 }

@@ -66,7 +66,7 @@ struct QueueTests {
             let size = lines[0].line.count
             func open() throws -> DiskQueue {
                 try DiskQueue(
-                    folder: directory.appending(path: "segments"), cursorFile: directory.appending(path: "cursor"),
+                    folder: directory.appendingPathComponent("segments"), cursorFile: directory.appendingPathComponent("cursor"),
                     maxBytes: 2 * size + size / 2, maxAge: 3600, statistics: statistics, now: now
                 )
             }
@@ -86,7 +86,7 @@ struct QueueTests {
             let clock = ManualClock()
             do {
                 var configuration = testConfiguration(directory, transport: FakeTransport(otherwise: .networkError), clock: clock)
-                configuration.maxEventAge = .seconds(3600)
+                configuration.maxEventAge = 3600
                 let tracker = try Tracker(configuration: configuration)
                 tracker.track("old")
                 #expect(await tracker.flush().pending == 1)
@@ -94,7 +94,7 @@ struct QueueTests {
             clock.advance(minutes: 30)
             let transport = FakeTransport()
             var configuration = testConfiguration(directory, transport: transport, clock: clock)
-            configuration.maxEventAge = .seconds(3600)
+            configuration.maxEventAge = 3600
             let tracker = try Tracker(configuration: configuration)
             let fresh = try #require(tracker.track("fresh"))
             clock.advance(minutes: 45)  // "old" is 75 minutes old, "fresh" 45
@@ -108,11 +108,11 @@ struct QueueTests {
     @Test("Segment files are deleted once every event in them is acknowledged")
     func settledSegmentsAreDeleted() async throws {
         try await withTemporaryDirectory { directory in
-            let folder = directory.appending(path: "segments")
+            let folder = directory.appendingPathComponent("segments")
             let now = Date()
             let line = Data(#"{"timestamp":"\#(now.formatted(.wire()))","pad":"\#(String(repeating: "x", count: 60))"}"#.utf8)
             let queue = try DiskQueue(
-                folder: folder, cursorFile: directory.appending(path: "cursor"), maxBytes: 1 << 20, maxAge: 3600,
+                folder: folder, cursorFile: directory.appendingPathComponent("cursor"), maxBytes: 1 << 20, maxAge: 3600,
                 segmentSize: 2 * line.count, statistics: Statistics(), now: now
             )
             queue.append(Array(repeating: (line: line, timestamp: now), count: 6), now: now)

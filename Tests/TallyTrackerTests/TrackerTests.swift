@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Testing
 
 @testable import TallyTracker
@@ -122,25 +123,90 @@ struct TrackerTests {
         }
     }
 
-    @Test("Opting out stops tracking, across launches, until opting back in")
+    @Test("Opting out deletes the unsent events and stores and sends nothing, across launches, until opting back in")
     func optOut() async throws {
         try await withTemporaryDirectory { directory in
-            let transport = FakeTransport()
             do {
-                let tracker = try Tracker(configuration: testConfiguration(directory, transport: transport))
+                let tracker = try Tracker(configuration: testConfiguration(directory, transport: FakeTransport(otherwise: .networkError)))
+                tracker.track("queued_1")
+                tracker.track("queued_2")
+                #expect(await tracker.flush().pending == 2)  // on disk, waiting for the network
+                tracker.track("buffered")  // in memory only
                 tracker.optOut()
+                #expect(tracker.isOptedOut)
                 #expect(tracker.track("ignored") == nil)
                 #expect(tracker.screen("Ignored") == nil)
                 let report = await tracker.flush()
                 #expect(report.sent == 0 && report.droppedCount == 0 && report.pending == 0)
             }
+            #expect(try storedText(in: directory).contains("queued_") == false)
+
+            let transport = FakeTransport()
             let tracker = try Tracker(configuration: testConfiguration(directory, transport: transport))
             #expect(tracker.isOptedOut)
             #expect(tracker.track("still_ignored") == nil)
+            #expect(await tracker.flush().pending == 0)
+            #expect(transport.requests.isEmpty)
             tracker.optIn()
             let id = try #require(tracker.track("counted"))
             _ = await tracker.flush()
             #expect(transport.deliveredIDs == [id.uuidString.lowercased()])
+        }
+    }
+
+    @Test("The anonymous id is the user until identify, survives relaunches, and reset replaces it with a fresh start")
+    func anonymousIDAndReset() async throws {
+        try await withTemporaryDirectory { directory in
+            let transport = FakeTransport()
+            let tracker = try Tracker(configuration: testConfiguration(directory, transport: transport))
+            let anonymous = tracker.anonymousID
+            #expect(UUID(uuidString: anonymous) != nil)
+            #expect(try Tracker(configuration: testConfiguration(directory, transport: transport)).anonymousID == anonymous)
+            tracker.track("browsing")
+            tracker.identify("user-42")
+            tracker.register(["plan": "pro"])
+            tracker.track("bought")
+            tracker.reset()
+            tracker.track("logged_out")
+            _ = await tracker.flush()
+
+            let fresh = tracker.anonymousID
+            #expect(fresh != anonymous && UUID(uuidString: fresh) != nil)
+            #expect(try Tracker(configuration: testConfiguration(directory, transport: transport)).anonymousID == fresh)
+            let events = transport.requests.flatMap(eventObjects(in:))
+            try #require(events.count == 3)
+            let users = events.map { $0["user_id"] as? String }
+            let sessions = events.map { $0["session_id"] as? String }
+            let properties = events.map { $0["properties"] as? [String: String] }
+            #expect(users == [anonymous, "user-42", fresh])
+            #expect(properties == [[:], ["plan": "pro"], [:]])
+            #expect(sessions[0] == sessions[1] && sessions[1] != sessions[2])
+        }
+    }
+
+    @Test("Events carry the configuration's debug flag; it defaults to the build's")
+    func debugFlag() async throws {
+        try await withTemporaryDirectory { directory in
+            let transport = FakeTransport()
+            var configuration = testConfiguration(directory, transport: transport)
+            #if DEBUG
+                #expect(configuration.isDebug)
+            #else
+                #expect(!configuration.isDebug)
+            #endif
+            let seen = Locked<[Bool]>([])
+            configuration.beforeSend = { event in
+                seen.withLock { $0.append(event.isDebug) }
+                return event
+            }
+            for isDebug in [true, false] {
+                configuration.isDebug = isDebug
+                try Tracker(configuration: configuration).track("a")
+            }
+            _ = try await Tracker(configuration: configuration).flush()
+            let flags = transport.requests.flatMap(eventObjects(in:)).map { $0["debug"] as? Bool }
+            #expect(flags == [true, nil])
+            #expect(seen.withLock { $0 } == [true, false])
         }
     }
 

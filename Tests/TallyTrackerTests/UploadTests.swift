@@ -23,11 +23,11 @@ struct UploadTests {
             let step = min(300.0, pow(2, Double(failures - 1)))
             let lowest = backoff.delay(afterFailures: failures, random: 0)
             let highest = backoff.delay(afterFailures: failures, random: 1)
-            #expect(lowest == .seconds(max(1, step / 2)))
-            #expect(highest == .seconds(step))
+            #expect(lowest == max(1, step / 2))
+            #expect(highest == step)
         }
-        #expect(backoff.delay(afterFailures: 3, random: 0.5) == .seconds(3))
-        #expect(backoff.delay(afterFailures: 100, random: 1) == .seconds(300))
+        #expect(backoff.delay(afterFailures: 3, random: 0.5) == 3)
+        #expect(backoff.delay(afterFailures: 100, random: 1) == 300)
     }
 
     @Test("Retries wait per backoff, honour Retry-After on 429 and 503, and resend the same events")
@@ -45,7 +45,7 @@ struct UploadTests {
             #expect(first.retried + second.retried == 10)  // five failed attempts of two events
             #expect(second.pending == 0 && first.droppedCount + second.droppedCount == 0)
             // Retry-After 7; then failures 2, 3 by backoff (random 0.5: 3/4 of 2 s, 4 s); Retry-After 2; failure 5 (3/4 of 16 s).
-            #expect(sleeper.recorded == [.seconds(7), .seconds(1.5), .seconds(3), .seconds(2), .seconds(12)])
+            #expect(sleeper.recorded == [7, 1.5, 3, 2, 12])
             for request in transport.requests {
                 #expect(eventObjects(in: request).map { $0["id"] as! String } == ids)
             }
@@ -65,7 +65,7 @@ struct UploadTests {
             await waitUntil { transport.deliveredIDs.count == 3 }
             // Failures 1, 2, 3 (random 0.5: 1 s, 3/4 of 2 s, 3/4 of 4 s); "a" delivered; the
             // failure of "b" is a first failure again.
-            #expect(sleeper.recorded == [.seconds(1), .seconds(1.5), .seconds(3), .seconds(1)])
+            #expect(sleeper.recorded == [1, 1.5, 3, 1])
             #expect(transport.deliveredIDs == ids)
         }
     }
@@ -85,7 +85,7 @@ struct UploadTests {
             for request in transport.requests {
                 #expect(eventObjects(in: request).map { $0["id"] as! String } == ids)
             }
-            #expect(sleeper.recorded.last == .seconds(300 * 0.75))
+            #expect(sleeper.recorded.last == 300 * 0.75)
         }
     }
 

@@ -21,8 +21,8 @@ struct ReadmeExampleTracker {
             tracker.screen("Home")
             let report = await tracker.flush()  // sent, retried, dropped (by reason), pending
 
-            #expect(report.sent == 2)
-            #expect(try await live.storedCount(created) == 2)
+            #expect(report.sent == 3)  // and app_installed, recorded at the first launch
+            #expect(try await live.storedCount(created) == 3)
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import TallyEvent
 import Locking
+import TallyEvent
 
 /// The durable event queue: append-only NDJSON segment files plus an ``AckCursor``.
 ///
@@ -139,6 +139,23 @@ final class DiskQueue: Sendable {
         }
     }
 
+    /// Deletes every queued event, from memory and from disk, without counting them as dropped.
+    ///
+    /// An upload in flight may still deliver its batch; acknowledging it afterwards is harmless.
+    func removeAll() {
+        state.withLock { state in
+            try? state.handle?.close()
+            state.handle = nil
+            for segment in state.segments {
+                try? FileManager.default.removeItem(at: Self.url(of: segment, in: folder))
+            }
+            try? FileManager.default.removeItem(at: cursorFile)
+            state.segments = []
+            state.records = []
+            state.bytes = 0
+        }
+    }
+
     /// Forces written events to stable storage (they already survive a crash of the process).
     func synchronize() {
         state.withLock { try? $0.handle?.synchronize() }
@@ -147,7 +164,7 @@ final class DiskQueue: Sendable {
     // MARK: - Private
 
     private static func url(of segment: Int, in folder: URL) -> URL {
-        folder.appending(path: "\(segment).ndjson")
+        folder.appendingPathComponent("\(segment).ndjson")
     }
 
     private static func timestamp(of line: Data) -> Date? {

@@ -1,13 +1,13 @@
 import Foundation
-import TallyEvent
 import Locking
+import TallyEvent
 
 /// Everything behind the caller's thread: moves buffered events through `beforeSend` into
 /// the disk queue, and decides when to upload. Background tasks hold the pipeline, never
 /// the ``Tracker``, so releasing the tracker stops them.
 final class Pipeline: Sendable {
-    /// How often buffered events are written to disk: the crash-loss window.
-    static let persistInterval: Duration = .milliseconds(200)
+    /// How often, in seconds, buffered events are written to disk: the crash-loss window.
+    static let persistInterval: TimeInterval = 0.2
 
     let recorder: Recorder
     let queue: DiskQueue
@@ -16,7 +16,7 @@ final class Pipeline: Sendable {
     private let beforeSend: (@Sendable (Event) -> Event?)?
     private let now: @Sendable () -> Date
     private let batchSize: Int
-    private let uploadInterval: Duration
+    private let uploadInterval: TimeInterval
     /// Keeps concurrent persists (timer, flush, deinit) from reordering events on disk.
     private let persistLock = Locked(())
 
@@ -65,16 +65,36 @@ final class Pipeline: Sendable {
         return statistics.take(pending: queue.count)
     }
 
+    /// Deletes every buffered and queued event; the recorder must already be opted out, so
+    /// that none follows. Waits for a persist under way, whose events are deleted too.
+    func discardAll() {
+        persistLock.withLock { _ in
+            _ = recorder.drain()
+            queue.removeAll()
+        }
+    }
+
+    /// Persists and wakes the uploader, off the caller's thread: for the app leaving the foreground.
+    func uploadSoon() {
+        Task.detached(priority: .utility) { [self] in
+            persist()
+            uploader.wake()
+        }
+    }
+
     /// The background writer: persists every ``persistInterval`` and wakes the uploader
     /// once a batch is full or the upload interval has passed. Returns when cancelled.
+    ///
+    /// Time is counted in the writer's own ticks, not read from a clock: a wall-clock change
+    /// cannot stall uploads, and no boot-time API (a required-reason API) is needed.
     func runWriter() async {
-        let clock = ContinuousClock()
-        var lastUpload = clock.now
-        while (try? await Task.sleep(for: Self.persistInterval)) != nil {
+        var sinceUpload: TimeInterval = 0
+        while (try? await Task.sleep(seconds: Self.persistInterval)) != nil {
             persist()
+            sinceUpload += Self.persistInterval
             let pending = queue.count
-            if pending >= batchSize || (pending > 0 && clock.now - lastUpload >= uploadInterval) {
-                lastUpload = clock.now
+            if pending >= batchSize || (pending > 0 && sinceUpload >= uploadInterval) {
+                sinceUpload = 0
                 uploader.wake()
             }
         }

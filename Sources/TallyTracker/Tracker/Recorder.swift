@@ -1,6 +1,6 @@
 import Foundation
-import TallyEvent
 import Locking
+import TallyEvent
 
 /// The part of the tracker that runs on the caller's thread: it stamps events and buffers
 /// them in memory, under one short lock, doing no file or network work.
@@ -13,13 +13,23 @@ final class Recorder: Sendable {
     }
 
     private struct State {
+        var anonymousID: String
         var userID: String
         var superProperties: [String: PropertyValue] = [:]
         var sessionID: UUID
         var lastActivity: Date
         var isOptedOut: Bool
+        /// Whether the app is in the foreground; `nil` until a lifecycle notification tells.
+        var isForeground: Bool?
+        /// When the app last went to the background.
+        var backgroundedAt: Date?
         var ids: EventIDGenerator
         var buffer: [Pending] = []
+
+        mutating func startSession(at date: Date) {
+            sessionID = ids.next(at: date)
+            lastActivity = date
+        }
     }
 
     private let state: Locked<State>
@@ -27,19 +37,22 @@ final class Recorder: Sendable {
     private let sessionTimeout: TimeInterval
     private let appVersion: String
     private let platform: String
+    private let isDebug: Bool
     private let statistics: Statistics
 
-    init(configuration: Tracker.Configuration, userID: String, isOptedOut: Bool, statistics: Statistics) {
+    init(configuration: Tracker.Configuration, anonymousID: String, isOptedOut: Bool, statistics: Statistics) {
         var ids = EventIDGenerator()
         let start = configuration.now()
         state = Locked(
             State(
-                userID: userID, sessionID: ids.next(at: start), lastActivity: start, isOptedOut: isOptedOut, ids: ids
+                anonymousID: anonymousID, userID: anonymousID, sessionID: ids.next(at: start), lastActivity: start,
+                isOptedOut: isOptedOut, ids: ids
             ))
         now = configuration.now
-        sessionTimeout = configuration.sessionTimeout.timeInterval
+        sessionTimeout = configuration.sessionTimeout
         appVersion = configuration.appVersion
         platform = configuration.platform
+        isDebug = configuration.isDebug
         self.statistics = statistics
     }
 
@@ -50,18 +63,31 @@ final class Recorder: Sendable {
             return nil
         }
         let timestamp = now()
-        return state.withLock { state in
-            guard !state.isOptedOut else { return nil }
-            if timestamp.timeIntervalSince(state.lastActivity) >= sessionTimeout {
-                state.sessionID = state.ids.next(at: timestamp)
+        return state.withLock { append(name, properties, at: timestamp, to: &$0) }
+    }
+
+    /// Records `app_opened` when the app comes to the foreground, first starting a new session
+    /// if it spent ``Tracker/Configuration/sessionTimeout`` or more in the background.
+    func enterForeground() {
+        let timestamp = now()
+        state.withLock { state in
+            guard state.isForeground != true else { return }
+            state.isForeground = true
+            if let backgroundedAt = state.backgroundedAt, timestamp.timeIntervalSince(backgroundedAt) >= sessionTimeout {
+                state.startSession(at: timestamp)
             }
-            state.lastActivity = max(state.lastActivity, timestamp)
-            let event = Event(
-                id: state.ids.next(at: timestamp), name: name, timestamp: timestamp, userID: state.userID,
-                sessionID: state.sessionID.uuidString.lowercased(), appVersion: appVersion, platform: platform, properties: properties
-            )
-            state.buffer.append(Pending(event: event, superProperties: state.superProperties))
-            return event.id
+            _ = append("app_opened", [:], at: timestamp, to: &state)
+        }
+    }
+
+    /// Records `app_backgrounded` when the app leaves the foreground.
+    func enterBackground() {
+        let timestamp = now()
+        state.withLock { state in
+            guard state.isForeground != false else { return }
+            state.isForeground = false
+            state.backgroundedAt = timestamp
+            _ = append("app_backgrounded", [:], at: timestamp, to: &state)
         }
     }
 
@@ -73,8 +99,21 @@ final class Recorder: Sendable {
         }
     }
 
+    var anonymousID: String { state.withLock { $0.anonymousID } }
+
     func identify(_ userID: String) {
         state.withLock { $0.userID = userID }
+    }
+
+    /// Forgets the user and the super-properties, and starts a new session as `anonymousID`.
+    func reset(anonymousID: String) {
+        let timestamp = now()
+        state.withLock { state in
+            state.anonymousID = anonymousID
+            state.userID = anonymousID
+            state.superProperties = [:]
+            state.startSession(at: timestamp)
+        }
     }
 
     func register(_ properties: [String: PropertyValue]) {
@@ -85,8 +124,31 @@ final class Recorder: Sendable {
         state.withLock { $0.superProperties[key] = nil }
     }
 
+    /// Whether recording is off; turning it off also discards the buffered events.
     var isOptedOut: Bool {
         get { state.withLock { $0.isOptedOut } }
-        set { state.withLock { $0.isOptedOut = newValue } }
+        set {
+            state.withLock { state in
+                state.isOptedOut = newValue
+                if newValue { state.buffer = [] }
+            }
+        }
+    }
+
+    private func append(
+        _ name: String, _ properties: [String: PropertyValue], at timestamp: Date, to state: inout State
+    ) -> UUID? {
+        guard !state.isOptedOut else { return nil }
+        if timestamp.timeIntervalSince(state.lastActivity) >= sessionTimeout {
+            state.sessionID = state.ids.next(at: timestamp)
+        }
+        state.lastActivity = max(state.lastActivity, timestamp)
+        let event = Event(
+            id: state.ids.next(at: timestamp), name: name, timestamp: timestamp, userID: state.userID,
+            sessionID: state.sessionID.uuidString.lowercased(), appVersion: appVersion, platform: platform,
+            properties: properties, isDebug: isDebug
+        )
+        state.buffer.append(Pending(event: event, superProperties: state.superProperties))
+        return event.id
     }
 }

@@ -5,25 +5,35 @@ struct StorageDirectory: Sendable {
     let url: URL
 
     /// Holds the queue's segment files.
-    var segments: URL { url.appending(path: "segments", directoryHint: .isDirectory) }
+    var segments: URL { url.appendingPathComponent("segments", isDirectory: true) }
     /// Holds the queue's ``AckCursor``.
-    var cursor: URL { url.appending(path: "acknowledged") }
-    private var deviceIDFile: URL { url.appending(path: "device-id") }
-    private var optOutMarker: URL { url.appending(path: "opted-out") }
+    var cursor: URL { url.appendingPathComponent("acknowledged") }
+    private var anonymousIDFile: URL { url.appendingPathComponent("device-id") }
+    private var optOutMarker: URL { url.appendingPathComponent("opted-out") }
+    private var appVersionFile: URL { url.appendingPathComponent("app-version") }
 
     /// Creates the directory if needed.
     func prepare() throws {
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
-    /// The anonymous device id, created and stored on first use.
-    func deviceID() throws -> String {
-        if let stored = try? String(contentsOf: deviceIDFile, encoding: .utf8), !stored.isEmpty {
-            return stored
-        }
+    /// The anonymous id, created and stored on first use; `isNew` when created by this call.
+    func anonymousID() throws -> (id: String, isNew: Bool) {
+        if let stored = read(anonymousIDFile) { return (stored, false) }
+        return (try newAnonymousID(), true)
+    }
+
+    /// Replaces the anonymous id with a new random one, and returns it.
+    func newAnonymousID() throws -> String {
         let id = UUID().uuidString.lowercased()
-        try Data(id.utf8).write(to: deviceIDFile, options: .atomic)
+        try Data(id.utf8).write(to: anonymousIDFile, options: .atomic)
         return id
+    }
+
+    /// The app version the tracker last ran in, if it recorded one.
+    var lastAppVersion: String? {
+        get { read(appVersionFile) }
+        nonmutating set { try? Data((newValue ?? "").utf8).write(to: appVersionFile, options: .atomic) }
     }
 
     /// Whether the user opted out; remembered across launches by a marker file.
@@ -36,5 +46,10 @@ struct StorageDirectory: Sendable {
                 try? FileManager.default.removeItem(at: optOutMarker)
             }
         }
+    }
+
+    private func read(_ file: URL) -> String? {
+        guard let text = try? String(contentsOf: file, encoding: .utf8), !text.isEmpty else { return nil }
+        return text
     }
 }

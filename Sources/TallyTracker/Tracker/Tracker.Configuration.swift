@@ -12,8 +12,9 @@ extension Tracker {
         public var endpoint: URL
         /// The ingest key, sent as `X-App-Key`.
         public var appKey: String
-        /// A directory the tracker owns: the anonymous device id, the opt-out flag and the
-        /// event queue live here. Created if missing. Use one tracker per directory at a time.
+        /// A directory the tracker owns: the anonymous id, the opt-out flag, the last app version
+        /// seen and the event queue live here. Created if missing. Use one tracker per directory
+        /// at a time.
         public var storageDirectory: URL
         /// Sent as `app_version`. Defaults to the bundle's `CFBundleShortVersionString`, or `"unknown"`.
         public var appVersion: String
@@ -21,16 +22,28 @@ extension Tracker {
         public var platform: String
         /// The most events per upload. Reaching it also triggers an upload. Default 100.
         public var batchSize = 100
-        /// The longest time queued events wait before an upload is attempted. Default 30 s.
-        public var uploadInterval: Duration = .seconds(30)
+        /// The longest time in seconds queued events wait before an upload is attempted. Default 30.
+        public var uploadInterval: TimeInterval = 30
         /// The most bytes of events kept queued; beyond it the oldest are dropped
         /// (``DropReason/cappedBytes``). Default 4 MiB.
         public var maxQueueBytes = 4 << 20
-        /// The longest an event may wait for delivery before it is dropped
+        /// The longest time in seconds an event may wait for delivery before it is dropped
         /// (``DropReason/tooOld``). Default 7 days.
-        public var maxEventAge: Duration = .seconds(7 * 24 * 3600)
-        /// Idle time after which the next event starts a new session. Default 30 minutes.
-        public var sessionTimeout: Duration = .seconds(30 * 60)
+        public var maxEventAge: TimeInterval = 7 * 24 * 3600
+        /// Seconds after which a new session starts: when the app comes back after this long
+        /// in the background, or tracks an event after this long without one. Default 30 minutes.
+        public var sessionTimeout: TimeInterval = 30 * 60
+        /// Whether the tracker records the app's lifecycle: `app_installed` on the first launch,
+        /// `app_updated` (with `previous_version`) on the first launch of a new ``appVersion``,
+        /// and `app_opened` and `app_backgrounded` as the app comes to the foreground and leaves
+        /// it. Default `true`.
+        public var tracksAppLifecycle = true
+        /// Where the app's lifecycle notifications are observed. Default `.default`.
+        public var notificationCenter: NotificationCenter = .default
+        /// Marks every event as sent by a debug build (``Event/isDebug``, `"debug": true` on the
+        /// wire), to tell them from production's. Default `true` when the SDK is compiled with `DEBUG` (an app's
+        /// Debug configuration), else `false`.
+        public var isDebug = Self.isDebugBuild
         /// Whether upload bodies are gzip-compressed (`Content-Encoding: gzip`). Default `true`.
         public var compressesUploads = true
         /// Called on a background thread for each event before it is written to disk:
@@ -41,8 +54,8 @@ extension Tracker {
         public var transport: any Transport = URLSessionTransport()
         /// The current time, used for event timestamps, sessions and the age cap.
         public var now: @Sendable () -> Date = { Date() }
-        /// Waits between upload retries; throws when the wait is cancelled.
-        public var sleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+        /// Waits the given seconds between upload retries; throws when the wait is cancelled.
+        public var sleep: @Sendable (TimeInterval) async throws -> Void = { try await Task.sleep(seconds: $0) }
         /// A random number in `0...1`, used to jitter backoff delays.
         public var random: @Sendable () -> Double = { Double.random(in: 0...1) }
 
@@ -54,6 +67,14 @@ extension Tracker {
             self.storageDirectory = storageDirectory
             appVersion = Bundle.main.object(forInfoDictionaryKey: "CFBundleShortVersionString") as? String ?? "unknown"
             platform = Self.currentPlatform
+        }
+
+        private static var isDebugBuild: Bool {
+            #if DEBUG
+                true
+            #else
+                false
+            #endif
         }
 
         private static var currentPlatform: String {

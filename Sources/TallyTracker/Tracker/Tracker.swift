@@ -1,5 +1,4 @@
 public import Foundation
-
 // The event's types (`PropertyValue`, `Event`, `DropReason`) are the SDK's API: an app that
 // imports TallyTracker names them without importing TallyEvent.
 @_exported public import TallyEvent
@@ -31,29 +30,30 @@ public import Foundation
 ///
 /// All methods are safe to call from any thread or task.
 public final class Tracker: Sendable {
-    /// The anonymous id of this installation, generated once and kept in the storage
-    /// directory. It is the events' `user_id` until ``identify(_:)`` is called.
-    public let anonymousID: String
-
     private let storage: StorageDirectory
     private let recorder: Recorder
     private let pipeline: Pipeline
     private let workers: [Task<Void, Never>]
+    private let lifecycle: LifecycleObserver?
 
     /// Creates a tracker, reloading events queued by earlier runs, and starts its background work.
+    ///
+    /// With ``Configuration/tracksAppLifecycle`` on, it records `app_installed` or `app_updated`
+    /// now if this is the first launch of the app or of its version, and observes the app
+    /// coming to the foreground and leaving it until it is released: create it at launch.
     ///
     /// - Throws: When the storage directory cannot be created or written.
     public init(configuration: Configuration) throws {
         storage = StorageDirectory(url: configuration.storageDirectory)
         try storage.prepare()
-        anonymousID = try storage.deviceID()
+        let anonymous = try storage.anonymousID()
         let statistics = Statistics()
         recorder = Recorder(
-            configuration: configuration, userID: anonymousID, isOptedOut: storage.isOptedOut, statistics: statistics
+            configuration: configuration, anonymousID: anonymous.id, isOptedOut: storage.isOptedOut, statistics: statistics
         )
         let queue = try DiskQueue(
             folder: storage.segments, cursorFile: storage.cursor, maxBytes: configuration.maxQueueBytes,
-            maxAge: configuration.maxEventAge.timeInterval, statistics: statistics, now: configuration.now()
+            maxAge: configuration.maxEventAge, statistics: statistics, now: configuration.now()
         )
         let pipeline = Pipeline(configuration: configuration, recorder: recorder, queue: queue, statistics: statistics)
         self.pipeline = pipeline
@@ -61,6 +61,12 @@ public final class Tracker: Sendable {
             Task.detached(priority: .utility) { await pipeline.runWriter() },
             Task.detached(priority: .utility) { await pipeline.uploader.run() },
         ]
+        guard configuration.tracksAppLifecycle else {
+            lifecycle = nil
+            return
+        }
+        lifecycle = LifecycleObserver(center: configuration.notificationCenter, recorder: recorder, pipeline: pipeline)
+        recordInstallOrUpdate(of: configuration.appVersion, isNewInstall: anonymous.isNew)
     }
 
     deinit {
@@ -68,6 +74,10 @@ public final class Tracker: Sendable {
         workers.forEach { $0.cancel() }
         pipeline.uploader.stop()
     }
+
+    /// The random id of this installation, kept in the storage directory: the events' `user_id`
+    /// until ``identify(_:)`` is called. ``reset()`` replaces it.
+    public var anonymousID: String { recorder.anonymousID }
 
     /// Records an event named `name` with `properties`, plus the super-properties.
     ///
@@ -98,6 +108,12 @@ public final class Tracker: Sendable {
         recorder.identify(userID)
     }
 
+    /// Forgets the user, for a logout: a new ``anonymousID`` (kept for later launches) becomes
+    /// the events' user, the super-properties are removed, and a new session starts.
+    public func reset() {
+        recorder.reset(anonymousID: (try? storage.newAnonymousID()) ?? UUID().uuidString.lowercased())
+    }
+
     /// Adds super-properties: key-value pairs attached to every event tracked from now on.
     /// A property passed to ``track(_:_:)`` wins over a super-property with the same key.
     public func register(_ properties: [String: PropertyValue]) {
@@ -112,15 +128,17 @@ public final class Tracker: Sendable {
     /// Whether the user opted out of tracking. Remembered across launches.
     public var isOptedOut: Bool { recorder.isOptedOut }
 
-    /// Stops recording events, now and in later launches, until ``optIn()``.
+    /// Stops tracking, now and in later launches, until ``optIn()``: deletes the events not yet
+    /// sent, and records, stores and sends none while opted out.
     ///
-    /// Events recorded before opting out are still delivered.
+    /// An upload already on its way when this is called may still arrive.
     public func optOut() {
         storage.isOptedOut = true
         recorder.isOptedOut = true
+        pipeline.discardAll()
     }
 
-    /// Resumes recording events after ``optOut()``.
+    /// Resumes tracking after ``optOut()``.
     public func optIn() {
         storage.isOptedOut = false
         recorder.isOptedOut = false
@@ -132,9 +150,24 @@ public final class Tracker: Sendable {
     /// When it returns, every event tracked before the call is on disk. Uploads stop at
     /// the first retryable failure; those events stay queued and are retried in the
     /// background with backoff. While such a retry is scheduled, `flush` does not upload
-    /// at all, so it never hammers a server that asked for a pause. Call it when the app
-    /// moves to the background, or before exit.
+    /// at all, so it never hammers a server that asked for a pause. The tracker uploads on
+    /// its own when the app leaves the foreground (with ``Configuration/tracksAppLifecycle``);
+    /// call it before a command-line program exits.
     public func flush() async -> FlushReport {
         await pipeline.flush()
+    }
+
+    /// Records `app_installed` on the first launch with a new storage directory, or
+    /// `app_updated` on the first launch of a new app version, and remembers the version.
+    private func recordInstallOrUpdate(of version: String, isNewInstall: Bool) {
+        let previous = storage.lastAppVersion
+        guard previous != version, !recorder.isOptedOut else { return }
+        if let previous {
+            _ = recorder.record("app_updated", ["previous_version": .string(previous)])
+        } else if isNewInstall {
+            // An install that ran an SDK version without lifecycle events is not new.
+            _ = recorder.record("app_installed", [:])
+        }
+        storage.lastAppVersion = version
     }
 }

@@ -10,7 +10,7 @@ import TallyEvent
 actor Uploader {
     private enum Outcome {
         case delivered
-        case retry(after: Duration?)
+        case retry(after: TimeInterval?)
     }
 
     private let queue: DiskQueue
@@ -21,7 +21,7 @@ actor Uploader {
     private let batchSize: Int
     private let compresses: Bool
     private let now: @Sendable () -> Date
-    private let sleep: @Sendable (Duration) async throws -> Void
+    private let sleep: @Sendable (TimeInterval) async throws -> Void
     private let random: @Sendable () -> Double
     private let backoff = Backoff()
     private let wakeups: AsyncStream<Void>
@@ -31,13 +31,13 @@ actor Uploader {
     private var passWaiters: [CheckedContinuation<Void, Never>] = []
     private var failures = 0
     /// Set while a retry is scheduled: only the pass that follows its backoff may upload.
-    private var retryDelay: Duration?
+    private var retryDelay: TimeInterval?
 
     init(configuration: Tracker.Configuration, queue: DiskQueue, statistics: Statistics) {
         self.queue = queue
         self.statistics = statistics
         transport = configuration.transport
-        url = configuration.endpoint.appending(path: "v1/events")
+        url = configuration.endpoint.appendingPathComponent("v1/events")
         appKey = configuration.appKey
         batchSize = max(1, configuration.batchSize)
         compresses = configuration.compressesUploads
@@ -187,9 +187,9 @@ actor Uploader {
 
 extension UploadResponse {
     /// `Retry-After` in seconds, the only form the server sends.
-    fileprivate var retryAfter: Duration? {
+    fileprivate var retryAfter: TimeInterval? {
         header("Retry-After")
             .flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-            .flatMap { $0 >= 0 && $0.isFinite ? .seconds($0) : nil }
+            .flatMap { $0 >= 0 && $0.isFinite ? $0 : nil }
     }
 }

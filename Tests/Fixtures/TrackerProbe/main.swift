@@ -25,6 +25,7 @@ var configuration = Tracker.Configuration(
     storageDirectory: URL(fileURLWithPath: arguments[1], isDirectory: true)
 )
 configuration.transport = OfflineTransport()
+configuration.tracksAppLifecycle = false
 let tracker = try Tracker(configuration: configuration)
 for index in 0..<count {
     guard let id = tracker.track("probe_event", ["index": .int(index)]) else { exit(1) }

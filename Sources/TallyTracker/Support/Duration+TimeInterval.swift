@@ -1,9 +1,0 @@
-import Foundation
-
-extension Duration {
-    /// The duration in seconds, as Foundation measures time.
-    var timeInterval: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) * 1e-18
-    }
-}
