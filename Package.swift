@@ -44,8 +44,12 @@ let package = Package(
         // fields and rules, property values, calendar days, JSON. Foundation only.
         .target(name: "TallyEvent", swiftSettings: strict),
 
-        // The client SDK apps embed: Foundation only.
-        .target(name: "TallyTracker", dependencies: ["Locking", "TallyEvent"], swiftSettings: strict),
+        // The client SDK apps embed: Foundation only (and SwiftUI's `trackScreen` where SwiftUI
+        // exists). Its privacy manifest declares what it collects, for the app's privacy report.
+        .target(
+            name: "TallyTracker", dependencies: ["Locking", "TallyEvent"], resources: [.copy("PrivacyInfo.xcprivacy")],
+            swiftSettings: strict
+        ),
 
         // A seeded generator for reproducible test data, workloads and the demo.
         .target(name: "SeededRandom", swiftSettings: strict),

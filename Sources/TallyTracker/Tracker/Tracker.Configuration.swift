@@ -41,8 +41,9 @@ extension Tracker {
         /// Where the app's lifecycle notifications are observed. Default `.default`.
         public var notificationCenter: NotificationCenter = .default
         /// Marks every event as sent by a debug build (``Event/isDebug``, `"debug": true` on the
-        /// wire), to tell them from production's. Default `true` when the SDK is compiled with `DEBUG` (an app's
-        /// Debug configuration), else `false`.
+        /// wire): the collector keeps such events apart from the app's production events.
+        /// Default `true` when the SDK is compiled with `DEBUG` (an app's Debug configuration),
+        /// else `false`.
         public var isDebug = Self.isDebugBuild
         /// Whether upload bodies are gzip-compressed (`Content-Encoding: gzip`). Default `true`.
         public var compressesUploads = true

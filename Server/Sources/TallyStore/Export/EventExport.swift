@@ -15,7 +15,7 @@ public struct EventExport: AsyncSequence, Sendable {
     /// Events read per transaction.
     public static let pageSize = 1000
 
-    let backend: any StoreBackend
+    let backend: any EventBackend
     let app: AppID
     let range: Range<Int64>
 

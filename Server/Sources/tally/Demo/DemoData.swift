@@ -57,12 +57,15 @@ enum DemoData {
                 )
                 configuration.appVersion = era.version
                 configuration.platform = plan.platform
-                configuration.maxEventAge = .seconds(Double(days + 1) * 86_400)
+                configuration.maxEventAge = Double(days + 1) * 86_400
                 // Uploads happen only in the flushes below, with the clock set to the real
                 // time: `sent_at` must be "now" for the server's skew correction to keep the
                 // simulated timestamps.
                 configuration.batchSize = 1_000
-                configuration.uploadInterval = .seconds(3600)
+                configuration.uploadInterval = 3600
+                // The demo's events are its plan alone, and count as production's.
+                configuration.tracksAppLifecycle = false
+                configuration.isDebug = false
                 configuration.now = { clock.now }
                 let tracker = try Tracker(configuration: configuration)
                 tracker.identify(plan.userID)

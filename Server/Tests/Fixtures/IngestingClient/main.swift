@@ -31,8 +31,10 @@ func say(_ line: String) {
     var configuration = Tracker.Configuration(
         endpoint: endpoint, appKey: arguments[2], storageDirectory: URL(fileURLWithPath: arguments[3], isDirectory: true))
     configuration.batchSize = 50
-    configuration.uploadInterval = .milliseconds(50)
-    configuration.sleep = { try await Task.sleep(for: min($0, .milliseconds(200))) }
+    configuration.uploadInterval = 0.05
+    configuration.sleep = { try await Task.sleep(for: .seconds(min($0, 0.2))) }
+    configuration.tracksAppLifecycle = false
+    configuration.isDebug = false
     let tracker = try Tracker(configuration: configuration)
     Thread.detachNewThread {
         while !FileHandle.standardInput.availableData.isEmpty {}

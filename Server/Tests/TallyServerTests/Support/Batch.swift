@@ -56,16 +56,17 @@ extension LiveServer {
         return (response.status, (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:])
     }
 
-    /// Every stored event of `app`.
-    func storedEvents(_ app: NewApp) async throws -> [Event] {
+    /// Every stored event of `app`: its production events, or those of its debug builds.
+    func storedEvents(_ app: NewApp, debug: Bool = false) async throws -> [Event] {
         var events: [Event] = []
-        for try await event in store.export(app: app.app.id, from: .distantPast, to: .distantFuture) { events.append(event) }
+        let id = debug ? app.app.id.debug : app.app.id
+        for try await event in store.export(app: id, from: .distantPast, to: .distantFuture) { events.append(event) }
         return events
     }
 
-    /// How many events of `app` are stored.
-    func storedCount(_ app: NewApp) async throws -> Int {
-        try await storedEvents(app).count
+    /// How many events of `app` are stored: its production events, or those of its debug builds.
+    func storedCount(_ app: NewApp, debug: Bool = false) async throws -> Int {
+        try await storedEvents(app, debug: debug).count
     }
 }
 

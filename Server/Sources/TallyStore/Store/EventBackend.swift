@@ -1,0 +1,40 @@
+import Foundation
+import TallyEvent
+
+/// A backend's raw events: storing them with their rollups, the data health, and reading them back.
+protocol EventBackend: Sendable {
+    /// Stores events and their rollups durably, as ``EventStore/insert(_:app:)`` documents.
+    func insert(_ events: [Event], app: AppID) async throws -> InsertResult
+
+    /// The events other processes store in the same database, as they commit.
+    func ingestNotices() -> AsyncStream<IngestNotice>
+
+    /// Adds data health counts to those the next ingest transaction writes, without waiting.
+    func record(_ counts: HealthCounts)
+
+    /// Waits until every count passed to ``record(_:)`` before the call is written; throws
+    /// ``TallyStoreError/unknownApp(_:)`` if `app`, the app about to be read, is unknown.
+    func flushHealthCounts(app: AppID) async throws
+
+    /// The ingest outcome counts of `app` over `buckets`, summed per outcome and reason.
+    func healthCounts(app: AppID, in buckets: Range<Int64>) async throws -> [(outcome: HealthCounts.Outcome, reason: String, count: Int)]
+
+    /// The app's `limit` latest events, newest first; throws ``TallyStoreError/unknownApp(_:)``.
+    func latestEvents(app: AppID, limit: Int) async throws -> [Event]
+
+    /// Up to `limit` events of `app` with a timestamp in `range`, in storage order after
+    /// `cursor` (`nil`: from the start), and the cursor of the last one.
+    func events(app: AppID, in range: Range<Int64>, after cursor: EventCursor?, limit: Int) async throws -> (events: [Event], last: EventCursor?)
+
+    /// Writes up to `limit` events of `app` with a timestamp in `range` after `cursor` in
+    /// `format`; returns the bytes, how many events, and the cursor of the last one.
+    func exportPage(
+        app: AppID, in range: Range<Int64>, after cursor: EventCursor?, limit: Int, format: ExportFormat
+    ) async throws -> (bytes: [UInt8], count: Int, last: EventCursor?)
+}
+
+/// Where a read of raw events stopped: the timestamp and the storage order of the last event.
+struct EventCursor: Sendable, Equatable {
+    var timestamp: Int64
+    var sequence: Int64
+}
