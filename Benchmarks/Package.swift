@@ -125,14 +125,27 @@ let package = Package(
         .executableTarget(
             name: "DashboardLive",
             dependencies: [
-                "DashboardWorkload",
+                "DashboardWorkload", "ServedApplication",
                 .product(name: "TallyDashboard", package: "TallyServer"),
-                .product(name: "TallyServer", package: "TallyServer"),
+                .product(name: "TallyHTTP", package: "TallyServer"),
                 .product(name: "TallyStore", package: "TallyServer"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Tools/DashboardLive",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .target(
+            name: "ServedApplication",
+            dependencies: [
+                .product(name: "Componentry", package: "Tally"),
+                .product(name: "TallyDashboard", package: "TallyServer"),
+                .product(name: "TallyHTTP", package: "TallyServer"),
+                .product(name: "TallyServer", package: "TallyServer"),
+                .product(name: "TallyStore", package: "TallyServer"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            ],
+            path: "Support/ServedApplication",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .target(
@@ -186,8 +199,8 @@ let package = Package(
         .executableTarget(
             name: "ConnectionFlood",
             dependencies: [
-                .product(name: "TallyDashboard", package: "TallyServer"),
-                .product(name: "TallyServer", package: "TallyServer"),
+                "ServedApplication",
+                .product(name: "TallyHTTP", package: "TallyServer"),
                 .product(name: "TallyServerTesting", package: "TallyServer"),
                 .product(name: "TallyStore", package: "TallyServer"),
                 .product(name: "TallyStoreTesting", package: "TallyServer"),

@@ -13,6 +13,7 @@ let package = Package(
     name: "TallyFuzz",
     platforms: [.macOS(.v15)],
     dependencies: [
+        .package(name: "Tally", path: ".."),
         .package(name: "TallyServer", path: "../Server"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -22,6 +23,8 @@ let package = Package(
         .executableTarget(
             name: "IngestFuzzer",
             dependencies: [
+                .product(name: "TallyEvent", package: "Tally"),
+                .product(name: "TallyHTTP", package: "TallyServer"),
                 .product(name: "TallyServer", package: "TallyServer"),
                 .product(name: "TallyStore", package: "TallyServer"),
                 .product(name: "CompressNIO", package: "compress-nio"),

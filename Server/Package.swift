@@ -16,6 +16,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "TallyStore", targets: ["TallyStore"]),
+        .library(name: "TallyHTTP", targets: ["TallyHTTP"]),
         .library(name: "TallyServer", targets: ["TallyServer"]),
         .library(name: "TallyStoreTesting", targets: ["TallyStoreTesting"]),
         .library(name: "TallyServerTesting", targets: ["TallyServerTesting"]),
@@ -47,8 +48,9 @@ let package = Package(
         .target(
             name: "TallyStore",
             dependencies: [
-                .product(name: "Locking", package: "Tally"), .product(name: "TallyEvent", package: "Tally"),
-                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Componentry", package: "Tally"), .product(name: "Locking", package: "Tally"),
+                .product(name: "TallyEvent", package: "Tally"), .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -63,11 +65,27 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // What every HTTP surface shares: the server's configuration and connection guard,
+        // client addresses behind proxies, rate limits, security headers.
+        .target(
+            name: "TallyHTTP",
+            dependencies: [
+                .product(name: "Locking", package: "Tally"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+
         // The collector: HTTP ingest and metrics over TallyStore.
         .target(
             name: "TallyServer",
-            dependencies: [ .product(name: "TallyEvent", package: "Tally"),
-                .product(name: "Componentry", package: "Tally"), .product(name: "Locking", package: "Tally"), "TallyStore",
+            dependencies: [
+                .product(name: "TallyEvent", package: "Tally"), .product(name: "Locking", package: "Tally"), "TallyHTTP", "TallyStore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -84,12 +102,13 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // The live dashboard: layout configuration, section components, pages, and the web
-        // application that serves them beside the collector's API.
+        // The live dashboard: layout configuration, section components, pages, and the routes
+        // that serve them.
         .target(
             name: "TallyDashboard",
-            dependencies: [ .product(name: "TallyEvent", package: "Tally"),
-                .product(name: "Componentry", package: "Tally"), .product(name: "ComponentryList", package: "Tally"), .product(name: "Locking", package: "Tally"), "TallyStore", "TallyServer",
+            dependencies: [
+                .product(name: "TallyEvent", package: "Tally"), .product(name: "Componentry", package: "Tally"),
+                .product(name: "ComponentryList", package: "Tally"), .product(name: "Locking", package: "Tally"), "TallyHTTP", "TallyStore",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -111,7 +130,7 @@ let package = Package(
         .target(
             name: "TallyServerTesting",
             dependencies: [
-                "TallyServer", "TallyStoreTesting",
+                "TallyHTTP", "TallyServer", "TallyStoreTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -121,8 +140,13 @@ let package = Package(
         // The `tally` command.
         .executableTarget(
             name: "tally",
-            dependencies: [ .product(name: "TallyEvent", package: "Tally"),
-                .product(name: "Locking", package: "Tally"), "TallyServer", .product(name: "TallyTracker", package: "Tally"), "TallyDashboard", .product(name: "SeededRandom", package: "Tally"),
+            dependencies: [
+                .product(name: "Componentry", package: "Tally"), .product(name: "Locking", package: "Tally"),
+                .product(name: "TallyTracker", package: "Tally"), .product(name: "SeededRandom", package: "Tally"), "TallyHTTP", "TallyStore",
+                "TallyServer", "TallyDashboard",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -132,11 +156,15 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        .executableTarget(name: "IngestingClient", dependencies: [.product(name: "TallyTracker", package: "Tally")], path: "Tests/Fixtures/IngestingClient", swiftSettings: strict),
+        .executableTarget(
+            name: "IngestingClient", dependencies: [.product(name: "TallyTracker", package: "Tally")], path: "Tests/Fixtures/IngestingClient",
+            swiftSettings: strict),
         .testTarget(
             name: "TallyDashboardTests",
-            dependencies: [ .product(name: "TallyEvent", package: "Tally"),
-                "TallyDashboard", .product(name: "Componentry", package: "Tally"), .product(name: "ComponentryList", package: "Tally"), "TallyStore", "TallyServer",
+            dependencies: [
+                "tally", "TallyHTTP", .product(name: "TallyEvent", package: "Tally"),
+                "TallyDashboard", .product(name: "Componentry", package: "Tally"), .product(name: "ComponentryList", package: "Tally"), "TallyStore",
+                "TallyServer",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
@@ -145,16 +173,20 @@ let package = Package(
         ),
         .testTarget(
             name: "TallyStoreTests",
-            dependencies: [ .product(name: "TallyEvent", package: "Tally"),
-                "TallyStore", "TallyStoreTesting", .product(name: "SeededRandom", package: "Tally"), .product(name: "PropertyBased", package: "swift-property-based"),
+            dependencies: [
+                .product(name: "TallyEvent", package: "Tally"),
+                "TallyStore", "TallyStoreTesting", .product(name: "SeededRandom", package: "Tally"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "TallyServerTests",
-            dependencies: [ .product(name: "TallyEvent", package: "Tally"),
-                "TallyServer", "TallyServerTesting", "TallyStoreTesting", .product(name: "TallyTracker", package: "Tally"), "TallyDashboard", .product(name: "SeededRandom", package: "Tally"), "tally",
+            dependencies: [
+                "TallyHTTP", .product(name: "TallyEvent", package: "Tally"),
+                "TallyServer", "TallyServerTesting", "TallyStoreTesting", .product(name: "TallyTracker", package: "Tally"), "TallyDashboard",
+                .product(name: "SeededRandom", package: "Tally"), "tally",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
@@ -165,8 +197,10 @@ let package = Package(
         // child processes; sustained ingest and many live dashboards on loopback.
         .testTarget(
             name: "TallySystemTests",
-            dependencies: [ .product(name: "TallyEvent", package: "Tally"),
-                "TallyStore", "TallyStoreTesting", "TallyServerTesting", "TallyDashboard", .product(name: "SeededRandom", package: "Tally"), "tally", "IngestingClient",
+            dependencies: [
+                "TallyHTTP", .product(name: "TallyEvent", package: "Tally"),
+                "TallyStore", "TallyStoreTesting", "TallyServerTesting", "TallyDashboard", .product(name: "SeededRandom", package: "Tally"), "tally",
+                "IngestingClient",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],
             swiftSettings: strict

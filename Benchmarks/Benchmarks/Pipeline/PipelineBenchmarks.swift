@@ -45,7 +45,7 @@ let benchmarks: @Sendable () -> Void = {
     // MARK: ingest
 
     Benchmark("ingest/HTTP, batches of 100, 16 connections (20k events)") { benchmark in
-        var configuration = ServerConfiguration()
+        var configuration = ServerSettings()
         configuration.rateLimit = nil
         _ = IngestLoad.bodies
         try await LiveServer.with(configuration: configuration) { server in
@@ -60,7 +60,7 @@ let benchmarks: @Sendable () -> Void = {
     // The compatibility routes on the same events, beside Tally's own route: their overhead.
     for api in IngestLoad.ForeignAPI.allCases {
         Benchmark("ingest/HTTP \(api.rawValue), batches of 100, 16 connections (20k events)") { benchmark in
-            var configuration = ServerConfiguration()
+            var configuration = ServerSettings()
             configuration.rateLimit = nil
             try await LiveServer.with(configuration: configuration) { server in
                 let app = try await server.store.createApp(name: "Bench")

@@ -10,8 +10,8 @@
 // The probe and the flood are blocking sockets on threads of their own; the server runs on
 // its event loops in the same process, as the system test runs it in a child process.
 import Foundation
-import TallyDashboard
-import TallyServer
+import ServedApplication
+import TallyHTTP
 import TallyServerTesting
 import TallyStore
 import TallyStoreTesting
@@ -23,16 +23,12 @@ enum ConnectionFloodTool {
     static func main() async throws {
         let database = try await TestDatabase.sqlite.makeDatabase()
         defer { TestDatabase.sqlite.removeDatabase(database) }
-        var configuration = ServerConfiguration()
+        var configuration = ServerSettings()
         configuration.port = 0
         configuration.logLevel = .critical
         configuration.requestHeadTimeout = 2
-        let collector = try TallyServer(store: try await EventStore(database: database), configuration: configuration)
-        let server = DashboardServer(collector: collector)
-        let (ports, running) = AsyncStream.makeStream(of: Int.self)
-        let serving = Task { try await server.run { running.yield($0) } }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next().map(UInt16.init) else { fatalError("the server did not start") }
+        let served = try await ServedApplication.start(store: try await EventStore(database: database), settings: configuration)
+        let port = UInt16(served.port)
 
         let quiet = await probe(port: port) { try? await Task.sleep(for: .seconds(5)) }
         let flooded = await probe(port: port) {
@@ -50,8 +46,7 @@ enum ConnectionFloodTool {
                 "\(name) | \(sorted.count) | \(latencies.count - sorted.count) | \(ConnectionFlood.percentile(sorted, 0.5))"
                     + " | \(ConnectionFlood.percentile(sorted, 0.99)) | \(ConnectionFlood.percentile(sorted, 1))")
         }
-        serving.cancel()
-        _ = await serving.result
+        await served.stop()
     }
 
     /// The `/healthz` latencies from 127.0.0.2 while `load` runs.

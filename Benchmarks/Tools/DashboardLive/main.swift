@@ -16,9 +16,10 @@ import Foundation
 import HTTPTypes
 import HummingbirdWSClient
 import Logging
+import ServedApplication
 import Synchronization
 import TallyDashboard
-import TallyServer
+import TallyHTTP
 import TallyStore
 
 #if canImport(FoundationNetworking)
@@ -36,17 +37,13 @@ struct DashboardLive {
             let (store, created) = try await DemoApp.make()
             let access = DashboardAccess(store: store, passwordCost: 4)
             try await access.createUser(name: "bench", password: "benchmark-password")
-            var configuration = ServerConfiguration()
+            var configuration = ServerSettings()
             configuration.port = 0
             configuration.rateLimit = nil
-            let collector = try TallyServer(store: store, configuration: configuration)
             var limits = SocketLimits()
             limits.opened.burst = 1_000  // one user's 100 tabs at once
-            let server = DashboardServer(collector: collector, access: access, socketLimits: limits)
-            let (ports, running) = AsyncStream.makeStream(of: Int.self)
-            let serving = Task { try await server.run { running.yield($0) } }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { fatalError("the server did not start") }
+            let served = try await ServedApplication.start(store: store, settings: configuration, access: access, socketLimits: limits)
+            let (server, port) = (served.dashboard, served.port)
             let session = try await access.signIn(name: "bench", password: "benchmark-password", from: "127.0.0.1")
 
             let result = try await measure(tabs: tabs, port: port, token: session.token, app: created)
@@ -56,8 +53,7 @@ struct DashboardLive {
                     format: "%4d | %4.0f ms | %4.0f ms | %6.0f ms | %6.0f ms | %6.0f ms | %.2f (%d reads, %d ticks)", tabs,
                     result.ack.percentile(50), result.ack.percentile(95), result.patch.percentile(50), result.patch.percentile(95),
                     result.patch.max() ?? 0, Double(reads) / Double(max(ticks, 1)), reads, ticks))
-            serving.cancel()
-            _ = await serving.result
+            await served.stop()
         }
         if only == nil {
             let (store, created) = try await DemoApp.make()

@@ -28,7 +28,7 @@ import TallyStoreTesting
 let arguments = CommandLine.arguments.dropFirst()
 switch arguments.first {
 case "serve":
-    var configuration = ServerConfiguration()
+    var configuration = ServerSettings()
     configuration.rateLimit = nil
     configuration.addressRateLimit = nil
     let database: String

@@ -1,6 +1,8 @@
 import CompressNIO
 import Foundation
 import NIOCore
+import TallyEvent
+import TallyHTTP
 import TallyStore
 
 @testable import TallyServer
@@ -26,7 +28,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 }
 
 enum IngestFuzzer {
-    static let configuration = ServerConfiguration()
+    static let configuration = ServerSettings()
     static let decoder = IngestDecoder(configuration: configuration)
     /// A fixed arrival time, so that an input always decodes the same way.
     static let receivedAt = Date(timeIntervalSince1970: 1_795_176_000)  // 2026-11-18T12:00:00Z
@@ -80,8 +82,8 @@ enum IngestFuzzer {
         for event in batch.valid {
             precondition((1...100).contains(event.name.count), "a valid event has a name of \(event.name.count) characters")
             precondition(
-                !event.userID.isEmpty && event.userID.utf8.count <= EventValidator.maximumFieldLength, "a valid event's user_id is out of bounds")
-            precondition(event.properties.count <= EventValidator.maximumProperties, "a valid event has \(event.properties.count) properties")
+                !event.userID.isEmpty && event.userID.utf8.count <= Event.maximumFieldLength, "a valid event's user_id is out of bounds")
+            precondition(event.properties.count <= Event.maximumProperties, "a valid event has \(event.properties.count) properties")
             precondition((oldest...latest).contains(event.timestamp), "a valid event's time \(event.timestamp) is out of range")
             let texts =
                 [event.name, event.userID, event.sessionID ?? "", event.appVersion, event.platform]

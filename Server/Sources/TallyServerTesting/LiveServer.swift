@@ -1,6 +1,7 @@
 public import Foundation
 import Logging
 import ServiceLifecycle
+public import TallyHTTP
 public import TallyServer
 public import TallyStore
 public import TallyStoreTesting
@@ -36,7 +37,7 @@ public struct LiveServer: Sendable {
     /// accepted but not yet served.
     public static func with<Result: Sendable>(
         database: TestDatabase = .sqlite,
-        configuration: ServerConfiguration = .init(),
+        configuration: ServerSettings = .init(),
         _ body: (LiveServer) async throws -> Result
     ) async throws -> Result {
         let path = try await database.makeDatabase()
@@ -48,7 +49,7 @@ public struct LiveServer: Sendable {
     /// only critical messages), runs `body`, then shuts the server down gracefully.
     public static func with<Result: Sendable>(
         store: EventStore,
-        configuration: ServerConfiguration = .init(),
+        configuration: ServerSettings = .init(),
         _ body: (LiveServer) async throws -> Result
     ) async throws -> Result {
         var configuration = configuration

@@ -1,6 +1,6 @@
 import Componentry
-import TallyEvent
 import ComponentryList
+import TallyEvent
 import Testing
 
 @testable import TallyDashboard

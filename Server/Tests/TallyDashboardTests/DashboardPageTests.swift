@@ -1,7 +1,7 @@
 import Componentry
-import TallyEvent
 import ComponentryList
 import Foundation
+import TallyEvent
 import TallyStore
 import Testing
 
@@ -89,7 +89,8 @@ import Testing
                 + ["cy", "fw", "gw"].map { Self.event("login", user: $0, at: noon) },
             app: app)
         let page = DashboardPage(date: "2026-11-20")
-        let report = try await DayReport.load(from: store, app: app, layout: .default, query: PageQuery(date: CalendarDay("2026-11-20")!, timeZone: "UTC"))
+        let report = try await DayReport.load(
+            from: store, app: app, layout: .default, query: PageQuery(date: CalendarDay("2026-11-20")!, timeZone: "UTC"))
         _ = page.show(report)
         #expect(metric("retention:1", in: page.html) == "33%", "1 of the 3 new yesterday")
         #expect(metric("retention:7", in: page.html) == "100%", "both new a week ago")

@@ -1,9 +1,8 @@
 import Componentry
-import TallyEvent
 import ComponentryList
 import Foundation
 import Synchronization
-import TallyServer
+import TallyEvent
 import TallyStore
 import Testing
 
@@ -51,8 +50,8 @@ import Testing
             live.register(page)
         }
 
-        for _ in 0..<50 { bus.post(EventsIngested(app: shown, accepted: 1, names: ["open": 1])) }
-        bus.post(EventsIngested(app: other, accepted: 1, names: ["open": 1]))
+        for _ in 0..<50 { bus.post(EventsCommitted(app: shown, count: 1)) }
+        bus.post(EventsCommitted(app: other, count: 1))
         try await eventually { patched == tabs }
         #expect(patched == tabs)
         #expect(pages.allSatisfy { $0.html.contains(#"data-metric="dau">1<"#) })
@@ -74,7 +73,7 @@ import Testing
         debug.outbox = { if !$0.patches.isEmpty { patched.append("debug") } }
         live.register(production)
         live.register(debug)
-        bus.post(EventsIngested(app: App.test.id.debug, accepted: 1, names: ["open": 1]))
+        bus.post(EventsCommitted(app: App.test.id.debug, count: 1))
         try await eventually { patched == ["debug"] }
         #expect(patched == ["debug"])
         #expect(loader.reads.withLock { $0 } == [App.test.id.debug: 1])

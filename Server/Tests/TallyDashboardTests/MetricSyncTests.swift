@@ -1,7 +1,7 @@
 import Componentry
-import TallyEvent
 import ComponentryList
 import Foundation
+import TallyEvent
 import Testing
 
 @testable import TallyDashboard
@@ -45,7 +45,8 @@ import Testing
 
     @Test func theDetailSheetMovesWithItsHeadline() async throws {
         let channel = SyncChannel()
-        let reader = DashboardPage(app: .test, layout: .default, query: PageQuery(date: CalendarDay("2026-11-20")!, sheet: .metric("dau")), channel: channel)
+        let reader = DashboardPage(
+            app: .test, layout: .default, query: PageQuery(date: CalendarDay("2026-11-20")!, sheet: .metric("dau")), channel: channel)
         let other = DashboardPage(app: .test, layout: .default, query: PageQuery(date: CalendarDay("2026-11-20")!), channel: channel)
         _ = reader.show(try report(dau: 1))
         _ = other.show(try report(dau: 1))

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
-import TallyServer
+import TallyHTTP
 import Testing
 
 @testable import TallyDashboard

@@ -5,10 +5,11 @@ import HummingbirdTesting
 import HummingbirdWSClient
 import HummingbirdWSTesting
 import NIOCore
-import TallyServer
+import TallyHTTP
 import Testing
 
 @testable import TallyDashboard
+@testable import tally
 
 /// Who may use each route of `tally serve`: the test walks every route of the application's
 /// routers, fails on one it cannot classify, and asks each as a stranger, with no credential
@@ -50,7 +51,7 @@ import Testing
 
     @Test func everyRouteIsClassifiedAndRefusesStrangers() async throws {
         let fixture = try await DashboardFixture()
-        let routes = fixture.server.router().routes.map(\.description)
+        let routes = fixture.application.router().routes.map(\.description)
         let unclassified = routes.filter { Self.access[$0] == nil }
         #expect(unclassified.isEmpty, "routes without a class here: \(unclassified)")
         #expect(Set(routes) == Set(Self.access.keys), "classified routes the router no longer has")

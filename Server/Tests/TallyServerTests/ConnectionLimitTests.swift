@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import Synchronization
+import TallyHTTP
 import TallyServer
 import TallyServerTesting
 import Testing
@@ -13,7 +14,7 @@ import Testing
     /// Each request the HTTP decoder refuses gets the status HTTP has for it, and its
     /// connection is closed; the server goes on.
     @Test func refusedRequestHeadsGetTheirStatusAndTheirConnectionIsClosed() async throws {
-        var configuration = ServerConfiguration()
+        var configuration = ServerSettings()
         configuration.maximumHeaderBytes = 4_096
         configuration.maximumHeaderFields = 20
         try await LiveServer.with(configuration: configuration) { server in
@@ -41,7 +42,7 @@ import Testing
     /// passed.
     @Test(arguments: ["", "GET /healthz HTTP/1.1\r\nHost: a\r\n"])
     func slowFirstRequestHeadsAreAnswered408AndClosed(sent: String) async throws {
-        var configuration = ServerConfiguration()
+        var configuration = ServerSettings()
         configuration.requestHeadTimeout = 0.5
         try await LiveServer.with(configuration: configuration) { server in
             let started = ContinuousClock.now
@@ -54,7 +55,7 @@ import Testing
     /// On a kept-alive connection, silence between requests is the idle timeout's (60 s): a
     /// later head is timed from its first byte.
     @Test func aLaterRequestHeadIsTimedFromItsFirstByte() async throws {
-        var configuration = ServerConfiguration()
+        var configuration = ServerSettings()
         configuration.requestHeadTimeout = 3
         try await LiveServer.with(configuration: configuration) { server in
             let keptAlive = try await RawConnection.open(to: server)
@@ -70,7 +71,7 @@ import Testing
     /// One address cannot hold more than its share of connections: one more is closed at
     /// once, while another address is still served.
     @Test func oneAddressHoldsAtMostItsShareOfConnections() async throws {
-        var configuration = ServerConfiguration()
+        var configuration = ServerSettings()
         configuration.maximumConnectionsPerAddress = 2
         try await LiveServer.with(configuration: configuration) { server in
             let held = [try await RawConnection.open(to: server), try await RawConnection.open(to: server)]
@@ -89,7 +90,7 @@ import Testing
     /// Above the limit a connection waits, unanswered, until another closes; then it is
     /// served.
     @Test func connectionsAboveTheLimitWaitForOneToClose() async throws {
-        var configuration = ServerConfiguration()
+        var configuration = ServerSettings()
         configuration.maximumConnections = 2
         let request = "GET /healthz HTTP/1.1\r\nHost: a\r\n\r\n"
         try await LiveServer.with(configuration: configuration) { server in

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import TallyHTTP
 @testable import TallyServer
 
 /// The policy of every answer, and the one of an answer with `<style>` elements of its own.

@@ -1,9 +1,9 @@
 import Foundation
+import TallyEvent
 import TallyServerTesting
 import TallyStore
 import TallyStoreTesting
 import TallyTracker
-import TallyEvent
 import Testing
 
 @testable import TallyServer

@@ -1,7 +1,8 @@
-import TallyEvent
 import Foundation
 import GRDB
 import SeededRandom
+import TallyEvent
+import TallyHTTP
 import TallyServer
 import TallyServerTesting
 import TallyStoreTesting
@@ -142,7 +143,7 @@ struct HostileInputTests {
     /// client is refused before its body is read (a body that would be a 400 gets the 429),
     /// on every ingest route, while other clients are served.
     @Test func wrongKeysSpendABudgetAfterWhichBodiesAreNotRead() async throws {
-        var configuration = ServerConfiguration()
+        var configuration = ServerSettings()
         configuration.trustedProxies = try TrustedProxies(parsing: "127.0.0.1")
         configuration.wrongKeyLimit.eventsPerSecond = 0.001  // none comes back while the test runs, however slowly
         try await LiveServer.with(configuration: configuration) { server in

@@ -1,4 +1,5 @@
 import Foundation
+import TallyHTTP
 import TallyServer
 import TallyServerTesting
 import TallyStore
@@ -155,7 +156,7 @@ struct IngestContractTests {
     }
 
     @Test(arguments: TestDatabase.all) func aKeyAboveItsRateGets429WithRetryAfter(database: TestDatabase) async throws {
-        var configuration = ServerConfiguration()
+        var configuration = ServerSettings()
         // One event per 1,000 s: however slow the first request, the second finds the bucket empty.
         configuration.rateLimit = RateLimit(eventsPerSecond: 0.001, burst: 10)
         try await LiveServer.with(database: database, configuration: configuration) { server in
@@ -205,42 +206,20 @@ struct IngestContractTests {
         }
     }
 
-    /// Live views refresh from these notices: they count only what was newly stored.
-    @Test(arguments: TestDatabase.all) func committedBatchesAreAnnouncedOnTheBusWithoutDuplicates(database: TestDatabase) async throws {
+    /// Live views refresh from the store's commits: they count only what was newly stored.
+    @Test(arguments: TestDatabase.all) func committedBatchesAreCommitsWithoutDuplicates(database: TestDatabase) async throws {
         try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
-            let announcements = server.server.bus.events(of: EventsIngested.self)
-            var iterator = announcements.makeAsyncIterator()
+            var commits = server.store.commits().makeAsyncIterator()
             let stored = Batch.event(name: "b")
             _ = try await server.ingest(Batch.body([stored]), key: app.ingestKey)
-            #expect(await iterator.next()?.names == ["b": 1])
+            #expect(await commits.next() == EventsCommitted(app: app.app.id, count: 1))
 
             let fresh = Batch.event(name: "a")
             let batch = [fresh, Batch.event(name: "a"), fresh, stored, Batch.event(name: "b")]
             let answer = try await server.ingest(Batch.body(batch), key: app.ingestKey)
             #expect(answer.json["duplicates"] as? Int == 2)
-            let announced = try #require(await iterator.next())
-            #expect(announced.app == app.app.id)
-            #expect(announced.accepted == 3)
-            #expect(announced.names == ["a": 2, "b": 1])
-        }
-    }
-
-    /// A subscriber that takes its time never holds up the answer to the client: here it
-    /// waits for the answer itself, which would deadlock if it ran on the request's path.
-    @Test(arguments: TestDatabase.all) func aSlowSubscriberNeverDelaysTheAnswer(database: TestDatabase) async throws {
-        try await LiveServer.with(database: database) { server in
-            let app = try await server.makeApp()
-            let answered = DispatchSemaphore(value: 0)
-            let (outcomes, outcome) = AsyncStream.makeStream(of: DispatchTimeoutResult.self)
-            let subscription = server.server.bus.on(EventsIngested.self).handle { _ in
-                outcome.yield(answered.wait(timeout: .now() + 10))
-            }
-            defer { subscription.dispose() }
-            let answer = try await server.ingest(Batch.body([Batch.event()]), key: app.ingestKey)
-            answered.signal()
-            #expect(answer.status == 200)
-            #expect(await outcomes.first { _ in true } == .success, "the subscriber waited for an answer that waited for it")
+            #expect(await commits.next() == EventsCommitted(app: app.app.id, count: 3))
         }
     }
 
@@ -277,7 +256,7 @@ struct IngestContractTests {
         (RateLimit(eventsPerSecond: 10, burst: -1), "rateLimit.burst"),
     ])
     func aRateLimitOfZeroOrLessIsRefusedAtStart(limit: RateLimit, setting: String) async throws {
-        var configuration = ServerConfiguration()
+        var configuration = ServerSettings()
         configuration.rateLimit = limit
         await #expect { try await LiveServer.with(configuration: configuration) { _ in } } throws: { error in
             (error as? ConfigurationError)?.setting == setting
@@ -286,7 +265,7 @@ struct IngestContractTests {
 
     @Test func otherLimitsOfZeroOrLessAreRefusedAtStart() throws {
         let store = try EventStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("tally-config-\(UUID()).sqlite").path)
-        let settings: [(String, (inout ServerConfiguration) -> Void)] = [
+        let settings: [(String, (inout ServerSettings) -> Void)] = [
             ("port", { $0.port = -1 }), ("port", { $0.port = 70_000 }),
             ("maximumBatchEvents", { $0.maximumBatchEvents = 0 }), ("maximumBodyBytes", { $0.maximumBodyBytes = -1 }),
             ("maximumFutureSkew", { $0.maximumFutureSkew = -1 }), ("maximumFutureSkew", { $0.maximumFutureSkew = .nan }),
@@ -298,7 +277,7 @@ struct IngestContractTests {
             ("wrongKeyLimit.burst", { $0.wrongKeyLimit.burst = 0 }),
         ]
         for (setting, change) in settings {
-            var configuration = ServerConfiguration()
+            var configuration = ServerSettings()
             change(&configuration)
             #expect { try TallyServer(store: store, configuration: configuration) } throws: { error in
                 (error as? ConfigurationError)?.setting == setting

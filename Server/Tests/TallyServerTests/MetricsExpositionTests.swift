@@ -1,9 +1,10 @@
-import TallyEvent
 import Foundation
+import TallyEvent
 import TallyServerTesting
 import TallyStore
 import Testing
 
+@testable import TallyHTTP
 @testable import TallyServer
 
 #if canImport(FoundationNetworking)
@@ -62,7 +63,7 @@ struct MetricsExpositionTests {
         #expect(MetricsExposition.allows(isLocal: false, authorization: "Bearer \(token)", token: token))
         #expect(!MetricsExposition.allows(isLocal: false, authorization: "Bearer \(token)x", token: token))
         #expect(!MetricsExposition.allows(isLocal: false, authorization: token, token: token))
-        var configuration = ServerConfiguration()
+        var configuration = ServerSettings()
         configuration.metricsToken = "short"
         #expect(throws: ConfigurationError.self) { try configuration.validate() }
     }
@@ -72,7 +73,7 @@ struct MetricsExpositionTests {
     /// this host itself is.
     @Test(arguments: [false, true])
     func requestsForwardedByAProxyOnThisHostAreNotLocal(proxyIsTrusted: Bool) async throws {
-        var configuration = ServerConfiguration()
+        var configuration = ServerSettings()
         if proxyIsTrusted { configuration.trustedProxies = try TrustedProxies(parsing: "127.0.0.1") }
         let statuses = try await LiveServer.with(configuration: configuration) { server in
             var statuses: [Int] = []

@@ -7,6 +7,7 @@ import TallyServerTesting
 import TallyStore
 import Testing
 
+@testable import TallyHTTP
 @testable import TallyServer
 
 @Suite struct RateLimiterTests {
@@ -40,7 +41,7 @@ import Testing
     /// A client address may send `addressRateLimit` events over all apps; another address,
     /// and a loopback one (a reverse proxy on the host), are not held up by it.
     @Test func oneAddressIsLimitedOverAllItsApps() async throws {
-        var configuration = ServerConfiguration()
+        var configuration = ServerSettings()
         configuration.rateLimit = nil
         configuration.addressRateLimit = RateLimit(eventsPerSecond: 0.001, burst: 10)
         try await LiveServer.with(configuration: configuration) { live in

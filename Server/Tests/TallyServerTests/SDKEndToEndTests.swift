@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TallyHTTP
 import TallyServer
 import TallyServerTesting
 import TallyTracker
@@ -42,7 +43,7 @@ struct SDKEndToEndTests {
     }
 
     @Test func batchesTooLargeForTheServerAreSplitUntilTheyFit() async throws {
-        var configuration = ServerConfiguration()
+        var configuration = ServerSettings()
         configuration.maximumBatchEvents = 7
         try await LiveServer.with(configuration: configuration) { server in
             let app = try await server.makeApp()

@@ -1,4 +1,5 @@
 import HTTPTypes
+import TallyHTTP
 import TallyServer
 import Testing
 

@@ -1,5 +1,5 @@
-import TallyEvent
 import Foundation
+import TallyEvent
 import TallyStoreTesting
 import Testing
 

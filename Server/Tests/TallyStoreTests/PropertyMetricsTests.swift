@@ -1,6 +1,6 @@
-import TallyEvent
 import Foundation
 import SeededRandom
+import TallyEvent
 import TallyStoreTesting
 import Testing
 

@@ -1,6 +1,6 @@
-import TallyEvent
 import Foundation
 import GRDB
+import TallyEvent
 
 @testable import TallyStore
 

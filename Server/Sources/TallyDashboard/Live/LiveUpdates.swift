@@ -1,13 +1,13 @@
 public import Componentry
 public import Foundation
 import Metrics
-import TallyServer
+import TallyHTTP
 public import TallyStore
 
 /// Keeps every open dashboard up to date as events arrive, with no polling.
 ///
 /// A page registers when its tab connects. While an app has open pages, its
-/// ``TallyServer/EventsIngested`` notices are heard (a subscription filtered on the app's
+/// ``EventsCommitted`` are heard (a subscription filtered on the app's
 /// sub-type, so other apps' ingest costs nothing here); each marks the app, and once per ``tick`` each
 /// marked app's report is read once per range its pages show — whatever the number of open
 /// tabs — and posted as ``ReportArrived`` on the bus of each of those pages. Pages are held
@@ -76,8 +76,8 @@ public final class LiveUpdates: LifetimeOwner {
     /// Hears `app`'s ingest notices, once per app.
     private func listen(to app: AppID) {
         guard subscriptions[app] == nil else { return }
-        subscriptions[app] = subscribe(to: EventsIngested.self, on: bus).subType(EventsIngested.subType(of: app)).onMainActor()
-            .handle { live, ingested in live.mark(ingested.app) }
+        subscriptions[app] = subscribe(to: EventsCommitted.self, on: bus).subType(EventsCommitted.subType(of: app)).onMainActor()
+            .handle { live, commit in live.mark(commit.app) }
     }
 
     /// The apps whose notices are heard; for tests of the bound.

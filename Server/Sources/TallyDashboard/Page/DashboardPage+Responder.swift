@@ -1,7 +1,7 @@
 public import Componentry
-import TallyEvent
 import ComponentryList
 import Foundation
+import TallyEvent
 
 extension DashboardPage: ResponderEventHandling {
     /// The page is the top of its chain.

@@ -2,30 +2,31 @@ public import Componentry
 import Foundation
 public import Hummingbird
 import HummingbirdWebSocket
-import Logging
-import ServiceLifecycle
-public import TallyServer
-import TallyStore
+public import ServiceLifecycle
+public import TallyHTTP
+public import TallyStore
 
-/// The collector's API and the live dashboard, served together: what `tally serve` runs.
+/// The live dashboard's routes over a store, for an application that also serves the
+/// collector's API (the `tally` command mounts both on one Hummingbird application).
 ///
 /// ```swift
-/// let collector = try TallyServer(store: store)
-/// let server = await DashboardServer(collector: collector, layout: .default)
-/// try await server.run()
+/// let dashboard = await DashboardServer(store: store, bus: bus)
+/// dashboard.addRoutes(to: router)  // a Router<DashboardRequestContext>
+/// // serve dashboard.webSocketRouter() as the WebSocket upgrades, run dashboard.services
 /// ```
 ///
-/// Routes, beside the API's (see ``TallyServer/TallyServer``); every one but the sign-in
-/// page and the assets needs a session:
+/// It hears new events as ``EventsCommitted`` on `bus` (whoever posts them there: the
+/// `tally` command forwards the store's ``EventStore/commits()``). Routes; every one but the
+/// sign-in page and the assets needs a session:
 /// - `GET /login`, `POST /login` (form fields `user`, `password`, `csrf`), `POST /logout`;
 /// - `GET /`: the first app's dashboard;
-/// - `GET /apps/{id}?date=…[&from=…][&compare=1][&tz=…][&sheet=…]` (see ``PageQuery``);
+/// - `GET /apps/{id}?date=…[&from=…][&compare=1][&tz=…][&debug=1][&sheet=…]` (see ``PageQuery``);
 /// - `GET /apps/{id}/live`: the page's WebSocket (see ``LiveSocket``);
 /// - `GET /apps/{id}/metrics/{key}.csv`: a metric's daily numbers;
 /// - `GET /assets/dashboard.js`, `GET /assets/dashboard.css`.
 public struct DashboardServer: Sendable {
-    /// The collector whose API and bus the dashboard shares.
-    public let collector: TallyServer
+    /// Apps, events, users and sessions.
+    public let store: EventStore
     /// The sections every page shows.
     public let layout: DashboardLayout
     /// Users and sessions.
@@ -34,6 +35,8 @@ public struct DashboardServer: Sendable {
     public let live: LiveUpdates
     /// Keeps every copy of a headline number in step, across tabs and sheets.
     public let channel = SyncChannel()
+    /// The reverse proxies whose forwarding header names a sign-in's client address.
+    let trustedProxies: TrustedProxies
     /// The names and attributes of the dashboard's cookies.
     let cookies: DashboardCookies
     /// Messages from the pages' sockets, per user (``SocketLimits/messages``).
@@ -41,40 +44,35 @@ public struct DashboardServer: Sendable {
     /// Sockets opened, per user (``SocketLimits/opened``).
     let sockets: RateLimiter<DashboardUserID>
 
-    var store: EventStore { collector.store }
-
-    /// Creates the application over `collector`, showing `layout`, with the users of
-    /// `access` (by default over the collector's store). With `secureCookies`, for a
-    /// dashboard served over HTTPS, its cookies are `Secure` and `__Host-` prefixed; each user's
-    /// live sockets are held to `socketLimits`.
+    /// Creates the dashboard over `store`, hearing new events on `bus`, showing `layout`, with
+    /// the users of `access` (by default over `store`). Sign-ins through `trustedProxies` are
+    /// counted by the client address the proxy names. With `secureCookies`, for a dashboard
+    /// served over HTTPS, its cookies are `Secure` and `__Host-` prefixed; each user's live
+    /// sockets are held to `socketLimits`.
     @MainActor
     public init(
-        collector: TallyServer, layout: DashboardLayout = .default, access: DashboardAccess? = nil, secureCookies: Bool = false,
-        socketLimits: SocketLimits = .init(), tick: Duration = .milliseconds(100)
+        store: EventStore, bus: EventBus, layout: DashboardLayout = .default, access: DashboardAccess? = nil,
+        trustedProxies: TrustedProxies = .init(), secureCookies: Bool = false, socketLimits: SocketLimits = .init(),
+        tick: Duration = .milliseconds(100)
     ) {
-        self.collector = collector
+        self.store = store
         self.layout = layout
-        self.access = access ?? DashboardAccess(store: collector.store)
+        self.access = access ?? DashboardAccess(store: store)
+        self.trustedProxies = trustedProxies
         cookies = DashboardCookies(secure: secureCookies)
         messages = RateLimiter(limit: socketLimits.messages)
         sockets = RateLimiter(limit: socketLimits.opened)
-        let store = collector.store
-        live = LiveUpdates(bus: collector.bus, tick: tick) { app, query in
+        live = LiveUpdates(bus: bus, tick: tick) { app, query in
             try await DayReport.load(from: store, app: app, layout: layout, query: query)
         }
     }
 
-    /// The router with the API's routes and the dashboard's; each request is logged at `info`
-    /// with its request id (`hb.request.id`), through swift-log.
-    public func router() -> Router<DashboardRequestContext> {
-        let router = Router(context: DashboardRequestContext.self)
-        router.add(middleware: LogRequestsMiddleware(.info))
-        router.add(middleware: SecurityHeadersMiddleware())
-        collector.addRoutes(to: router)
+    /// Adds the dashboard's routes to `router`, whose other routes (the collector's API) and
+    /// middleware it leaves alone.
+    public func addRoutes(to router: Router<DashboardRequestContext>) {
         SignInRoutes(server: self).add(to: router)
         PageRoutes(server: self).add(to: router)
         Assets.add(to: router)
-        return router
     }
 
     /// The router of WebSocket upgrades: the pages' live sockets.
@@ -84,33 +82,9 @@ public struct DashboardServer: Sendable {
         return router
     }
 
-    /// The application: the routes of ``router()`` and ``webSocketRouter()`` on the
-    /// collector's address, with the collector's services.
-    ///
-    /// - Parameter onRunning: Called once the server listens, with the bound port.
-    public func application(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        var logger = Logger(label: "tally.server")
-        logger.logLevel = collector.configuration.logLevel
-        let configuration = collector.configuration
-        let sockets = webSocketRouter().buildResponder()
-        return Application(
-            router: router(),
-            server: configuration.server {
-                HTTP1WebSocketUpgradeChannel(responder: $0, webSocketResponder: sockets, configuration: .init(http1: configuration.http1))
-            },
-            configuration: configuration.application(logger: logger),
-            services: collector.services + [SessionWatch(server: self)],
-            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
-            logger: logger
-        )
-    }
-
-    /// Serves until the task is cancelled or the process receives SIGINT or SIGTERM.
-    ///
-    /// - Parameter onRunning: Called once the server listens, with the bound port.
-    public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        try await application(onRunning: onRunning).runService()
-    }
+    /// What the routes need running beside them: the watch that closes the sockets of ended
+    /// sessions.
+    public var services: [any Service] { [SessionWatch(server: self)] }
 
     /// The live session of `request`, if its cookie names one.
     func session(of request: Request) async throws -> DashboardSession? {

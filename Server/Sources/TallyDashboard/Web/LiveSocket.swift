@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
-import TallyServer
+import TallyHTTP
 import TallyStore
 
 /// `GET /apps/{id}/live`: the WebSocket of one open tab.

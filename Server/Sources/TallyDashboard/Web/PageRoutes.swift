@@ -1,9 +1,9 @@
 import Componentry
-import TallyEvent
 import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import TallyEvent
 import TallyStore
 
 /// `GET /`, `GET /apps/{id}` and `GET /apps/{id}/metrics/{key}.csv`.

@@ -1,7 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import TallyServer
+import TallyHTTP
 
 extension Response {
     /// An HTML page.

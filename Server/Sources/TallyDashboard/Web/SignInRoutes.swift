@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
-import TallyServer
+import TallyHTTP
 
 /// `GET /login`, `POST /login` and `POST /logout`.
 struct SignInRoutes: Sendable {
@@ -56,7 +56,7 @@ struct SignInRoutes: Sendable {
             response.setCookie(cookies.csrf(csrf))
             return response
         }
-        let client = ClientAddress(of: request, context: context, proxies: server.collector.configuration.trustedProxies)
+        let client = ClientAddress(of: request, context: context, proxies: server.trustedProxies)
         do {
             let signedIn = try await access.signIn(
                 name: form.user, password: form.password, from: client.map { "\($0.address)" } ?? "unknown",

@@ -1,4 +1,4 @@
-public import TallyServer
+public import TallyHTTP
 
 /// How much one user may ask of the live sockets: how many they open, and how many messages
 /// they send over all of them (each may reload a report). Past either budget the server

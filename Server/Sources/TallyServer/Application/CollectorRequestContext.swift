@@ -1,8 +1,9 @@
 public import Hummingbird
 public import NIOCore
+import TallyHTTP
 
 /// The request context of ``TallyServer/router()``: it knows the client's address, which
-/// ingest is rate-limited by (see ``ServerConfiguration/addressRateLimit``).
+/// ingest is rate-limited by (see ``ServerSettings/addressRateLimit``).
 ///
 /// Routes added to another router with ``TallyServer/addRoutes(to:)`` limit by address when
 /// that router's context is a `RemoteAddressRequestContext` too.

@@ -1,10 +1,9 @@
-public import Componentry
 import Foundation
 public import Hummingbird
 import HummingbirdCore
 import Logging
 import Prometheus
-public import ServiceLifecycle
+public import TallyHTTP
 public import TallyStore
 
 /// The collector: the HTTP API over an ``EventStore``.
@@ -24,40 +23,27 @@ public import TallyStore
 ///   `Authorization: Bearer <read token>`.
 /// - `GET /healthz`.
 /// - `GET /openapi.json`: the OpenAPI 3.1 document of every route here (``OpenAPIDocument``).
-/// - `GET /metrics`, from loopback or with ``ServerConfiguration/metricsToken``: the
+/// - `GET /metrics`, from loopback or with ``ServerSettings/metricsToken``: the
 ///   Prometheus metrics of `PrometheusMetricsFactory.defaultRegistry`, which a process fills
 ///   by bootstrapping `MetricsSystem` with a `PrometheusMetricsFactory` (see ``IngestMetrics``).
 ///
-/// Every committed batch is announced on ``bus`` as ``EventsIngested``, after its answer, and
-/// so are the batches of other collectors sharing a PostgreSQL database.
+/// Live views hear the commits from the store (``EventStore/commits()``), not from the collector.
 public struct TallyServer: Sendable {
     /// Where events and apps live.
     public let store: EventStore
     /// Limits, address and clock.
-    public let configuration: ServerConfiguration
-    /// The bus on which the server announces ingested events.
-    public let bus: EventBus
-    /// Announces committed batches on ``bus``, after their answers.
-    private let announcer: IngestAnnouncer
+    public let configuration: ServerSettings
 
     /// Creates a server over `store`.
     ///
     /// - Throws: ``ConfigurationError`` if a setting of `configuration` is out of range.
-    public init(store: EventStore, configuration: ServerConfiguration = .init(), bus: EventBus = EventBus()) throws(ConfigurationError) {
+    public init(store: EventStore, configuration: ServerSettings = .init()) throws(ConfigurationError) {
         try configuration.validate()
         self.store = store
         self.configuration = configuration
-        self.bus = bus
-        announcer = IngestAnnouncer(bus: bus, store: store)
     }
 
-    /// The services the routes of ``router()`` need running beside them: the one that posts
-    /// ``EventsIngested`` once an ingest request has been answered, or once another collector
-    /// sharing the database stored events.
-    public var services: [any Service] { [announcer] }
-
-    /// The router with every route of the API, for embedding in a larger application; run
-    /// ``services`` beside it. Each request is logged at `info` with its request id
+    /// The router with every route of the API. Each request is logged at `info` with its request id
     /// (`hb.request.id`), through swift-log.
     public func router() -> Router<CollectorRequestContext> {
         let router = Router(context: CollectorRequestContext.self)
@@ -68,15 +54,14 @@ public struct TallyServer: Sendable {
     }
 
     /// Adds every route of the API to `router`, whose other routes (a dashboard, say) and
-    /// middleware it leaves alone (add `LogRequestsMiddleware` and ``SecurityHeadersMiddleware``
-    /// there); run ``services`` beside it.
+    /// middleware it leaves alone (add `LogRequestsMiddleware` and `SecurityHeadersMiddleware`
+    /// there).
     public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         let apps = AppDirectory(store: store)
         let ingest = IngestController(
             store: store, apps: apps, appLimiter: configuration.rateLimit.map { RateLimiter(limit: $0) },
             addressLimiter: configuration.addressRateLimit.map { RateLimiter(limit: $0) },
-            wrongKeys: RateLimiter(limit: configuration.wrongKeyLimit), configuration: configuration,
-            announcer: announcer
+            wrongKeys: RateLimiter(limit: configuration.wrongKeyLimit), configuration: configuration
         )
         let metrics = MetricsController(store: store, apps: apps)
         router.post("/v1/events") { request, context in
@@ -120,7 +105,6 @@ public struct TallyServer: Sendable {
             router: router(),
             server: configuration.server { [configuration] in HTTP1Channel(responder: $0, configuration: configuration.http1) },
             configuration: configuration.application(logger: logger),
-            services: services,
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )

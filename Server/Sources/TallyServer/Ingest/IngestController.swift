@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import Metrics
 import NIOCore
+import TallyHTTP
 import TallyStore
 
 /// `POST /v1/events`: authenticates the app key, reads (and if asked, inflates) the body
@@ -13,10 +14,9 @@ struct IngestController {
     let apps: AppDirectory
     let appLimiter: RateLimiter<AppID>?
     let addressLimiter: RateLimiter<IPAddress>?
-    /// Wrong or missing keys per client address (``ServerConfiguration/wrongKeyLimit``).
+    /// Wrong or missing keys per client address (``ServerSettings/wrongKeyLimit``).
     let wrongKeys: RateLimiter<IPAddress>
-    let configuration: ServerConfiguration
-    let announcer: IngestAnnouncer
+    let configuration: ServerSettings
 
     func ingest(_ request: Request, context: some RequestContext) async throws -> Response {
         let client = limitedAddress(of: request, context: context)
@@ -95,7 +95,6 @@ struct IngestController {
             do {
                 let result = try await store.insert(batch.valid, app: app.id)
                 (accepted, duplicates) = (result.accepted, result.duplicates)
-                announcer.record(app: app.id, acceptedByName: result.acceptedByName)
             } catch {
                 context.logger.error("ingest failed to store a batch", metadata: ["app": "\(app.id.rawValue)", "error": "\(error)"])
                 throw APIError(storeError: error)

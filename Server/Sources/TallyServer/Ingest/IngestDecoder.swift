@@ -2,6 +2,7 @@ import CompressNIO
 import Foundation
 import NIOCore
 import TallyEvent
+import TallyHTTP
 import TallyStore
 
 /// What `POST /v1/events` makes of a body before anything is stored: the body inflated
@@ -18,11 +19,11 @@ struct IngestDecoder {
         var dropped: [String: Int]
     }
 
-    let configuration: ServerConfiguration
+    let configuration: ServerSettings
 
     /// The body's bytes, inflated when `contentEncoding` is gzip, never more than the limit.
     ///
-    /// - Throws: 413 above ``ServerConfiguration/maximumBodyBytes``, 400 for damaged gzip,
+    /// - Throws: 413 above ``ServerSettings/maximumBodyBytes``, 400 for damaged gzip,
     ///   415 for another encoding.
     func inflate(_ body: ByteBuffer, contentEncoding: String?) throws(APIError) -> [UInt8] {
         let limit = configuration.maximumBodyBytes

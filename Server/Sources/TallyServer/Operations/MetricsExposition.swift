@@ -4,9 +4,10 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import Prometheus
+import TallyHTTP
 
 /// `GET /metrics`: the registry's metrics in Prometheus' text format, for clients on this host,
-/// or others with the configured bearer token (``ServerConfiguration/metricsToken``).
+/// or others with the configured bearer token (``ServerSettings/metricsToken``).
 ///
 /// The registry is filled through swift-metrics' `MetricsSystem` bootstrapped with a
 /// `PrometheusMetricsFactory` over it, as `tally serve` does: the ingest routes' counters

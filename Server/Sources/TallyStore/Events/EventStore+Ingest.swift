@@ -20,25 +20,28 @@ extension EventStore {
     /// - Throws: ``TallyStoreError/unknownApp(_:)`` if no app has id `app`, or a database error.
     @discardableResult
     public func insert(_ events: [Event], app: AppID) async throws -> InsertResult {
-        guard events.contains(where: \.isDebug) else { return try await backend.insert(events, app: app.production) }
         // An SDK sends either kind from one build: a batch of both is stored as two.
+        let parts = events.contains(where: \.isDebug) ? [events.filter { !$0.isDebug }, events.filter(\.isDebug)] : [events]
         var result = InsertResult()
-        for part in [events.filter { !$0.isDebug }, events.filter(\.isDebug)] where !part.isEmpty {
-            result = result.adding(try await backend.insert(part, app: part[0].isDebug ? app.debug : app.production))
+        for part in parts where !part.isEmpty {
+            let id = part[0].isDebug ? app.debug : app.production
+            let stored = try await backend.insert(part, app: id)
+            commitFeed.publish(EventsCommitted(app: id, count: stored.accepted))
+            result = result.adding(stored)
         }
         return result
     }
 }
 
 extension EventStore {
-    /// The events that other processes sharing this database store, as their transactions
-    /// commit: live views of a server add them to the ones it stored itself.
+    /// Every durable commit of new events from now on, as it happens: this process's, and on
+    /// PostgreSQL those of the other collectors sharing the database.
     ///
-    /// On PostgreSQL, where several collectors share a database, each commit notifies the
-    /// others (`NOTIFY`), and the stream follows them for as long as it is iterated,
-    /// reconnecting after a lost connection (notices sent meanwhile are lost: a view must not
-    /// rely on them for exact figures). On SQLite, whose file one server owns, it is empty.
-    public func ingestNotices() -> AsyncStream<IngestNotice> {
-        backend.ingestNotices()
+    /// On PostgreSQL each commit notifies the other processes (`NOTIFY`), and the stream
+    /// follows them for as long as it is read, reconnecting after a lost connection (commits
+    /// meanwhile are not heard: a live view must not rely on them for exact figures). A
+    /// reader that falls ``CommitFeed/backlog`` commits behind loses the oldest.
+    public func commits() -> AsyncStream<EventsCommitted> {
+        commitFeed.stream(merging: backend.remoteCommits())
     }
 }

@@ -1,5 +1,5 @@
-public import TallyEvent
 import Foundation
+public import TallyEvent
 
 extension EventStore {
     /// The most events ``latestEvents(app:limit:)`` returns.

@@ -1,5 +1,5 @@
-public import TallyEvent
 import Foundation
+public import TallyEvent
 
 /// The raw events of an app in a time range, as returned by ``EventStore/export(app:from:to:)``:
 /// an asynchronous sequence ordered by timestamp (then by storage order).

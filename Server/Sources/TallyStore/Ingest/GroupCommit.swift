@@ -1,6 +1,6 @@
-import TallyEvent
 import Locking
 import Metrics
+import TallyEvent
 
 /// Commits the batches of concurrent ``EventStore/insert(_:app:)`` calls together: one write
 /// transaction, hence one WAL sync, for every batch waiting when the writer becomes free.

@@ -1,4 +1,5 @@
 import TallyEvent
+
 /// The events of one ``EventStore/insert(_:app:)`` call, with the values their `event` rows
 /// store, computed by the caller before it queues so the writer does only database work.
 struct IngestBatch: Sendable {
@@ -28,12 +29,8 @@ struct IngestBatch: Sendable {
     /// The outcome of storing the batch once `accepted` are its rows that were not stored
     /// before, and adds them to the app's rollup delta.
     func result(accepted: [Row], deltas: inout [AppID: RollupDelta]) -> InsertResult {
-        var acceptedByName: [String: Int] = [:]
-        for row in accepted {
-            deltas[app, default: RollupDelta()].add(row.event, timestamp: row.timestamp)
-            acceptedByName[row.event.name, default: 0] += 1
-        }
-        return InsertResult(accepted: accepted.count, duplicates: rows.count - accepted.count, acceptedByName: acceptedByName)
+        for row in accepted { deltas[app, default: RollupDelta()].add(row.event, timestamp: row.timestamp) }
+        return InsertResult(accepted: accepted.count, duplicates: rows.count - accepted.count)
     }
 }
 

@@ -1,4 +1,5 @@
 import TallyEvent
+
 extension EventStore {
     /// The metrics of one day: see ``DayMetrics`` for the exact definitions.
     ///

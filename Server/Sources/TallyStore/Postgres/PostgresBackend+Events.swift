@@ -1,6 +1,6 @@
-import TallyEvent
 import Foundation
 import PostgresNIO
+import TallyEvent
 
 extension PostgresBackend {
     /// The columns of ``PostgresEventRow``, then `sequence`.

@@ -120,19 +120,19 @@ extension PostgresBackend {
 }
 
 extension PostgresBackend {
-    /// The channel of ingest notices.
+    /// The channel of commit notices.
     static let noticeChannel = "tally_ingest"
 
     /// What a commit sends on ``noticeChannel``: who sent it, so its sender skips it.
     struct NoticePayload: Codable {
         var origin: String
-        var notice: IngestNotice
+        var commit: EventsCommitted
     }
 
     /// Listens on ``noticeChannel`` on a connection of its own, from the moment it is called,
-    /// and yields the notices of other processes; reconnects a second after a failure.
-    func ingestNotices() -> AsyncStream<IngestNotice> {
-        let (notices, continuation) = AsyncStream.makeStream(of: IngestNotice.self, bufferingPolicy: .bufferingNewest(1_024))
+    /// and yields the commits of other processes; reconnects a second after a failure.
+    func remoteCommits() -> AsyncStream<EventsCommitted> {
+        let (notices, continuation) = AsyncStream.makeStream(of: EventsCommitted.self, bufferingPolicy: .bufferingNewest(1_024))
         let (client, logger, origin) = (client, logger, groupCommit.writer.origin)
         let listening = Task {
             while !Task.isCancelled {
@@ -144,13 +144,13 @@ extension PostgresBackend {
                                 guard let payload = try? decoder.decode(NoticePayload.self, from: Data(notification.payload.utf8)),
                                     payload.origin != origin
                                 else { continue }
-                                continuation.yield(payload.notice)
+                                continuation.yield(payload.commit)
                             }
                         }
                     }
                 } catch {
                     guard !Task.isCancelled else { break }
-                    logger.warning("ingest notices: listening failed, retrying in a second: \(String(reflecting: error))")
+                    logger.warning("commit notices: listening failed, retrying in a second: \(String(reflecting: error))")
                     try? await Task.sleep(for: .seconds(1))
                 }
             }

@@ -20,7 +20,7 @@ final class PostgresGroupWriter: GroupWriter {
 
     let client: PostgresClient
     let logger: Logger
-    /// Names this process in the ingest notices it sends (see ``PostgresBackend/ingestNotices()``).
+    /// Names this process in the commit notices it sends (see ``PostgresBackend/remoteCommits()``).
     let origin = UUID().uuidString
     /// What committed transactions found, taken out by one transaction at a time and put back
     /// if it commits; a transaction that finds it taken out starts from an empty one. Facts
@@ -149,26 +149,16 @@ extension PostgresGroupWriter {
             return outcomes
         }
 
-        /// Tells the other processes on the database, at commit, which events each app gained.
+        /// Tells the other processes on the database, at commit, how many events each app gained.
         private func notify(_ group: [IngestBatch], _ outcomes: [Result<InsertResult, any Error>]) async throws {
-            var accepted: [AppID: [String: Int]] = [:]
+            var accepted: [AppID: Int] = [:]
             for (batch, outcome) in zip(group, outcomes) {
-                if case .success(let result) = outcome, result.accepted > 0 {
-                    accepted[batch.app, default: [:]].merge(result.acceptedByName, uniquingKeysWith: +)
-                }
+                if case .success(let result) = outcome, result.accepted > 0 { accepted[batch.app, default: 0] += result.accepted }
             }
             let encoder = JSONEncoder()
-            for (app, names) in accepted {
-                var payload = String(
-                    decoding: try encoder.encode(
-                        PostgresBackend.NoticePayload(origin: origin, notice: IngestNotice(app: app, acceptedByName: names))), as: UTF8.self)
-                // A notification carries at most 8,000 bytes: many names are sent as a total.
-                if payload.utf8.count > 7_000 {
-                    payload = String(
-                        decoding: try encoder.encode(
-                            PostgresBackend.NoticePayload(
-                                origin: origin, notice: IngestNotice(app: app, accepted: names.values.reduce(0, +)))), as: UTF8.self)
-                }
+            for (app, count) in accepted {
+                let notice = PostgresBackend.NoticePayload(origin: origin, commit: EventsCommitted(app: app, count: count))
+                let payload = String(decoding: try encoder.encode(notice), as: UTF8.self)
                 try await connection.query("SELECT pg_notify(\(PostgresBackend.noticeChannel), \(payload))", logger: logger)
             }
         }

@@ -1,4 +1,5 @@
 import TallyEvent
+
 extension EventStore {
     /// The retention matrix of the periods (days or weeks) from the one holding `from`
     /// through the one holding `to`.

@@ -1,4 +1,5 @@
 import TallyEvent
+
 /// The length of a retention cohort and of the steps users return in.
 public enum RetentionPeriod: String, Sendable, Hashable, Codable, CaseIterable {
     /// Local days.

@@ -1,6 +1,6 @@
-import TallyEvent
 import Foundation
 import GRDB
+import TallyEvent
 
 extension Event {
     /// The columns ``init(row:)`` reads, in order.

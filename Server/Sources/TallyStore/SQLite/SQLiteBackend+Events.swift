@@ -1,6 +1,6 @@
-import TallyEvent
 import Foundation
 import GRDB
+import TallyEvent
 
 extension SQLiteBackend {
     func latestEvents(app: AppID, limit: Int) async throws -> [Event] {

@@ -55,7 +55,7 @@ final class SQLiteBackend: GroupCommitBackend {
     }
 
     /// No other process writes the file: an empty stream.
-    func ingestNotices() -> AsyncStream<IngestNotice> {
+    func remoteCommits() -> AsyncStream<EventsCommitted> {
         AsyncStream { $0.finish() }
     }
 

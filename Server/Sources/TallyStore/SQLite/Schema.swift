@@ -1,6 +1,6 @@
-import TallyEvent
 import Foundation
 import GRDB
+import TallyEvent
 
 /// The database schema, applied by GRDB's `DatabaseMigrator` when a store opens.
 ///

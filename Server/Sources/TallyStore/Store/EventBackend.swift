@@ -6,8 +6,8 @@ protocol EventBackend: Sendable {
     /// Stores events and their rollups durably, as ``EventStore/insert(_:app:)`` documents.
     func insert(_ events: [Event], app: AppID) async throws -> InsertResult
 
-    /// The events other processes store in the same database, as they commit.
-    func ingestNotices() -> AsyncStream<IngestNotice>
+    /// The commits of the other processes that store events in the same database.
+    func remoteCommits() -> AsyncStream<EventsCommitted>
 
     /// Adds data health counts to those the next ingest transaction writes, without waiting.
     func record(_ counts: HealthCounts)

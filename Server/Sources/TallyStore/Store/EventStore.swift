@@ -13,6 +13,8 @@ public final class EventStore: Sendable {
     /// The database: the store validates input and computes metrics, the backend reads and
     /// writes rows.
     let backend: any StoreBackend
+    /// The streams of ``commits()``.
+    let commitFeed = CommitFeed()
 
     /// Opens the store at `path`, creating the file and schema if needed and migrating an
     /// older schema.

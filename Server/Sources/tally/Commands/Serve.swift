@@ -4,7 +4,7 @@ import Logging
 import Metrics
 import NIOCore
 import TallyDashboard
-import TallyServer
+public import TallyHTTP
 import TallyStore
 
 /// `tally serve`: runs the collector until interrupted.
@@ -34,9 +34,9 @@ struct Serve: AsyncParsableCommand {
         static let trustedProxies = EnvironmentSetting(variable: "TALLY_TRUSTED_PROXIES", defaultValue: "")
         static let forwardedHeader = EnvironmentSetting(variable: "TALLY_FORWARDED_HEADER", defaultValue: TrustedProxies.Header.xForwardedFor)
         static let connectionsPerAddress = EnvironmentSetting(
-            variable: "TALLY_MAX_CONNECTIONS_PER_ADDRESS", defaultValue: ServerConfiguration().maximumConnectionsPerAddress)
+            variable: "TALLY_MAX_CONNECTIONS_PER_ADDRESS", defaultValue: ServerSettings().maximumConnectionsPerAddress)
         static let requestHeadTimeout = EnvironmentSetting(
-            variable: "TALLY_REQUEST_HEAD_TIMEOUT", defaultValue: ServerConfiguration().requestHeadTimeout)
+            variable: "TALLY_REQUEST_HEAD_TIMEOUT", defaultValue: ServerSettings().requestHeadTimeout)
     }
 
     @OptionGroup var database: DatabaseOptions
@@ -102,7 +102,7 @@ struct Serve: AsyncParsableCommand {
         let termination = TerminationWatch()
         defer { termination.cancel() }
         let store = try await EventStore(database: database)
-        var configuration = ServerConfiguration()
+        var configuration = ServerSettings()
         configuration.host = host
         configuration.port = port
         configuration.metricsToken = metricsToken.isEmpty ? nil : metricsToken
@@ -122,14 +122,13 @@ struct Serve: AsyncParsableCommand {
         let secure =
             try secureCookies ?? Setting.secureCookies.parse(ProcessInfo.processInfo.environment) ?? publicURL.lowercased().hasPrefix("https://")
         let layout = try dashboardConfig.isEmpty ? .default : DashboardLayout(contentsOfFile: dashboardConfig)
-        let collector = try TallyServer(store: store, configuration: configuration)
-        let server = await DashboardServer(collector: collector, layout: layout, secureCookies: secure)
+        let application = try await TallyApplication(store: store, settings: configuration, layout: layout, secureCookies: secure)
         let (ports, running) = AsyncStream.makeStream(of: Int.self)
 
         try await withThrowingTaskGroup(of: Part.self) { group in
             group.addTask {
                 defer { running.finish() }
-                try await server.run { running.yield($0) }
+                try await application.build { running.yield($0) }.runService()
                 return .server
             }
             var iterator = ports.makeAsyncIterator()
@@ -152,7 +151,7 @@ struct Serve: AsyncParsableCommand {
             if demo {
                 group.addTask {
                     say(try await DemoData.fill(store: store, server: base, users: demoUsers))
-                    let login = try await DemoData.createUser(access: server.access)
+                    let login = try await DemoData.createUser(access: application.dashboard.access)
                     say("dashboard: \(dashboard) (user \(DemoData.userName), \(login))")
                     return .demo
                 }

@@ -1,14 +1,15 @@
-import TallyEvent
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
-import TallyServer
+import TallyEvent
+import TallyHTTP
 import TallyStore
 import Testing
 
 @testable import TallyDashboard
+@testable import tally
 
 /// A dashboard over a new store: one app with events on 2026-11-20, one user `ana`, and
 /// the server that serves them, with a short live tick.
@@ -20,7 +21,9 @@ struct DashboardFixture {
 
     let store: EventStore
     let app: NewApp
-    let server: DashboardServer
+    /// What `tally serve` runs, over the fixture's store.
+    let application: TallyApplication
+    var server: DashboardServer { application.dashboard }
 
     /// A fixture whose user may open sockets and send messages within `socketLimits`, with
     /// `Secure`, `__Host-` prefixed cookies when `secureCookies`.
@@ -40,16 +43,16 @@ struct DashboardFixture {
         try await access.createUser(name: "ana", password: Self.password)
         // The live test client keeps one connection for the whole test and never reconnects:
         // a test slowed down (ThreadSanitizer, a busy machine) must not find it closed as idle.
-        var configuration = ServerConfiguration()
-        configuration.idleTimeout = 3_600
-        let collector = try TallyServer(store: store, configuration: configuration)
-        server = await DashboardServer(
-            collector: collector, access: access, secureCookies: secureCookies, socketLimits: socketLimits, tick: .milliseconds(20))
+        var settings = ServerSettings()
+        settings.idleTimeout = 3_600
+        application = try await TallyApplication(
+            store: store, settings: settings, access: access, secureCookies: secureCookies, socketLimits: socketLimits,
+            tick: .milliseconds(20))
     }
 
     /// Runs `test` against the server listening on an ephemeral port.
     func test<Value: Sendable>(_ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
-        try await server.application().test(.live) { client in try await test(client) }
+        try await application.build().test(.live) { client in try await test(client) }
     }
 
     /// The page path of the fixture's app on the fixture's day.

@@ -1,7 +1,7 @@
 import Componentry
-import TallyEvent
 import ComponentryList
 import Foundation
+import TallyEvent
 
 @testable import TallyDashboard
 @testable import TallyStore

@@ -1,6 +1,5 @@
 public import Foundation
 import Locking
-import TallyStore
 
 /// A token bucket per key (an app, a client's address), counted in events: each key may send
 /// ``RateLimit/eventsPerSecond`` events per second on average, and up to ``RateLimit/burst``

@@ -1,8 +1,8 @@
 public import Foundation
 public import Logging
 
-/// How often one app or one address may send events; see ``ServerConfiguration/rateLimit``
-/// and ``ServerConfiguration/addressRateLimit``.
+/// How often one app or one address may send events; see ``ServerSettings/rateLimit``
+/// and ``ServerSettings/addressRateLimit``.
 ///
 /// Both numbers must be positive (and the rate finite); ``TallyServer/init(store:configuration:bus:)``
 /// refuses a configuration whose limit is not.
@@ -23,7 +23,7 @@ public struct RateLimit: Sendable, Hashable {
 ///
 /// ``TallyServer/init(store:configuration:bus:)`` checks them (see ``validate()``), so a
 /// setting of zero or less is refused when the server is made, not met by a request.
-public struct ServerConfiguration: Sendable {
+public struct ServerSettings: Sendable {
     /// The address to listen on.
     public var host = "127.0.0.1"
     /// The port to listen on; 0 picks a free one (see ``TallyServer/run(onRunning:)``).

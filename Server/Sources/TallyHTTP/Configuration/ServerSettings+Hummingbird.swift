@@ -2,7 +2,7 @@ public import Hummingbird
 public import HummingbirdCore
 public import Logging
 
-extension ServerConfiguration {
+extension ServerSettings {
     /// The HTTP/1 settings of a server with this configuration: the idle timeout and the
     /// request head's limits.
     public var http1: HTTP1Channel.Configuration {

@@ -1,6 +1,6 @@
-/// A ``ServerConfiguration`` setting out of its range, found by ``ServerConfiguration/validate()``.
+/// A ``ServerSettings`` setting out of its range, found by ``ServerSettings/validate()``.
 public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The setting's name, as in ``ServerConfiguration`` (`"rateLimit.burst"`).
+    /// The setting's name, as in ``ServerSettings`` (`"rateLimit.burst"`).
     public let setting: String
     /// The value it was given.
     public let value: String

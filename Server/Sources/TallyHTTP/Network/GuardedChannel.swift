@@ -4,11 +4,11 @@ public import NIOCore
 import NIOHTTP1
 
 /// A server's child channel (HTTP/1, with or without WebSocket upgrades) with the limits of
-/// ``ServerConfiguration`` that the channel itself does not have:
-/// - a client address holds at most ``ServerConfiguration/maximumConnectionsPerAddress``
+/// ``ServerSettings`` that the channel itself does not have:
+/// - a client address holds at most ``ServerSettings/maximumConnectionsPerAddress``
 ///   connections (trusted proxies excepted): one more is answered 503 and closed at once;
 /// - each connection has a ``ConnectionGuard``: request heads within
-///   ``ServerConfiguration/requestHeadTimeout``, and refused heads answered with their status;
+///   ``ServerSettings/requestHeadTimeout``, and refused heads answered with their status;
 /// - what is logged as an error about a connection that ended before its first request is
 ///   logged at `debug` (see ``ConnectionLogHandler``).
 public struct GuardedChannel<Base: ServerChildChannel>: ServerChildChannel {
@@ -56,7 +56,7 @@ public struct GuardedChannel<Base: ServerChildChannel>: ServerChildChannel {
     struct TooManyConnections: Error {}
 }
 
-extension ServerConfiguration {
+extension ServerSettings {
     /// A server of the child channels `makeChannel` makes, each a ``GuardedChannel``, for
     /// `Application(router:server:…)`:
     ///

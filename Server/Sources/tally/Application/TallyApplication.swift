@@ -1,0 +1,72 @@
+import Componentry
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import ServiceLifecycle
+import TallyDashboard
+import TallyHTTP
+import TallyServer
+import TallyStore
+
+/// What `tally serve` runs: the collector's API and the live dashboard mounted on one
+/// Hummingbird application over one store, the store's commits forwarded onto the bus the
+/// dashboard hears.
+struct TallyApplication {
+    let store: EventStore
+    let settings: ServerSettings
+    /// Where the store's commits are posted (``CommitForwarder``) and the dashboard hears them.
+    let bus = EventBus()
+    /// The ingest and metrics API.
+    let collector: TallyServer
+    /// The dashboard's routes.
+    let dashboard: DashboardServer
+
+    /// The application over `store`, with `settings`; the dashboard shows `layout` to the
+    /// users of `access` (by default the store's), with `Secure` cookies when `secureCookies`.
+    ///
+    /// - Throws: ``ConfigurationError`` if a setting is out of range.
+    @MainActor
+    init(
+        store: EventStore, settings: ServerSettings, layout: DashboardLayout = .default, access: DashboardAccess? = nil,
+        secureCookies: Bool = false, socketLimits: SocketLimits = .init(), tick: Duration = .milliseconds(100)
+    ) throws(ConfigurationError) {
+        self.store = store
+        self.settings = settings
+        collector = try TallyServer(store: store, configuration: settings)
+        dashboard = DashboardServer(
+            store: store, bus: bus, layout: layout, access: access, trustedProxies: settings.trustedProxies,
+            secureCookies: secureCookies, socketLimits: socketLimits, tick: tick)
+    }
+
+    /// Every HTTP route, the collector's and the dashboard's; each request is logged at `info`
+    /// with its request id, and answered with the security headers.
+    func router() -> Router<DashboardRequestContext> {
+        let router = Router(context: DashboardRequestContext.self)
+        router.add(middleware: LogRequestsMiddleware(.info))
+        router.add(middleware: SecurityHeadersMiddleware())
+        collector.addRoutes(to: router)
+        dashboard.addRoutes(to: router)
+        return router
+    }
+
+    /// The Hummingbird application: ``router()``, the pages' WebSocket upgrades, and the
+    /// services the routes need.
+    ///
+    /// - Parameter onRunning: Called once the server listens, with the bound port.
+    func build(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        var logger = Logger(label: "tally.server")
+        logger.logLevel = settings.logLevel
+        let sockets = dashboard.webSocketRouter().buildResponder()
+        let http1 = settings.http1
+        return Application(
+            router: router(),
+            server: settings.server {
+                HTTP1WebSocketUpgradeChannel(responder: $0, webSocketResponder: sockets, configuration: .init(http1: http1))
+            },
+            configuration: settings.application(logger: logger),
+            services: [CommitForwarder(store: store, bus: bus)] + dashboard.services,
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+    }
+}
