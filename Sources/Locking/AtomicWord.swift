@@ -74,119 +74,66 @@
 
     extension AtomicWord: @unchecked Sendable where Value: Sendable {}
 
-    /// A value an ``AtomicWord`` can hold, converted to and from the 64-bit word it stores.
-    public protocol AtomicWordValue {
-        /// The value as the word stored.
-        var atomicWord: UInt64 { get }
-        /// The value a stored word holds.
-        init(atomicWord: UInt64)
-    }
-
-    extension Bool: AtomicWordValue {
-        /// 1 for `true`, 0 for `false`.
-        @inlinable
-        public var atomicWord: UInt64 { self ? 1 : 0 }
-        /// `true` for any word but 0.
-        @inlinable
-        public init(atomicWord: UInt64) { self = atomicWord != 0 }
-    }
-
-    extension Int: AtomicWordValue {
-        /// The value's bits, sign-extended to 64.
-        @inlinable
-        public var atomicWord: UInt64 { UInt64(truncatingIfNeeded: self) }
-        /// The word's low bits.
-        @inlinable
-        public init(atomicWord: UInt64) { self.init(truncatingIfNeeded: atomicWord) }
-    }
-
-    extension UInt: AtomicWordValue {
-        /// The value, zero-extended to 64 bits.
-        @inlinable
-        public var atomicWord: UInt64 { UInt64(truncatingIfNeeded: self) }
-        /// The word's low bits.
-        @inlinable
-        public init(atomicWord: UInt64) { self.init(truncatingIfNeeded: atomicWord) }
-    }
-
-    extension UInt64: AtomicWordValue {
-        /// The value itself.
-        @inlinable
-        public var atomicWord: UInt64 { self }
-        /// The word itself.
-        @inlinable
-        public init(atomicWord: UInt64) { self = atomicWord }
-    }
-
-    /// The memory ordering of an ``AtomicWord`` load.
-    public struct AtomicWordLoadOrdering: Sendable {
-        /// The `__ATOMIC_*` constant.
-        @usableFromInline let order: Int32
-
-        @inlinable
-        init(order: Int32) { self.order = order }
-
-        /// No ordering: only the load itself is atomic.
-        @inlinable
-        public static var relaxed: Self { Self(order: 0) }
-        /// Sees every write made before the release that stored the value loaded.
-        @inlinable
-        public static var acquiring: Self { Self(order: 2) }
-        /// Acquiring, and in one total order with every other sequentially consistent
-        /// operation.
-        @inlinable
-        public static var sequentiallyConsistent: Self { Self(order: 5) }
-    }
-
-    /// The memory ordering of an ``AtomicWord`` store.
-    public struct AtomicWordStoreOrdering: Sendable {
-        /// The `__ATOMIC_*` constant.
-        @usableFromInline let order: Int32
-
-        @inlinable
-        init(order: Int32) { self.order = order }
-
-        /// No ordering: only the store itself is atomic.
-        @inlinable
-        public static var relaxed: Self { Self(order: 0) }
-        /// Publishes every write made before it to a thread whose acquiring load sees it.
-        @inlinable
-        public static var releasing: Self { Self(order: 3) }
-        /// Releasing, and in one total order with every other sequentially consistent
-        /// operation.
-        @inlinable
-        public static var sequentiallyConsistent: Self { Self(order: 5) }
-    }
-
-    /// The memory ordering of an ``AtomicWord`` read-modify-write operation.
-    public struct AtomicWordUpdateOrdering: Sendable {
+    /// The memory ordering of an ``AtomicWord`` operation of `Kind`: a load, a store or a
+    /// read-modify-write, each with the orderings `Synchronization`'s types of the same names
+    /// offer.
+    public struct AtomicWordOrdering<Kind>: Sendable {
         /// The `__ATOMIC_*` constant.
         @usableFromInline let order: Int32
         /// The `__ATOMIC_*` constant for a compare-and-exchange that fails, which only loads.
         @usableFromInline let failureOrder: Int32
 
         @inlinable
-        init(order: Int32, failureOrder: Int32) {
+        init(order: Int32, failureOrder: Int32? = nil) {
             self.order = order
-            self.failureOrder = failureOrder
+            self.failureOrder = failureOrder ?? order
         }
 
         /// No ordering: only the operation itself is atomic.
         @inlinable
-        public static var relaxed: Self { Self(order: 0, failureOrder: 0) }
+        public static var relaxed: Self { Self(order: 0) }
+        /// Acquiring and releasing as the operation can, and in one total order with every
+        /// other sequentially consistent operation.
+        @inlinable
+        public static var sequentiallyConsistent: Self { Self(order: 5) }
+    }
+
+    /// The kinds of ``AtomicWordOrdering``.
+    public enum AtomicWordLoad {}
+    /// The kinds of ``AtomicWordOrdering``.
+    public enum AtomicWordStore {}
+    /// The kinds of ``AtomicWordOrdering``.
+    public enum AtomicWordUpdate {}
+
+    /// The memory ordering of an ``AtomicWord`` load.
+    public typealias AtomicWordLoadOrdering = AtomicWordOrdering<AtomicWordLoad>
+    /// The memory ordering of an ``AtomicWord`` store.
+    public typealias AtomicWordStoreOrdering = AtomicWordOrdering<AtomicWordStore>
+    /// The memory ordering of an ``AtomicWord`` read-modify-write operation.
+    public typealias AtomicWordUpdateOrdering = AtomicWordOrdering<AtomicWordUpdate>
+
+    extension AtomicWordOrdering where Kind == AtomicWordLoad {
+        /// Sees every write made before the release that stored the value loaded.
+        @inlinable
+        public static var acquiring: Self { Self(order: 2) }
+    }
+
+    extension AtomicWordOrdering where Kind == AtomicWordStore {
+        /// Publishes every write made before it to a thread whose acquiring load sees it.
+        @inlinable
+        public static var releasing: Self { Self(order: 3) }
+    }
+
+    extension AtomicWordOrdering where Kind == AtomicWordUpdate {
         /// The read acquires.
         @inlinable
-        public static var acquiring: Self { Self(order: 2, failureOrder: 2) }
-        /// The write releases.
+        public static var acquiring: Self { Self(order: 2) }
+        /// The write releases; a failed compare-and-exchange, which only reads, is relaxed.
         @inlinable
         public static var releasing: Self { Self(order: 3, failureOrder: 0) }
         /// The read acquires and the write releases.
         @inlinable
         public static var acquiringAndReleasing: Self { Self(order: 4, failureOrder: 2) }
-        /// Acquiring and releasing, and in one total order with every other sequentially
-        /// consistent operation.
-        @inlinable
-        public static var sequentiallyConsistent: Self { Self(order: 5, failureOrder: 5) }
     }
 #else
     public import Synchronization
@@ -194,39 +141,35 @@
     /// A value that fits in a machine word, read and written atomically from any thread:
     /// the part of `Synchronization.Atomic` the package's modules use.
     ///
-    /// This is the build for Linux: a `Synchronization.Atomic`, with every operation
-    /// transparent, so that a call compiles to exactly what a call of `Atomic` does. Apple
+    /// This is the build for Linux: an `Atomic<UInt64>` holding the value's word, with every
+    /// operation transparent, so that a call compiles to what a call of `Atomic` does. Apple
     /// platforms (and Linux with `-DTALLY_PORTABLE_SYNCHRONIZATION`) build another, with
     /// the same API, on C atomics available below iOS 18, where `Atomic` is not.
     public struct AtomicWord<Value: AtomicWordValue>: ~Copyable {
-        @usableFromInline let base: Atomic<Value>
+        @usableFromInline let base: Atomic<UInt64>
 
         /// Creates an atomic holding `initialValue`.
         @_transparent
         public init(_ initialValue: Value) {
-            base = Atomic(initialValue)
+            base = Atomic(initialValue.atomicWord)
         }
-    }
 
-    // `Atomic` declares its operations once per storage size, so these forward once per
-    // size too.
-    extension AtomicWord where Value.AtomicRepresentation == _Atomic8BitStorage {
         /// The value now.
         @_semantics("atomics.requires_constant_orderings") @_transparent
         public func load(ordering: AtomicWordLoadOrdering) -> Value {
-            base.load(ordering: ordering)
+            Value(atomicWord: base.load(ordering: ordering))
         }
 
         /// Replaces the value with `desired`.
         @_semantics("atomics.requires_constant_orderings") @_transparent
         public func store(_ desired: Value, ordering: AtomicWordStoreOrdering) {
-            base.store(desired, ordering: ordering)
+            base.store(desired.atomicWord, ordering: ordering)
         }
 
         /// Replaces the value with `desired` and returns the value it replaced.
         @_semantics("atomics.requires_constant_orderings") @_transparent
         public func exchange(_ desired: Value, ordering: AtomicWordUpdateOrdering) -> Value {
-            base.exchange(desired, ordering: ordering)
+            Value(atomicWord: base.exchange(desired.atomicWord, ordering: ordering))
         }
 
         /// Replaces the value with `desired` if it is `expected`. Returns whether it did, and
@@ -235,65 +178,8 @@
         public func compareExchange(
             expected: Value, desired: Value, ordering: AtomicWordUpdateOrdering
         ) -> (exchanged: Bool, original: Value) {
-            base.compareExchange(expected: expected, desired: desired, ordering: ordering)
-        }
-    }
-
-    extension AtomicWord where Value.AtomicRepresentation == _Atomic32BitStorage {
-        /// The value now.
-        @_semantics("atomics.requires_constant_orderings") @_transparent
-        public func load(ordering: AtomicWordLoadOrdering) -> Value {
-            base.load(ordering: ordering)
-        }
-
-        /// Replaces the value with `desired`.
-        @_semantics("atomics.requires_constant_orderings") @_transparent
-        public func store(_ desired: Value, ordering: AtomicWordStoreOrdering) {
-            base.store(desired, ordering: ordering)
-        }
-
-        /// Replaces the value with `desired` and returns the value it replaced.
-        @_semantics("atomics.requires_constant_orderings") @_transparent
-        public func exchange(_ desired: Value, ordering: AtomicWordUpdateOrdering) -> Value {
-            base.exchange(desired, ordering: ordering)
-        }
-
-        /// Replaces the value with `desired` if it is `expected`. Returns whether it did, and
-        /// the value found.
-        @_semantics("atomics.requires_constant_orderings") @_transparent
-        public func compareExchange(
-            expected: Value, desired: Value, ordering: AtomicWordUpdateOrdering
-        ) -> (exchanged: Bool, original: Value) {
-            base.compareExchange(expected: expected, desired: desired, ordering: ordering)
-        }
-    }
-
-    extension AtomicWord where Value.AtomicRepresentation == _Atomic64BitStorage {
-        /// The value now.
-        @_semantics("atomics.requires_constant_orderings") @_transparent
-        public func load(ordering: AtomicWordLoadOrdering) -> Value {
-            base.load(ordering: ordering)
-        }
-
-        /// Replaces the value with `desired`.
-        @_semantics("atomics.requires_constant_orderings") @_transparent
-        public func store(_ desired: Value, ordering: AtomicWordStoreOrdering) {
-            base.store(desired, ordering: ordering)
-        }
-
-        /// Replaces the value with `desired` and returns the value it replaced.
-        @_semantics("atomics.requires_constant_orderings") @_transparent
-        public func exchange(_ desired: Value, ordering: AtomicWordUpdateOrdering) -> Value {
-            base.exchange(desired, ordering: ordering)
-        }
-
-        /// Replaces the value with `desired` if it is `expected`. Returns whether it did, and
-        /// the value found.
-        @_semantics("atomics.requires_constant_orderings") @_transparent
-        public func compareExchange(
-            expected: Value, desired: Value, ordering: AtomicWordUpdateOrdering
-        ) -> (exchanged: Bool, original: Value) {
-            base.compareExchange(expected: expected, desired: desired, ordering: ordering)
+            let (exchanged, original) = base.compareExchange(expected: expected.atomicWord, desired: desired.atomicWord, ordering: ordering)
+            return (exchanged, Value(atomicWord: original))
         }
     }
 
@@ -308,14 +194,6 @@
 
     extension AtomicWord: Sendable where Value: Sendable {}
 
-    /// A value an ``AtomicWord`` can hold.
-    public protocol AtomicWordValue: AtomicRepresentable {}
-
-    extension Bool: AtomicWordValue {}
-    extension Int: AtomicWordValue {}
-    extension UInt: AtomicWordValue {}
-    extension UInt64: AtomicWordValue {}
-
     /// The memory ordering of an ``AtomicWord`` load.
     public typealias AtomicWordLoadOrdering = AtomicLoadOrdering
     /// The memory ordering of an ``AtomicWord`` store.
@@ -323,3 +201,47 @@
     /// The memory ordering of an ``AtomicWord`` read-modify-write operation.
     public typealias AtomicWordUpdateOrdering = AtomicUpdateOrdering
 #endif
+
+/// A value an ``AtomicWord`` can hold, converted to and from the 64-bit word it stores.
+public protocol AtomicWordValue {
+    /// The value as the word stored.
+    var atomicWord: UInt64 { get }
+    /// The value a stored word holds.
+    init(atomicWord: UInt64)
+}
+
+extension Bool: AtomicWordValue {
+    /// 1 for `true`, 0 for `false`.
+    @inlinable
+    public var atomicWord: UInt64 { self ? 1 : 0 }
+    /// `true` for any word but 0.
+    @inlinable
+    public init(atomicWord: UInt64) { self = atomicWord != 0 }
+}
+
+extension Int: AtomicWordValue {
+    /// The value's bits, sign-extended to 64.
+    @inlinable
+    public var atomicWord: UInt64 { UInt64(truncatingIfNeeded: self) }
+    /// The word's low bits.
+    @inlinable
+    public init(atomicWord: UInt64) { self.init(truncatingIfNeeded: atomicWord) }
+}
+
+extension UInt: AtomicWordValue {
+    /// The value, zero-extended to 64 bits.
+    @inlinable
+    public var atomicWord: UInt64 { UInt64(truncatingIfNeeded: self) }
+    /// The word's low bits.
+    @inlinable
+    public init(atomicWord: UInt64) { self.init(truncatingIfNeeded: atomicWord) }
+}
+
+extension UInt64: AtomicWordValue {
+    /// The value itself.
+    @inlinable
+    public var atomicWord: UInt64 { self }
+    /// The word itself.
+    @inlinable
+    public init(atomicWord: UInt64) { self = atomicWord }
+}

@@ -48,9 +48,9 @@ import Testing
     /// An object of many members with one repeated key writes in linear time (a quadratic
     /// scan of 200,000 members would not finish).
     @Test func manyMembersAreWrittenOnce() throws {
-        let members = (0..<200_000).map { JSONObject.Member(key: "k\($0 % 100_000)", value: .int($0)) }
+        let members = (0..<200_000).map { (key: "k\($0 % 100_000)", value: JSONValue.int($0)) }
         var json = JSONWriter()
-        try json.value(.object(JSONObject(members: members)))
+        try json.value(.object(JSONObject(members)))
         let read = try #require(PropertyValue.properties(json: json.bytes))
         #expect(read.count == 100_000)
         #expect(read["k0"] == .int(100_000))

@@ -17,25 +17,15 @@
 /// is interned once, to a small integer that pooled objects' key tables are indexed by, so
 /// applying a key to an object hashes no string.
 public struct SyncKey<Value: Sendable>: Hashable, Sendable, CustomStringConvertible {
-    /// The key's name, as traces report it.
-    public let name: String
-    let index: Int
+    let interned: InternedName
 
     /// The key called `name`, for values of type `Value`.
     public init(_ name: String) {
-        self.name = name
-        index = InternedNames.keys.index(of: name, valueType: Value.self)
+        interned = InternedName(text: name, index: InternedNames.keys.index(of: name, valueType: Value.self))
     }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.index == rhs.index
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(index)
-    }
-
-    public var description: String {
-        name
-    }
+    /// The key's name, as traces report it.
+    public var name: String { interned.text }
+    var index: Int { interned.index }
+    public var description: String { name }
 }

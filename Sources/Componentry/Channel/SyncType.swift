@@ -18,27 +18,17 @@
 /// for can never disagree on the type of an id. Each name is interned once, to a small
 /// integer that the pool hashes and compares instead of the string.
 public struct SyncType<ID: Hashable & Sendable>: Hashable, Sendable, CustomStringConvertible {
-    /// The type's name, as traces and snapshots report it.
-    public let name: String
-    let index: Int
+    let interned: InternedName
 
     /// The type called `name`, whose entities have ids of type `ID`.
     ///
     /// - Precondition: `name` is not declared with another id type.
     public init(_ name: String) {
-        self.name = name
-        index = InternedNames.types.index(of: name, onlyWith: ID.self)
+        interned = InternedName(text: name, index: InternedNames.types.index(of: name, onlyWith: ID.self))
     }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.index == rhs.index
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(index)
-    }
-
-    public var description: String {
-        name
-    }
+    /// The type's name, as traces and snapshots report it.
+    public var name: String { interned.text }
+    var index: Int { interned.index }
+    public var description: String { name }
 }

@@ -9,19 +9,20 @@ public struct JSONObject: Hashable, Sendable {
         public var key: String
         /// The member's value.
         public var value: JSONValue
-
-        /// A member `key: value`.
-        public init(key: String, value: JSONValue) {
-            self.key = key
-            self.value = value
-        }
     }
 
     /// Every member, repeated keys included, in document order.
-    public var members: [Member]
+    public private(set) var members: [Member] = []
 
-    /// An object of `members`.
-    public init(members: [Member] = []) { self.members = members }
+    /// An object of the members `pairs`, in their order.
+    public init(_ pairs: some Sequence<(key: String, value: JSONValue)> = []) {
+        for (key, value) in pairs { append(key, value) }
+    }
+
+    /// Adds the member `key: value` after the others.
+    public mutating func append(_ key: String, _ value: JSONValue) {
+        members.append(Member(key: key, value: value))
+    }
 
     /// The last value given for `key`, or `nil` if the object has no such member.
     public subscript(key: String) -> JSONValue? {

@@ -124,7 +124,7 @@ public struct JSONParser {
             let key = try string()
             skipWhitespace()
             try expect(UInt8(ascii: ":"))
-            object.members.append(JSONObject.Member(key: key, value: try value()))
+            object.append(key, try value())
             skipWhitespace()
             if peek(UInt8(ascii: ",")) {
                 index += 1

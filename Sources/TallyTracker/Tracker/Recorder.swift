@@ -19,10 +19,7 @@ final class Recorder: Sendable {
         var sessionID: UUID
         var lastActivity: Date
         var isOptedOut: Bool
-        /// Whether the app is in the foreground; `nil` until a lifecycle notification tells.
-        var isForeground: Bool?
-        /// When the app last went to the background.
-        var backgroundedAt: Date?
+        var presence = Presence.unknown
         var ids: EventIDGenerator
         var buffer: [Pending] = []
 
@@ -30,6 +27,15 @@ final class Recorder: Sendable {
             sessionID = ids.next(at: date)
             lastActivity = date
         }
+    }
+
+    /// Where the app is, as its lifecycle notifications tell.
+    private enum Presence {
+        /// No notification yet.
+        case unknown
+        case foreground
+        /// In the background since the date.
+        case background(since: Date)
     }
 
     private let state: Locked<State>
@@ -71,11 +77,12 @@ final class Recorder: Sendable {
     func enterForeground() {
         let timestamp = now()
         state.withLock { state in
-            guard state.isForeground != true else { return }
-            state.isForeground = true
-            if let backgroundedAt = state.backgroundedAt, timestamp.timeIntervalSince(backgroundedAt) >= sessionTimeout {
-                state.startSession(at: timestamp)
+            switch state.presence {
+            case .foreground: return
+            case .background(let since) where timestamp.timeIntervalSince(since) >= sessionTimeout: state.startSession(at: timestamp)
+            case .background, .unknown: break
             }
+            state.presence = .foreground
             _ = append("app_opened", [:], at: timestamp, to: &state)
         }
     }
@@ -84,9 +91,8 @@ final class Recorder: Sendable {
     func enterBackground() {
         let timestamp = now()
         state.withLock { state in
-            guard state.isForeground != false else { return }
-            state.isForeground = false
-            state.backgroundedAt = timestamp
+            if case .background = state.presence { return }
+            state.presence = .background(since: timestamp)
             _ = append("app_backgrounded", [:], at: timestamp, to: &state)
         }
     }

@@ -25,11 +25,11 @@ struct MappedEvent {
             var json = JSONWriter()
             do {
                 try json.value(value)
-                properties.members.append(.init(key: key, value: .string(json.text)))
+                properties.append(key, .string(json.text))
             } catch {
-                properties.members.append(.init(key: key, value: .invalid(error.reason)))
+                properties.append(key, .invalid(error.reason))
             }
-        default: properties.members.append(.init(key: key, value: value))
+        default: properties.append(key, value)
         }
     }
 
@@ -44,7 +44,7 @@ struct MappedEvent {
             ("id", id), ("name", name), ("timestamp", timestamp), ("user_id", userID), ("session_id", sessionID),
             ("app_version", appVersion), ("platform", platform), ("properties", .object(properties)),
         ]
-        return .object(JSONObject(members: fields.compactMap { key, value in value.map { .init(key: key, value: $0) } }))
+        return .object(JSONObject(fields.compactMap { key, value in value.map { (key, $0) } }))
     }
 }
 

@@ -13,10 +13,7 @@ public struct EventsCommitted: BusEvent, Hashable, Codable {
     public let count: Int
 
     /// The commit of `count` new events of `app`.
-    public init(app: AppID, count: Int) {
-        self.app = app
-        self.count = count
-    }
+    public init(app: AppID, count: Int) { (self.app, self.count) = (app, count) }
 
     /// The app's id, as text: subscribers filter on it.
     public var subType: String? { Self.subType(of: app) }
