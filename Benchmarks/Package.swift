@@ -92,6 +92,7 @@ let package = Package(
             dependencies: [
                 "PipelineWorkload",
                 .product(name: "TallyStore", package: "TallyServer"),
+                .product(name: "TallyHTTP", package: "TallyServer"),
                 .product(name: "TallyServer", package: "TallyServer"),
                 .product(name: "TallyServerTesting", package: "TallyServer"),
                 .product(name: "TallyTracker", package: "Tally"),
@@ -116,7 +117,7 @@ let package = Package(
         .target(
             name: "DashboardWorkload",
             dependencies: [
-                .product(name: "SeededRandom", package: "Tally"),
+                .product(name: "SeededRandom", package: "Tally"), .product(name: "TallyEvent", package: "Tally"),
                 .product(name: "TallyStore", package: "TallyServer"),
             ],
             path: "Support/DashboardWorkload",
@@ -125,6 +126,7 @@ let package = Package(
         .executableTarget(
             name: "DashboardLive",
             dependencies: [
+                .product(name: "TallyEvent", package: "Tally"),
                 "DashboardWorkload", "ServedApplication",
                 .product(name: "TallyDashboard", package: "TallyServer"),
                 .product(name: "TallyHTTP", package: "TallyServer"),
@@ -157,6 +159,7 @@ let package = Package(
         .target(
             name: "PipelineWorkload",
             dependencies: [
+                .product(name: "TallyEvent", package: "Tally"),
                 .product(name: "SeededRandom", package: "Tally"),
                 .product(name: "TallyStore", package: "TallyServer"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -188,6 +191,7 @@ let package = Package(
             name: "IngestOnOneCore",
             dependencies: [
                 "PipelineWorkload",
+                .product(name: "TallyHTTP", package: "TallyServer"),
                 .product(name: "TallyServer", package: "TallyServer"),
                 .product(name: "TallyServerTesting", package: "TallyServer"),
                 .product(name: "TallyStore", package: "TallyServer"),

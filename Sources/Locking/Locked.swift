@@ -8,8 +8,8 @@
         public import Musl
     #endif
 
-    /// A value and the lock that guards it, shared by the package's modules. The Locking
-    /// module is no product: its public face serves those modules only.
+    /// A value and the lock that guards it, shared by this repository's modules (the server
+    /// package's too; the product is not meant for apps).
     ///
     /// This is the build for Apple platforms. `Synchronization.Mutex`, what Linux builds
     /// use, needs iOS 18, macOS 15, tvOS 18, watchOS 11 or visionOS 2, and the package's
@@ -101,8 +101,8 @@
 #else
     public import Synchronization
 
-    /// A `Mutex` whose critical sections ThreadSanitizer can see, shared by the package's
-    /// modules. The Locking module is no product: its public face serves those modules only.
+    /// A `Mutex` whose critical sections ThreadSanitizer can see, shared by this repository's
+    /// modules (the server package's too; the product is not meant for apps).
     ///
     /// `Synchronization.Mutex` on Linux locks with futex calls inside the standard library,
     /// which ThreadSanitizer does not instrument, so every access under the lock is reported

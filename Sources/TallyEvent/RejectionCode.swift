@@ -1,6 +1,7 @@
-/// The rule an event broke when the collector refused it: the `reason` code of the ingest
-/// response's `rejected` entries and the key of the store's data health. The raw values are
-/// stable: dashboards show and group by them.
+/// The rule an event broke when the collector refused it: the key under which the store's
+/// data health and the collector's metrics count it (the ingest response's `rejected`
+/// entries give the ``EventRejection/message``). The raw values are stable: dashboards show
+/// and group by them.
 public enum RejectionCode: String, CaseIterable, Sendable {
     /// The event could not be read: an unreadable value, or not a JSON object.
     case unreadable

@@ -2,6 +2,7 @@ import Benchmark
 import Foundation
 import PipelineWorkload
 import Synchronization
+import TallyHTTP
 import TallyServer
 import TallyServerTesting
 import TallyStore

@@ -1,5 +1,6 @@
 import Foundation
 import SeededRandom
+import TallyEvent
 import TallyStore
 
 /// An app like `tally serve --demo`'s bookkeeping app, written straight into a store: the
@@ -35,7 +36,7 @@ public enum DemoApp {
                         "bill_created",
                         [
                             "note": .string(Bool.random(using: &random) ? "" : "lunch"), "labels": .string(Bool.random(using: &random) ? "" : "food"),
-                            "duration_s": .number(Double(Int.random(in: 4...90, using: &random))),
+                            "duration_s": .int(Int.random(in: 4...90, using: &random)),
                         ])
                 }
                 for _ in 0..<Int.random(in: 0...2, using: &random) {
@@ -43,7 +44,7 @@ public enum DemoApp {
                 }
                 if Int.random(in: 0..<30, using: &random) == 0 { add("login", ["method": .string("phone")]) }
                 if Int.random(in: 0..<50, using: &random) == 0 {
-                    add("rating_submitted", ["stars": .number(Double(Int.random(in: 3...5, using: &random)))])
+                    add("rating_submitted", ["stars": .int(Int.random(in: 3...5, using: &random))])
                 }
                 if batch.count >= 2_000 {
                     try await store.insert(batch, app: app.id)

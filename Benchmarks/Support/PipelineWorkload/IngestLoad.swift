@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
+import TallyEvent
 import TallyStore
 
 /// The ingest workload of both sides of the comparison: ``events`` sent over HTTP in batches
@@ -48,7 +49,8 @@ package enum IngestLoad {
         event.properties.mapValues { value -> Any in
             switch value {
             case .string(let text): text
-            case .number(let number): number
+            case .int(let number): number
+            case .double(let number): number
             case .bool(let flag): flag
             case .null: NSNull()
             }

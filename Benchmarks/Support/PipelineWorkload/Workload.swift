@@ -1,5 +1,6 @@
 import Foundation
 import SeededRandom
+import TallyEvent
 import TallyStore
 
 // The synthetic app of the storage benchmarks, in two populations with about the same events
@@ -46,7 +47,7 @@ package enum Workload {
                     let properties: [String: PropertyValue] =
                         name == "screen_view"
                         ? ["screen": .string(screens[Int.random(in: 0..<screens.count, using: &random)])]
-                        : ["button": .string("b\(Int.random(in: 0..<9, using: &random))"), "value": .number(1.5)]
+                        : ["button": .string("b\(Int.random(in: 0..<9, using: &random))"), "value": .double(1.5)]
                     events.append(
                         Event(
                             id: id(at: t, &random), name: name, timestamp: t, deviceTimestamp: t.addingTimeInterval(-0.8),

@@ -25,7 +25,7 @@ public struct ServedApplication: Sendable {
         var settings = settings
         settings.port = 0
         let bus = EventBus()
-        let collector = try TallyServer(store: store, configuration: settings)
+        let collector = try TallyServer(store: store, settings: settings)
         let dashboard = DashboardServer(
             store: store, bus: bus, access: access, trustedProxies: settings.trustedProxies, socketLimits: socketLimits)
         let router = Router(context: DashboardRequestContext.self)

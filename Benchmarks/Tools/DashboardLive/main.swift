@@ -19,6 +19,7 @@ import Logging
 import ServedApplication
 import Synchronization
 import TallyDashboard
+import TallyEvent
 import TallyHTTP
 import TallyStore
 
@@ -151,7 +152,7 @@ struct DashboardLive {
     /// Resident memory per page, and over an hour of live updates.
     @MainActor
     static func memory(store: EventStore, app: App) async throws {
-        let query = PageQuery(date: Day(DemoApp.today)!)
+        let query = PageQuery(date: CalendarDay(DemoApp.today)!)
         var report = try await DayReport.load(from: store, app: app.id, layout: .default, query: query)
         let first = report
         let live = LiveUpdates(bus: EventBus()) { _, _ in first }

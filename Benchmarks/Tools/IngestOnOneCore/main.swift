@@ -20,6 +20,7 @@
 // three alike. Start the collector with as many apps as rounds, `serve sqlite 15`.
 import Foundation
 import PipelineWorkload
+import TallyHTTP
 import TallyServer
 import TallyServerTesting
 import TallyStore

@@ -24,7 +24,7 @@ public struct LiveServer: Sendable {
     public let url: URL
     /// The store behind the server, to create apps and check what was stored.
     public let store: EventStore
-    /// The server itself (its ``TallyServer/bus`` announces ingested batches).
+    /// The server itself.
     public let server: TallyServer
 
     /// Starts a server on a fresh database of `database`'s kind with `configuration` (its host
@@ -56,7 +56,7 @@ public struct LiveServer: Sendable {
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.logLevel = .critical  // the shutdown at the end of a test is not news
-        let server = try TallyServer(store: store, configuration: configuration)
+        let server = try TallyServer(store: store, settings: configuration)
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "tally.live-server")
         logger.logLevel = .critical

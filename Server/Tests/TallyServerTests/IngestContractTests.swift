@@ -279,7 +279,7 @@ struct IngestContractTests {
         for (setting, change) in settings {
             var configuration = ServerSettings()
             change(&configuration)
-            #expect { try TallyServer(store: store, configuration: configuration) } throws: { error in
+            #expect { try TallyServer(store: store, settings: configuration) } throws: { error in
                 (error as? ConfigurationError)?.setting == setting
             }
         }

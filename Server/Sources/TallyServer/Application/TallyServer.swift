@@ -10,7 +10,7 @@ public import TallyStore
 ///
 /// ```swift
 /// let store = try EventStore(path: "tally.sqlite")
-/// let server = TallyServer(store: store)
+/// let server = try TallyServer(store: store)
 /// try await server.run()
 /// ```
 ///
@@ -32,15 +32,15 @@ public struct TallyServer: Sendable {
     /// Where events and apps live.
     public let store: EventStore
     /// Limits, address and clock.
-    public let configuration: ServerSettings
+    public let settings: ServerSettings
 
     /// Creates a server over `store`.
     ///
-    /// - Throws: ``ConfigurationError`` if a setting of `configuration` is out of range.
-    public init(store: EventStore, configuration: ServerSettings = .init()) throws(ConfigurationError) {
-        try configuration.validate()
+    /// - Throws: ``ConfigurationError`` if a setting of `settings` is out of range.
+    public init(store: EventStore, settings: ServerSettings = .init()) throws(ConfigurationError) {
+        try settings.validate()
         self.store = store
-        self.configuration = configuration
+        self.settings = settings
     }
 
     /// The router with every route of the API. Each request is logged at `info` with its request id
@@ -59,9 +59,9 @@ public struct TallyServer: Sendable {
     public func addRoutes<Context: RequestContext>(to router: Router<Context>) {
         let apps = AppDirectory(store: store)
         let ingest = IngestController(
-            store: store, apps: apps, appLimiter: configuration.rateLimit.map { RateLimiter(limit: $0) },
-            addressLimiter: configuration.addressRateLimit.map { RateLimiter(limit: $0) },
-            wrongKeys: RateLimiter(limit: configuration.wrongKeyLimit), configuration: configuration
+            store: store, apps: apps, appLimiter: settings.rateLimit.map { RateLimiter(limit: $0) },
+            addressLimiter: settings.addressRateLimit.map { RateLimiter(limit: $0) },
+            wrongKeys: RateLimiter(limit: settings.wrongKeyLimit), configuration: settings
         )
         let metrics = MetricsController(store: store, apps: apps)
         router.post("/v1/events") { request, context in
@@ -85,7 +85,7 @@ public struct TallyServer: Sendable {
         router.get("/healthz") { _, _ in try Response.json(["status": "ok"]) }
         router.get("/openapi.json") { _, _ in try OpenAPIDocument.response() }
         let exposition = MetricsExposition(
-            registry: PrometheusMetricsFactory.defaultRegistry, token: configuration.metricsToken, proxies: configuration.trustedProxies)
+            registry: PrometheusMetricsFactory.defaultRegistry, token: settings.metricsToken, proxies: settings.trustedProxies)
         router.get("/metrics") { request, context in try exposition.serve(request, context: context) }
     }
 
@@ -100,11 +100,11 @@ public struct TallyServer: Sendable {
     ///   with port 0).
     public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
         var logger = Logger(label: "tally.server")
-        logger.logLevel = configuration.logLevel
+        logger.logLevel = settings.logLevel
         let application = Application(
             router: router(),
-            server: configuration.server { [configuration] in HTTP1Channel(responder: $0, configuration: configuration.http1) },
-            configuration: configuration.application(logger: logger),
+            server: settings.server { [settings] in HTTP1Channel(responder: $0, configuration: settings.http1) },
+            configuration: settings.application(logger: logger),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )

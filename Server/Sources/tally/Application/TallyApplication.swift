@@ -32,7 +32,7 @@ struct TallyApplication {
     ) throws(ConfigurationError) {
         self.store = store
         self.settings = settings
-        collector = try TallyServer(store: store, configuration: settings)
+        collector = try TallyServer(store: store, settings: settings)
         dashboard = DashboardServer(
             store: store, bus: bus, layout: layout, access: access, trustedProxies: settings.trustedProxies,
             secureCookies: secureCookies, socketLimits: socketLimits, tick: tick)
