@@ -105,7 +105,7 @@ let package = Package(
         .executableTarget(
             name: "DashboardBenchmarks",
             dependencies: [
-                "DashboardWorkload",
+                "DashboardWorkload", .product(name: "TallyEvent", package: "Tally"),
                 .product(name: "TallyDashboard", package: "TallyServer"),
                 .product(name: "TallyStore", package: "TallyServer"),
                 .product(name: "Benchmark", package: "benchmark"),

@@ -2,6 +2,7 @@ import Benchmark
 import DashboardWorkload
 import Foundation
 import TallyDashboard
+import TallyEvent
 import TallyStore
 
 // The dashboard's first response against issue 13's targets, each beside its baseline:
@@ -22,7 +23,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("dashboard/metrics alone (DayReport.load, demo app)") { benchmark in
         let (store, created) = try await Demo.shared.value
         let app = created.app
-        let query = PageQuery(date: Day(DemoApp.today)!)
+        let query = PageQuery(date: CalendarDay(DemoApp.today)!)
         for _ in benchmark.scaledIterations {
             blackHole(try await DayReport.load(from: store, app: app.id, layout: .default, query: query))
         }
@@ -31,7 +32,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("dashboard/first response (page + metrics + HTML)") { benchmark in
         let (store, created) = try await Demo.shared.value
         let app = created.app
-        let query = PageQuery(date: Day(DemoApp.today)!)
+        let query = PageQuery(date: CalendarDay(DemoApp.today)!)
         // On the main actor, as the page route builds it.
         nonisolated(unsafe) let benchmark = benchmark
         await Task { @MainActor in
@@ -48,7 +49,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("dashboard/render alone (document of a shown page)") { benchmark in
         let (store, created) = try await Demo.shared.value
         let app = created.app
-        let page = await DashboardPage(app: app, layout: .default, query: PageQuery(date: Day(DemoApp.today)!), store: store)
+        let page = await DashboardPage(app: app, layout: .default, query: PageQuery(date: CalendarDay(DemoApp.today)!), store: store)
         await page.refresh()
         // Measured on the main actor, where pages live: a hop per iteration would measure
         // the harness's main queue instead.
@@ -65,7 +66,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("dashboard/update (patches for new numbers)") { benchmark in
         let (store, created) = try await Demo.shared.value
         let app = created.app
-        let query = PageQuery(date: Day(DemoApp.today)!)
+        let query = PageQuery(date: CalendarDay(DemoApp.today)!)
         let page = await DashboardPage(app: app, layout: .default, query: query, store: store)
         let report = try await DayReport.load(from: store, app: app.id, layout: .default, query: query)
         nonisolated(unsafe) let benchmark = benchmark

@@ -31,7 +31,10 @@ public struct JSONWriter: Sendable {
 
     /// Appends `text` as a JSON string.
     public mutating func string(_ text: String) {
-        string(utf8: text.utf8)
+        // Through its contiguous bytes: scanning `String.UTF8View` byte by byte cost the SDK's
+        // writer a tenth of its time (measured with perf).
+        var text = text
+        text.withUTF8 { string(utf8: $0) }
     }
 
     /// Appends the UTF-8 text `utf8` as a JSON string, escaping quotes, backslashes and

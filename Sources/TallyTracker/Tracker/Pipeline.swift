@@ -14,6 +14,9 @@ final class Pipeline: Sendable {
     let uploader: Uploader
     private let statistics: Statistics
     private let beforeSend: (@Sendable (Event) -> Event?)?
+    private let appVersion: String
+    private let platform: String
+    private let isDebug: Bool
     private let now: @Sendable () -> Date
     private let batchSize: Int
     private let uploadInterval: TimeInterval
@@ -26,6 +29,9 @@ final class Pipeline: Sendable {
         self.statistics = statistics
         uploader = Uploader(configuration: configuration, queue: queue, statistics: statistics)
         beforeSend = configuration.beforeSend
+        appVersion = configuration.appVersion
+        platform = configuration.platform
+        isDebug = configuration.isDebug
         now = configuration.now
         batchSize = configuration.batchSize
         uploadInterval = configuration.uploadInterval
@@ -39,11 +45,16 @@ final class Pipeline: Sendable {
             let style: Date.ISO8601FormatStyle = .wire()
             var entries: [(line: Data, timestamp: Date)] = []
             entries.reserveCapacity(pending.count)
+            // A session's id as text, made once per session.
+            var session: (id: UUID, text: String)?
             for item in pending {
-                var event = item.event
-                if !item.superProperties.isEmpty {
-                    event.properties = item.superProperties.merging(event.properties) { _, own in own }
-                }
+                if session?.id != item.session { session = (item.session, item.session.uuidString.lowercased()) }
+                var event = Event(
+                    id: item.id, name: item.name, timestamp: item.timestamp, userID: item.userID, sessionID: session?.text,
+                    appVersion: appVersion, platform: platform,
+                    properties: item.superProperties.isEmpty
+                        ? item.properties : item.superProperties.merging(item.properties) { _, own in own },
+                    isDebug: isDebug)
                 if let beforeSend {
                     guard let kept = beforeSend(event) else {
                         statistics.recordDropped(1, .droppedByBeforeSend)
