@@ -82,9 +82,6 @@ public struct CalendarDay: Hashable, Comparable, Strideable, Sendable, CustomStr
         return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
     }
 
-    /// The first instant of the day in UTC.
-    public var startInUTC: Date { Date(timeIntervalSince1970: Double(daysSince1970) * 86_400) }
-
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.daysSince1970 < rhs.daysSince1970 }
 
     /// Days from this day to `other`: positive when `other` is later.
