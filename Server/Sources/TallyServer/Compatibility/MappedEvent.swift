@@ -75,7 +75,7 @@ extension MappedEvent {
     /// which leaves the events' timestamps uncorrected for the device's clock.
     static func sendingTime(_ value: JSONValue?, receivedAt: Date) -> (date: Date, text: JSONValue) {
         if case .string(let text)? = value, let date = Date(wireTimestamp: text) { return (date, .string(text)) }
-        return (receivedAt, .string(receivedAt.formatted(.wire(timeZone: TimeZone(identifier: "UTC")!))))
+        return (receivedAt, .string(receivedAt.formatted(.wire(timeZone: .gmt))))
     }
 
     /// A user id sent as text, or as a whole number as some SDKs do, as text; anything else
