@@ -5,7 +5,9 @@ import TallyStore
 
 // The synthetic app of the storage benchmarks, in two populations with about the same events
 // a day (~176k), 12 event names with skewed weights, 25 screens, app versions rolling out
-// over two months. Deterministic: day `d` is generated from seed `d`.
+// over two months, a quarter of the users on Android. Each active user's first event of a day
+// is an `identify` carrying the user property `plan` (free, pro or team; some free users move
+// to pro during the two months). Deterministic: day `d` is generated from seed `d`.
 //   - 20k users: 42% active a day, 1–2 sessions of 4–24 events each;
 //   - 200k users: 20% active a day, 1 session of 2–7 events.
 
@@ -14,6 +16,17 @@ package enum Workload {
     static let cumulativeWeights = [40, 28, 6, 2, 5, 2, 6, 5, 1, 2, 1, 2].reduce(into: [Int]()) { $0.append(($0.last ?? 0) + $1) }
     static let screens = (0..<25).map { "screen_\($0)" }
     static let versions = ["1.0.0", "1.1.0", "1.2.0", "2.0.0", "2.1.0"]
+
+    /// The plan of `user` on day `day`: 60% free, 30% pro, 10% team, and one free user in ten
+    /// moves to pro on a day of its own within the first two months.
+    static func plan(user: Int, day: Int) -> String {
+        switch user % 10 {
+        case 0..<5: "free"
+        case 5: day >= user % 60 ? "pro" : "free"
+        case 6..<9: "pro"
+        default: "team"
+        }
+    }
 
     /// Who uses the app: how many users, how many of them a day, and how much.
     package struct Population: Hashable, Sendable {
@@ -39,6 +52,7 @@ package enum Workload {
         var events: [Event] = []
         for user in 0..<population.users where Double.random(in: 0..<1, using: &random) < population.activeShare {
             let version = versions[min(versions.count - 1, (user % 7 + day) / 14)]
+            var first: Int?
             for _ in 0..<Int.random(in: population.sessions, using: &random) {
                 var t = start.addingTimeInterval(Double(day) * 86_400 + Double.random(in: 0..<86_000, using: &random))
                 for _ in 0..<Int.random(in: population.sessionEvents, using: &random) {
@@ -48,13 +62,18 @@ package enum Workload {
                         name == "screen_view"
                         ? ["screen": .string(screens[Int.random(in: 0..<screens.count, using: &random)])]
                         : ["button": .string("b\(Int.random(in: 0..<9, using: &random))"), "value": .double(1.5)]
-                    events.append(
-                        Event(
-                            id: id(at: t, &random), name: name, timestamp: t, deviceTimestamp: t.addingTimeInterval(-0.8),
-                            userID: "user-\(user)", sessionID: "s-\(user)-\(day)", appVersion: version, platform: "iOS",
-                            properties: properties))
+                    let event = Event(
+                        id: id(at: t, &random), name: name, timestamp: t, deviceTimestamp: t.addingTimeInterval(-0.8),
+                        userID: "user-\(user)", sessionID: "s-\(user)-\(day)", appVersion: version,
+                        platform: user % 4 == 3 ? "Android" : "iOS", properties: properties)
+                    if first.map({ event.timestamp < events[$0].timestamp }) ?? true { first = events.count }
+                    events.append(event)
                     t.addTimeInterval(Double.random(in: 2...60, using: &random))
                 }
+            }
+            if let first {
+                events[first].name = "identify"
+                events[first].properties = ["plan": .string(plan(user: user, day: day))]
             }
         }
         events.shuffle(using: &random)
