@@ -4,8 +4,8 @@ import Foundation
 
 /// Retention by brute force, from its definition.
 extension MetricsOracle {
-    /// Users grouped by the period of their first event ever; for each later period of the
-    /// matrix, how many of a group have an event in it.
+    /// Users grouped by the period of their first event ever (if they have an event in it);
+    /// for each later period of the matrix, how many of a group have an event in it.
     func retention(from: String, to: String, timeZone: String, period: RetentionPeriod) -> Retention {
         // The first day of each period, from Foundation's calendar rather than the store's;
         // remembered per day, as the calendar is slow.
@@ -28,10 +28,9 @@ extension MetricsOracle {
         let byUser = Dictionary(grouping: events, by: \.userID)
         var cohorts = periods.enumerated().map { ($1, 0, [Int](repeating: 0, count: periods.count - 1 - $0)) }
         for userEvents in byUser.values {
-            let first = userEvents.min { $0.timestamp < $1.timestamp }!
-            guard let cohort = index[periodStart(localDay(of: first))] else { continue }
-            cohorts[cohort].1 += 1
             let active = Set(userEvents.compactMap { index[periodStart(localDay(of: $0))] })
+            guard let cohort = index[periodStart(day(of: firstEvents[userEvents[0].userID]!))], active.contains(cohort) else { continue }
+            cohorts[cohort].1 += 1
             for later in active where later > cohort { cohorts[cohort].2[later - cohort - 1] += 1 }
         }
         return Retention(

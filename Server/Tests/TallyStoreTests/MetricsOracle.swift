@@ -9,12 +9,18 @@ struct MetricsOracle {
     /// Deduplicated events: the first occurrence of each id.
     let events: [Event]
     let calendar: Calendar
+    /// Each user's first event ever, of every event, matching or not.
+    let firstEvents: [String: Date]
     /// The local day of each event, as `YYYY-MM-DD`, by id.
     private var days: [UUID: String] = [:]
 
-    init(events: [Event], timeZone: String) {
+    /// The oracle of `events`, narrowed to those `matching` accepts (given every deduplicated
+    /// event, for user properties).
+    init(events: [Event], timeZone: String, matching: ([Event]) -> (Event) -> Bool = { _ in { _ in true } }) {
         var seen = Set<UUID>()
-        self.events = events.filter { seen.insert($0.id).inserted }
+        let all = events.filter { seen.insert($0.id).inserted }
+        firstEvents = Dictionary(grouping: all, by: \.userID).mapValues { $0.map(\.timestamp).min()! }
+        self.events = all.filter(matching(all))
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: timeZone)!
         self.calendar = calendar
@@ -45,7 +51,6 @@ struct MetricsOracle {
 
     func metrics(date: String, timeZone: String) -> DayMetrics {
         let onDay = events.filter { days[$0.id] == date }
-        let firstEvents = Dictionary(grouping: events, by: \.userID).mapValues { $0.map(\.timestamp).min()! }
         let perUserCounts = Dictionary(grouping: onDay, by: \.name).mapValues { Dictionary(grouping: $0, by: \.userID).mapValues(\.count) }
         let lastEvents = Dictionary(grouping: onDay, by: \.userID).mapValues { events in
             events.max { ($0.timestamp, $0.appVersion) < ($1.timestamp, $1.appVersion) }!
@@ -60,7 +65,7 @@ struct MetricsOracle {
             dau: Set(onDay.map(\.userID)).count,
             wau: users(onDays: Set((-6...0).map { day(date, offset: $0) })),
             mau: users(onDays: Set((-29...0).map { day(date, offset: $0) })),
-            newUsers: firstEvents.values.filter { day(of: $0) == date }.count,
+            newUsers: Set(onDay.map(\.userID)).filter { day(of: firstEvents[$0]!) == date }.count,
             events: Dictionary(grouping: onDay, by: \.name).mapValues(\.count),
             perUser: perUserCounts.mapValues { counts in
                 PerUserStats(average: Double(counts.values.reduce(0, +)) / Double(counts.count), maximum: counts.values.max()!)

@@ -19,6 +19,9 @@ public struct App: Hashable, Sendable {
     public var acceptedEventAge: TimeInterval
     /// When the app was created.
     public var createdAt: Date
+    /// The properties, beside `app_version` and `platform`, that segments and funnels filter
+    /// and break down by.
+    public var segmentProperties = SegmentProperties()
 
     /// The accepted event age of a new app: 30 days.
     public static let defaultAcceptedEventAge: TimeInterval = 30 * 86_400

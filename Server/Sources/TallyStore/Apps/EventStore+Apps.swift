@@ -53,14 +53,19 @@ extension EventStore {
     /// Changes an app's settings and returns the updated app; `nil` arguments keep the current value.
     ///
     /// Changing the time zone affects only which days later metrics requests use by default:
-    /// rollups are kept in UTC buckets, so nothing is recomputed.
+    /// rollups are kept in UTC buckets, so nothing is recomputed. Changing the segment
+    /// properties rebuilds, from the stored raw events, what segments and funnels read, in
+    /// the same transaction: ingest waits meanwhile (about N seconds per million events).
     ///
-    /// - Throws: ``TallyStoreError/invalidTimeZone(_:)``, ``TallyStoreError/invalidAcceptedEventAge(_:)``
-    ///   or ``TallyStoreError/unknownApp(_:)``.
-    public func updateApp(_ id: AppID, timeZone: String? = nil, acceptedEventAge: TimeInterval? = nil) async throws -> App {
+    /// - Throws: ``TallyStoreError/invalidTimeZone(_:)``, ``TallyStoreError/invalidAcceptedEventAge(_:)``,
+    ///   ``TallyStoreError/invalidSegmentProperties(_:)`` or ``TallyStoreError/unknownApp(_:)``.
+    public func updateApp(
+        _ id: AppID, timeZone: String? = nil, acceptedEventAge: TimeInterval? = nil, segmentProperties: SegmentProperties? = nil
+    ) async throws -> App {
         if let timeZone { _ = try LocalCalendar(identifier: timeZone) }
         if let acceptedEventAge { try App.validate(acceptedEventAge: acceptedEventAge) }
-        return try await backend.updateApp(id, timeZone: timeZone, acceptedEventAge: acceptedEventAge)
+        try segmentProperties?.validate()
+        return try await backend.updateApp(id, timeZone: timeZone, acceptedEventAge: acceptedEventAge, segmentProperties: segmentProperties)
     }
 
     /// Replaces an app's ingest key and read token with fresh ones and returns them.

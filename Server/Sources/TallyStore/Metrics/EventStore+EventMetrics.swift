@@ -3,16 +3,19 @@ import TallyEvent
 extension EventStore {
     /// The distinct users who sent an event named `event` on a day.
     ///
-    /// Reads the `bucket_activity` rollup, not raw events, like ``metrics(app:date:timeZone:)``.
+    /// Reads the `bucket_activity` rollup, not raw events, like ``metrics(app:date:timeZone:filter:)``.
     ///
     /// - Parameters:
     ///   - app: The app.
     ///   - event: The event name.
     ///   - date: The day, as `YYYY-MM-DD`.
     ///   - timeZone: The IANA identifier whose day `date` names; `nil` means the app's time zone.
-    /// - Throws: The errors of ``metrics(app:date:timeZone:)``.
-    public func distinctUsers(app: AppID, event: String, date: String, timeZone: String? = nil) async throws -> Int {
-        try await dailyCounts(app: app, event: event, from: date, to: date, timeZone: timeZone)[0].users
+    ///   - filter: The segment to count (see ``SegmentFilter``); empty counts every event.
+    /// - Throws: The errors of ``metrics(app:date:timeZone:filter:)``.
+    public func distinctUsers(
+        app: AppID, event: String, date: String, timeZone: String? = nil, filter: SegmentFilter = SegmentFilter()
+    ) async throws -> Int {
+        try await dailyCounts(app: app, event: event, from: date, to: date, timeZone: timeZone, filter: filter)[0].users
     }
 
     /// Per day from `from` through `to`, the events named `event` and the distinct users who
@@ -27,11 +30,14 @@ extension EventStore {
     ///   - from: The first day, as `YYYY-MM-DD`.
     ///   - to: The last day, included, as `YYYY-MM-DD`; the range spans at most ``maximumRangeDays`` days.
     ///   - timeZone: The IANA identifier whose days these are; `nil` means the app's time zone.
+    ///   - filter: The segment to count (see ``SegmentFilter``); empty counts every event.
     /// - Returns: One element per day, in order.
-    /// - Throws: The errors of ``metricsRange(app:from:to:timeZone:)``.
-    public func dailyCounts(app: AppID, event: String, from: String, to: String, timeZone: String? = nil) async throws -> [DailyCount] {
+    /// - Throws: The errors of ``metricsRange(app:from:to:timeZone:filter:)``.
+    public func dailyCounts(
+        app: AppID, event: String, from: String, to: String, timeZone: String? = nil, filter: SegmentFilter = SegmentFilter()
+    ) async throws -> [DailyCount] {
         let days = try Self.days(from: from, to: to)
-        return try await read(app: app, timeZone: timeZone) { calendar in
+        return try await read(app: app, timeZone: timeZone, filter: filter) { calendar in
             RollupNeeds(
                 activity: try calendar.bucket(startOf: days.lowerBound)..<calendar.bucket(startOf: days.upperBound.advanced(by: 1)),
                 labelTexts: [event])

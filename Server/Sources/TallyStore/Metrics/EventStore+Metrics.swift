@@ -12,12 +12,14 @@ extension EventStore {
     ///   - app: The app.
     ///   - date: The day, as `YYYY-MM-DD`.
     ///   - timeZone: The IANA identifier whose day `date` names; `nil` means the app's time zone.
+    ///   - filter: The segment to count (see ``SegmentFilter``): with conditions, every figure
+    ///     counts only matching events, and users through them; empty counts every event.
     /// - Throws: ``TallyStoreError/invalidDate(_:)``, ``TallyStoreError/invalidTimeZone(_:)``,
     ///   ``TallyStoreError/unknownApp(_:)``, ``TallyStoreError/unsupportedDayBoundary(date:timeZone:)``,
-    ///   or a database error.
-    public func metrics(app: AppID, date: String, timeZone: String? = nil) async throws -> DayMetrics {
+    ///   ``TallyStoreError/unknownFilterProperty(_:)``, or a database error.
+    public func metrics(app: AppID, date: String, timeZone: String? = nil, filter: SegmentFilter = SegmentFilter()) async throws -> DayMetrics {
         let day = try CalendarDay(validating: date)
-        return try await read(app: app, timeZone: timeZone) { calendar in
+        return try await read(app: app, timeZone: timeZone, filter: filter) { calendar in
             var needs = RollupNeeds.day(try calendar.buckets(of: day...day))
             needs.userWindows += [try calendar.buckets(of: day.advanced(by: -6)...day), try calendar.buckets(of: day.advanced(by: -29)...day)]
             return needs
@@ -47,10 +49,13 @@ extension EventStore {
     ///   - from: The first day, as `YYYY-MM-DD`.
     ///   - to: The last day, included, as `YYYY-MM-DD`; the range spans at most ``maximumRangeDays`` days.
     ///   - timeZone: The IANA identifier whose days these are; `nil` means the app's time zone.
-    /// - Throws: The errors of ``metrics(app:date:timeZone:)``, and ``TallyStoreError/invalidRange(from:to:)``.
-    public func metricsRange(app: AppID, from: String, to: String, timeZone: String? = nil) async throws -> RangeMetrics {
+    ///   - filter: The segment to count (see ``SegmentFilter``); empty counts every event.
+    /// - Throws: The errors of ``metrics(app:date:timeZone:filter:)``, and ``TallyStoreError/invalidRange(from:to:)``.
+    public func metricsRange(
+        app: AppID, from: String, to: String, timeZone: String? = nil, filter: SegmentFilter = SegmentFilter()
+    ) async throws -> RangeMetrics {
         let days = try Self.days(from: from, to: to)
-        return try await read(app: app, timeZone: timeZone) { calendar in
+        return try await read(app: app, timeZone: timeZone, filter: filter) { calendar in
             let starts = try (days.lowerBound...days.upperBound.advanced(by: 1)).map(calendar.bucket(startOf:))
             return RollupNeeds(names: starts.first!..<starts.last!, userWindows: zip(starts, starts.dropFirst()).map { $0..<$1 })
         } body: { reader, calendar in
@@ -79,22 +84,28 @@ extension EventStore {
     }
 
     /// Runs `body` over the app's rollups in one consistent read, with the calendar of
-    /// `timeZone`, or of the app's time zone when `timeZone` is `nil`.
+    /// `timeZone`, or of the app's time zone when `timeZone` is `nil`, narrowed to `filter`.
     ///
     /// - Parameters:
     ///   - needs: The rows `body` reads, given the same calendar (see ``RollupNeeds``).
     ///   - body: The computation.
     /// - Throws: ``TallyStoreError/invalidTimeZone(_:)``, ``TallyStoreError/unknownApp(_:)``,
-    ///   what `body` throws, or a database error.
+    ///   ``TallyStoreError/unknownFilterProperty(_:)``, what `body` throws, or a database error.
     func read<T: Sendable>(
-        app: AppID, timeZone: String?, needs: @escaping @Sendable (LocalCalendar) throws -> RollupNeeds,
+        app: AppID, timeZone: String?, filter: SegmentFilter = SegmentFilter(),
+        needs: @escaping @Sendable (LocalCalendar) throws -> RollupNeeds,
         body: @escaping @Sendable (RollupReader, LocalCalendar) throws -> T
     ) async throws -> T {
         let requestedCalendar = try timeZone.map { identifier throws(TallyStoreError) in try LocalCalendar(identifier: identifier) }
         return try await backend.readRollups(app: app) { stored in
-            try needs(requestedCalendar ?? LocalCalendar(identifier: stored.timeZone))
+            let needs = try needs(requestedCalendar ?? LocalCalendar(identifier: stored.timeZone))
+            return filter.isEmpty ? needs : needs.segmented
         } body: { reader, stored in
-            try body(reader, requestedCalendar ?? LocalCalendar(identifier: stored.timeZone))
+            var reader = reader
+            if !filter.isEmpty {
+                reader.segment = try SegmentMatcher(filter, properties: stored.segmentProperties, rows: reader.rows)
+            }
+            return try body(reader, requestedCalendar ?? LocalCalendar(identifier: stored.timeZone))
         }
     }
 

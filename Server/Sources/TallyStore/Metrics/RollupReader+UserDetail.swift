@@ -16,6 +16,7 @@ extension RollupReader {
     /// fixture), and an array per name and user number would grow with names times users, not
     /// with the day's data.
     func userDetail(in buckets: Range<Int64>) throws -> (perUser: [String: PerUserStats], versions: [String: Int]) {
+        if segment != nil { return try segmentUserDetail(in: buckets) }
         var versionUsers: [Int64: Int] = [:]
         var assigned = DenseFlags()
         var sectionBytes: [UInt8] = []
@@ -117,6 +118,9 @@ extension RollupReader {
 /// `Set<UInt32>` or a ``UserSet`` insertion when users arrive in no order.
 struct DenseFlags {
     private var words: [UInt64] = []
+
+    /// The marked users.
+    var userSet: UserSet { UserSet(bits: words) }
 
     /// Marks `user`; returns whether it was unmarked.
     mutating func insert(_ user: UInt32) -> Bool {

@@ -5,13 +5,17 @@ extension RollupReader {
     /// and of `bucket_users` for the buckets at its edges: a window of 30 local days reads about
     /// 29 day rows and at most 190 bucket rows, whatever the number of users.
     func activeUsers(in buckets: Range<Int64>) throws -> UserSet {
-        try users(column: .active, in: buckets)
+        if let segment { return try segmentUsers(in: buckets, segment) }
+        return try users(column: .active, in: buckets)
     }
 
     /// The users whose first event ever is in `buckets`, from the `first` sets, read as
-    /// ``activeUsers(in:)`` reads the `active` ones.
+    /// ``activeUsers(in:)`` reads the `active` ones. With a ``segment``, those of them who
+    /// also sent a matching event in `buckets`.
     func firstSeenUsers(in buckets: Range<Int64>) throws -> UserSet {
-        try users(column: .first, in: buckets)
+        let first = try users(column: .first, in: buckets)
+        guard segment != nil else { return first }
+        return first.intersection(try activeUsers(in: buckets))
     }
 
     private func users(column: UserSetColumn, in buckets: Range<Int64>) throws -> UserSet {

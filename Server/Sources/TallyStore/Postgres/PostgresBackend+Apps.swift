@@ -33,7 +33,9 @@ extension PostgresBackend {
         try await apps("SELECT id, name, time_zone, accepted_event_age, created_at FROM app ORDER BY id")
     }
 
-    func updateApp(_ id: AppID, timeZone: String?, acceptedEventAge: TimeInterval?) async throws -> App {
+    func updateApp(
+        _ id: AppID, timeZone: String?, acceptedEventAge: TimeInterval?, segmentProperties: SegmentProperties?
+    ) async throws -> App {
         let updated = try await apps(
             """
             UPDATE app SET time_zone = coalesce(\(timeZone), time_zone), accepted_event_age = coalesce(\(acceptedEventAge), accepted_event_age)

@@ -145,6 +145,23 @@ struct PostgresRollupRows: RollupRows {
         }
     }
 
+    // Not yet fetched on PostgreSQL: segments read SQLite only for now.
+    func forEachLog(in buckets: Range<Int64>, _ body: (_ bucket: Int64, _ events: UnsafeRawBufferPointer) throws -> Void) throws {
+        throw RollupNeeds.Unfetched()
+    }
+
+    func forEachDayKeyUsers(in days: Range<Int64>, _ body: (_ key: Int64, _ users: UnsafeRawBufferPointer) throws -> Void) throws {
+        throw RollupNeeds.Unfetched()
+    }
+
+    func segmentKeys() throws -> [Int64: [Int64]] {
+        throw RollupNeeds.Unfetched()
+    }
+
+    func forEachTraitUsers(property: Int64, _ body: (_ value: Int64, _ users: UnsafeRawBufferPointer) throws -> Void) throws {
+        throw RollupNeeds.Unfetched()
+    }
+
     func label(_ id: Int64) throws -> String {
         guard let text = labels[id] else { throw RollupNeeds.Unfetched() }
         return text

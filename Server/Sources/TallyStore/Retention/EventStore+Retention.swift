@@ -20,12 +20,15 @@ extension EventStore {
     ///     ``maximumRangeDays`` days.
     ///   - timeZone: The IANA identifier whose days these are; `nil` means the app's time zone.
     ///   - period: Days, or weeks from Monday.
-    /// - Throws: The errors of ``metricsRange(app:from:to:timeZone:)``.
+    ///   - filter: The segment (see ``SegmentFilter``): a cohort holds the users first seen in a
+    ///     period who sent a matching event in it, and they return with a matching event.
+    /// - Throws: The errors of ``metricsRange(app:from:to:timeZone:filter:)``.
     public func retention(
-        app: AppID, from: String, to: String, timeZone: String? = nil, period: RetentionPeriod = .day
+        app: AppID, from: String, to: String, timeZone: String? = nil, period: RetentionPeriod = .day,
+        filter: SegmentFilter = SegmentFilter()
     ) async throws -> Retention {
         let boundaries = period.boundaries(covering: try Self.days(from: from, to: to))
-        return try await read(app: app, timeZone: timeZone) { calendar in
+        return try await read(app: app, timeZone: timeZone, filter: filter) { calendar in
             let starts = try boundaries.map(calendar.bucket(startOf:))
             return RollupNeeds(userWindows: zip(starts, starts.dropFirst()).map { $0..<$1 })
         } body: { reader, calendar in
@@ -38,7 +41,7 @@ extension EventStore {
     }
 
     /// Of the users first seen each of `days` days before `date`, how many have an event on
-    /// `date`: single cells of the ``retention(app:from:to:timeZone:period:)`` matrix,
+    /// `date`: single cells of the ``retention(app:from:to:timeZone:period:filter:)`` matrix,
     /// read from the one day's activity instead of the whole range's.
     ///
     /// ```swift
@@ -51,10 +54,11 @@ extension EventStore {
     ///   - days: How many days before `date` each group was first seen; each from 1 to
     ///     ``maximumRangeDays``.
     ///   - timeZone: The IANA identifier whose days these are; `nil` means the app's time zone.
-    /// - Throws: The errors of ``metrics(app:date:timeZone:)``, and
+    ///   - filter: The segment, as in ``retention(app:from:to:timeZone:period:filter:)``.
+    /// - Throws: The errors of ``metrics(app:date:timeZone:filter:)``, and
     ///   ``TallyStoreError/invalidRange(from:to:)`` for a number of days out of range.
     public func returningUsers(
-        app: AppID, date: String, after days: [Int], timeZone: String? = nil
+        app: AppID, date: String, after days: [Int], timeZone: String? = nil, filter: SegmentFilter = SegmentFilter()
     ) async throws -> [ReturningUsers] {
         let day = try CalendarDay(validating: date)
         for back in days where !(1...Self.maximumRangeDays).contains(back) {
@@ -63,7 +67,7 @@ extension EventStore {
         @Sendable func cohorts(_ calendar: LocalCalendar) throws -> [Range<Int64>] {
             try days.map { back in try calendar.buckets(of: day.advanced(by: -back)...day.advanced(by: -back)) }
         }
-        return try await read(app: app, timeZone: timeZone) { calendar in
+        return try await read(app: app, timeZone: timeZone, filter: filter) { calendar in
             RollupNeeds(userWindows: try cohorts(calendar) + [calendar.buckets(of: day...day)])
         } body: { reader, calendar in
             let counts = try reader.returning(to: calendar.buckets(of: day...day), from: cohorts(calendar))

@@ -5,7 +5,7 @@
 /// them would cost a lookup in `app_user`.
 ///
 /// Every fact recorded here stays true whatever else is written later, by this process or
-/// another one on the same database: a user's number and a label's id never change, and
+/// another one on the same database: a user's number, a label's id and a segment key's number never change, and
 /// `first_seen` only decreases (the cache keeps an upper bound). A stale entry therefore never
 /// skips a needed write. Facts are recorded only from committed transactions: ``GroupCommit``
 /// hands a copy to each transaction and keeps it only once the transaction committed.
@@ -32,10 +32,18 @@ struct RollupCache {
     var labels: [String: Int64] = [:]
     /// Users already in `app_user`.
     var users: [AppUser: User] = [:]
+    /// Segment keys already in `segment_key`, by app and labels, and their numbers.
+    var keys: [AppKey: Int64] = [:]
+
+    struct AppKey: Hashable {
+        var app: AppID
+        var labels: [Int64]
+    }
 
     /// Empties the tables that outgrew ``maximumEntries``.
     mutating func trim() {
         if labels.count > Self.maximumEntries { labels = [:] }
         if users.count > Self.maximumEntries { users = [:] }
+        if keys.count > Self.maximumEntries { keys = [:] }
     }
 }

@@ -15,7 +15,8 @@ import TallyEvent
 /// 3. per-user detail: ``activity(numbers:)``, merged into each bucket's stored row with
 ///    ``merge(_:into:bucket:labels:versionTexts:)`` after ``tiedVersions(_:in:bucket:labels:)``;
 /// 4. user sets: ``setChanges(numbers:moves:)``, each applied to its stored row with
-///    ``SetChanges/applied(to:)``.
+///    ``SetChanges/applied(to:)``;
+/// 5. ``segments``, with the users' numbers.
 struct RollupDelta {
     struct Labeled: Hashable {
         var bucket: Int64
@@ -50,6 +51,8 @@ struct RollupDelta {
     private(set) var names: [Labeled: Int64] = [:]
     private(set) var screens: [Labeled: Int64] = [:]
     private var activity: [UserBucket: Activity] = [:]
+    /// What segments and funnels read (see ``SegmentDelta``).
+    private(set) var segments = SegmentDelta()
 
     /// Adds an accepted event that happened `timestamp` milliseconds after 1970.
     mutating func add(_ event: Event, timestamp: Int64) {
@@ -62,6 +65,7 @@ struct RollupDelta {
         }
         activity[UserBucket(bucket: bucket, user: user), default: Activity(lastTimestamp: timestamp, lastVersion: event.appVersion)]
             .add(name: event.name, timestamp: timestamp, version: event.appVersion)
+        segments.add(event, timestamp: timestamp)
     }
 
     /// Every text the write needs a `label` id for: event names, screens and last versions.

@@ -19,6 +19,25 @@ struct RollupNeeds: Sendable {
         RollupNeeds(names: buckets, screens: buckets, activity: buckets, userWindows: [buckets])
     }
 
+    /// The buckets whose ``BucketLog`` is read (segments and funnels).
+    var logs: [Range<Int64>] = []
+    /// Whether segment keys, their per-day user sets and user property sets are read.
+    var segmentKeys = false
+
+    /// The needs of the same computation narrowed to a segment: the logs of the buckets whose
+    /// counts, screens or detail it reads, and for each window of users, the per-key user sets
+    /// of its whole UTC days and the logs of its edges (see ``RollupReader/segmentUsers(in:_:)``),
+    /// beside the first-seen sets it still reads.
+    var segmented: RollupNeeds {
+        var needs = self
+        needs.logs += [names, screens, activity].compactMap { $0 }
+        for window in userWindows {
+            for (period, range) in RollupReader.userSetRows(covering: window) where period == .bucket { needs.logs.append(range) }
+        }
+        needs.segmentKeys = true
+        return needs
+    }
+
     /// A read of rows that were not declared.
     struct Unfetched: Error, CustomStringConvertible {
         var description: String { "a metrics computation read rollup rows it did not declare" }

@@ -24,6 +24,21 @@ protocol RollupRows {
         _ column: UserSetColumn, of period: UserSetPeriod, in range: Range<Int64>, _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws
 
+    /// Calls `body` with the bucket and the `events` blob (see ``BucketLog``) of each
+    /// `bucket_log` row in `buckets`.
+    func forEachLog(in buckets: Range<Int64>, _ body: (_ bucket: Int64, _ events: UnsafeRawBufferPointer) throws -> Void) throws
+
+    /// Calls `body` with the segment key and serialized ``UserSet`` of each `day_key_users`
+    /// row of the UTC days `days`.
+    func forEachDayKeyUsers(in days: Range<Int64>, _ body: (_ key: Int64, _ users: UnsafeRawBufferPointer) throws -> Void) throws
+
+    /// The app's segment keys: each number's `label` ids (see ``SegmentDelta``).
+    func segmentKeys() throws -> [Int64: [Int64]]
+
+    /// Calls `body` with the value's `label` id and the serialized ``UserSet`` of each
+    /// `trait_users` row of the user property whose name has `label` id `property`.
+    func forEachTraitUsers(property: Int64, _ body: (_ value: Int64, _ users: UnsafeRawBufferPointer) throws -> Void) throws
+
     /// The text of the `label` with id `id`.
     func label(_ id: Int64) throws -> String
 

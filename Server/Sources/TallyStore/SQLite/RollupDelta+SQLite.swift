@@ -20,6 +20,7 @@ extension RollupDelta {
         let sets = setChanges(numbers: users.numbers, moves: users.moves)
         try Self.write(sets.buckets, to: "bucket_users", periodColumn: "bucket", db, app: app)
         try Self.write(sets.days, to: "day_users", periodColumn: "day", db, app: app)
+        try segments.write(db, app: app, users: users.numbers, cache: &cache)
     }
 
     /// The `app_user` rows of `users` that exist.
@@ -131,7 +132,7 @@ extension RollupDelta {
     }
 
     /// The `label` id of each text, inserting the texts not yet interned.
-    private static func resolveLabels(_ db: Database, _ texts: Set<String>, cache: inout RollupCache) throws -> [String: Int64] {
+    static func resolveLabels(_ db: Database, _ texts: Set<String>, cache: inout RollupCache) throws -> [String: Int64] {
         var ids: [String: Int64] = [:]
         var missing: [String] = []
         for text in texts {

@@ -35,16 +35,22 @@ extension SQLiteBackend {
         }
     }
 
-    func updateApp(_ id: AppID, timeZone: String?, acceptedEventAge: TimeInterval?) async throws -> App {
+    func updateApp(
+        _ id: AppID, timeZone: String?, acceptedEventAge: TimeInterval?, segmentProperties: SegmentProperties?
+    ) async throws -> App {
         try await pool.write { db in
+            guard let stored = try App.fetch(db, id: id) else { throw TallyStoreError.unknownApp(id) }
             try db.execute(
                 sql: """
-                    UPDATE app SET time_zone = coalesce(?, time_zone), accepted_event_age = coalesce(?, accepted_event_age)
+                    UPDATE app SET time_zone = coalesce(?, time_zone), accepted_event_age = coalesce(?, accepted_event_age),
+                        segment_properties = coalesce(?, segment_properties)
                     WHERE id = ?
                     """,
-                arguments: [timeZone, acceptedEventAge, id.rawValue])
-            guard let app = try App.fetch(db, id: id) else { throw TallyStoreError.unknownApp(id) }
-            return app
+                arguments: [timeZone, acceptedEventAge, segmentProperties?.json, id.rawValue])
+            if let segmentProperties, segmentProperties != stored.segmentProperties {
+                for app in [id, id.debug] { try SegmentDelta.rebuild(db, app: app, properties: segmentProperties) }
+            }
+            return try App.fetch(db, id: id)!
         }
     }
 

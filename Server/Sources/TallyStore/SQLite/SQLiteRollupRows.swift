@@ -50,6 +50,31 @@ struct SQLiteRollupRows: RollupRows {
         while try rows.step() { try rows.withBlob(at: 0, body) }
     }
 
+    func forEachLog(in buckets: Range<Int64>, _ body: (_ bucket: Int64, _ events: UnsafeRawBufferPointer) throws -> Void) throws {
+        let rows = try self.rows(sql: "SELECT bucket, events FROM bucket_log WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3", in: buckets)
+        while try rows.step() { try rows.withBlob(at: 1) { try body(rows.int64(at: 0), $0) } }
+    }
+
+    func forEachDayKeyUsers(in days: Range<Int64>, _ body: (_ key: Int64, _ users: UnsafeRawBufferPointer) throws -> Void) throws {
+        let rows = try self.rows(sql: "SELECT key, users FROM day_key_users WHERE app_id = ?1 AND day >= ?2 AND day < ?3", in: days)
+        while try rows.step() { try rows.withBlob(at: 1) { try body(rows.int64(at: 0), $0) } }
+    }
+
+    func segmentKeys() throws -> [Int64: [Int64]] {
+        let rows = try RawStatement.cached(db, sql: "SELECT id, labels FROM segment_key WHERE app_id = ?1")
+        rows.bind(app.rawValue, at: 1)
+        var keys: [Int64: [Int64]] = [:]
+        while try rows.step() { keys[rows.int64(at: 0)] = try rows.withBlob(at: 1) { try SegmentKey.decoded($0) } }
+        return keys
+    }
+
+    func forEachTraitUsers(property: Int64, _ body: (_ value: Int64, _ users: UnsafeRawBufferPointer) throws -> Void) throws {
+        let rows = try RawStatement.cached(db, sql: "SELECT value_id, users FROM trait_users WHERE app_id = ?1 AND property_id = ?2")
+        rows.bind(app.rawValue, at: 1)
+        rows.bind(property, at: 2)
+        while try rows.step() { try rows.withBlob(at: 1) { try body(rows.int64(at: 0), $0) } }
+    }
+
     func label(_ id: Int64) throws -> String {
         try String.fetchOne(db.cachedStatement(sql: "SELECT text FROM label WHERE id = ?"), arguments: [id]) ?? ""
     }

@@ -22,6 +22,18 @@ import TallyEvent
 ///
 /// Migration "v3" rebuilds these rollups from the raw events.
 ///
+/// Migration "v4" adds what segments and funnels read (see ``SegmentDelta``), and the app's
+/// `segment_properties` (``SegmentProperties`` as JSON), then fills them from the raw events:
+///
+/// - `segment_key`: per app, its value combinations (`app_version`, `platform`, then each event
+///   segment property's value, as `label` ids, 0 for none; ``SegmentKey``), numbered densely.
+/// - `bucket_log`: per bucket, every event as the engine keeps it (``BucketLog``): user,
+///   millisecond, name, segment key and screen, users ascending.
+/// - `day_key_users`: per UTC day and segment key, the ``UserSet`` of users with an event of
+///   that key, so a filtered window of whole days reads one set per day and key.
+/// - `user_trait`: per app, user property (its name's `label` id) and user, the latest value
+///   and its rank (``UserTraits``); `trait_users` the ``UserSet`` of users per value.
+///
 /// Migration "v2" adds the dashboard's tables and the data health counters:
 ///
 /// - `dashboard_user`: dashboard accounts, with the caller's password hash (bcrypt).
@@ -197,6 +209,50 @@ enum Schema {
                     ) WITHOUT ROWID;
                     """)
             try rebuildRollups(db)
+        }
+        migrator.registerMigration("v4") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE app ADD COLUMN segment_properties TEXT NOT NULL DEFAULT '{"event":"","user":""}';
+                    CREATE TABLE segment_key (
+                        app_id INTEGER NOT NULL,
+                        id INTEGER NOT NULL,
+                        labels BLOB NOT NULL,
+                        PRIMARY KEY (app_id, id)
+                    ) WITHOUT ROWID;
+                    CREATE UNIQUE INDEX segment_key_by_labels ON segment_key(app_id, labels);
+                    CREATE TABLE bucket_log (
+                        app_id INTEGER NOT NULL,
+                        bucket INTEGER NOT NULL,
+                        events BLOB NOT NULL,
+                        PRIMARY KEY (app_id, bucket)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE day_key_users (
+                        app_id INTEGER NOT NULL,
+                        day INTEGER NOT NULL,
+                        key INTEGER NOT NULL,
+                        users BLOB NOT NULL,
+                        PRIMARY KEY (app_id, day, key)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE user_trait (
+                        app_id INTEGER NOT NULL,
+                        property_id INTEGER NOT NULL,
+                        user_number INTEGER NOT NULL,
+                        value_id INTEGER NOT NULL,
+                        rank INTEGER NOT NULL,
+                        PRIMARY KEY (app_id, property_id, user_number)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE trait_users (
+                        app_id INTEGER NOT NULL,
+                        property_id INTEGER NOT NULL,
+                        value_id INTEGER NOT NULL,
+                        users BLOB NOT NULL,
+                        PRIMARY KEY (app_id, property_id, value_id)
+                    ) WITHOUT ROWID;
+                    """)
+            for app in try Int64.fetchAll(db, sql: "SELECT id FROM app") {
+                for id in [app, -app] { try SegmentDelta.rebuild(db, app: AppID(rawValue: id), properties: SegmentProperties()) }
+            }
         }
         return migrator
     }

@@ -17,7 +17,9 @@ protocol AppBackend: Sendable {
     func apps() async throws -> [App]
 
     /// Sets the non-`nil` settings of app `id` and returns it; throws ``TallyStoreError/unknownApp(_:)``.
-    func updateApp(_ id: AppID, timeZone: String?, acceptedEventAge: TimeInterval?) async throws -> App
+    func updateApp(
+        _ id: AppID, timeZone: String?, acceptedEventAge: TimeInterval?, segmentProperties: SegmentProperties?
+    ) async throws -> App
 
     /// Replaces the hashes of app `id`'s secrets and returns it; throws ``TallyStoreError/unknownApp(_:)``.
     func replaceKeys(_ id: AppID, ingestKeyHash: Data, readTokenHash: Data) async throws -> App

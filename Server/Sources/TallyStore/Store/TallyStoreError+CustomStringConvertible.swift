@@ -26,6 +26,10 @@ extension TallyStoreError: CustomStringConvertible {
             "Invalid data health count \(count) for reason \"\(reason)\": expected 0 to \(EventStore.maximumHealthCount) and a reason of 1 to \(EventStore.maximumHealthReasonBytes) bytes."
         case .tooManyUsers(let id):
             "App \(id.rawValue) has 4,294,967,296 users, the most the store can number."
+        case .invalidSegmentProperties(let properties):
+            "Invalid segment properties \((properties.event + properties.user).joined(separator: ", ")): expected distinct property names other than app_version and platform, at most \(SegmentProperties.maximumEventProperties) event and \(SegmentProperties.maximumUserProperties) user properties."
+        case .unknownFilterProperty(let name):
+            "Unknown filter property \"\(name)\": expected app_version, platform or one of the app's segment properties."
         }
     }
 }

@@ -32,4 +32,10 @@ public enum TallyStoreError: Error, Hashable, Sendable {
     case invalidHealthCount(reason: String, count: Int)
     /// An app with 2^32 users, the most the rollups' user numbers (`UInt32`) can tell apart.
     case tooManyUsers(AppID)
+    /// Segment properties with an invalid or repeated name, one named like a built-in
+    /// dimension, or more than ``SegmentProperties/maximumEventProperties`` or
+    /// ``SegmentProperties/maximumUserProperties``.
+    case invalidSegmentProperties(SegmentProperties)
+    /// A filter naming a dimension that is neither built in nor one of the app's segment properties.
+    case unknownFilterProperty(String)
 }

@@ -92,3 +92,50 @@ extension UserSet.Container {
         return merged
     }
 }
+
+extension UserSet {
+    /// The numbers in both this set and `other`.
+    public func intersection(_ other: UserSet) -> UserSet {
+        var result = UserSet()
+        keys.forEachCommonIndex(with: other.keys) { index, otherIndex in
+            let container = Container.combining(containers[index], other.containers[otherIndex]) { $0 & $1 }
+            if container.count > 0 {
+                result.keys.append(keys[index])
+                result.containers.append(container)
+            }
+        }
+        return result
+    }
+
+    /// The numbers of this set that are not in `other`.
+    public func subtracting(_ other: UserSet) -> UserSet {
+        var result = UserSet()
+        for (key, container) in zip(keys, containers) {
+            var remaining = container
+            if let otherIndex = other.index(ofChunk: key) {
+                remaining = Container.combining(container, other.containers[otherIndex]) { $0 & ~$1 }
+            }
+            if remaining.count > 0 {
+                result.keys.append(key)
+                result.containers.append(remaining)
+            }
+        }
+        return result
+    }
+}
+
+extension UserSet.Container {
+    /// The container of the words `combine` makes of the two containers' bitmaps.
+    static func combining(_ a: Self, _ b: Self, _ combine: (UInt64, UInt64) -> UInt64) -> Self {
+        var bits = [UInt64](repeating: 0, count: words)
+        var otherBits = bits
+        a.addBits(to: &bits)
+        b.addBits(to: &otherBits)
+        var count = 0
+        for index in bits.indices {
+            bits[index] = combine(bits[index], otherBits[index])
+            count += bits[index].nonzeroBitCount
+        }
+        return Self(bits: bits, count: count)
+    }
+}

@@ -42,6 +42,19 @@ public struct UserSet: Hashable, Sendable {
         for number in numbers { insert(number) }
     }
 
+    /// The set of the numbers whose bits are set in `words` (bit `n % 64` of word `n / 64`).
+    init(bits words: [UInt64]) {
+        let perChunk = Container.words
+        for start in stride(from: 0, to: words.count, by: perChunk) {
+            var bits = Array(words[start..<Swift.min(start + perChunk, words.count)])
+            let count = bits.reduce(0) { $0 + $1.nonzeroBitCount }
+            guard count > 0 else { continue }
+            bits.append(contentsOf: repeatElement(0, count: perChunk - bits.count))
+            keys.append(UInt16(start / perChunk))
+            containers.append(Container(bits: bits, count: count))
+        }
+    }
+
     /// The number of users in the set: O(number of chunks).
     public var count: Int {
         containers.reduce(0) { $0 + $1.count }

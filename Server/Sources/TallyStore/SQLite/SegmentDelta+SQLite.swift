@@ -1,0 +1,187 @@
+import Foundation
+import GRDB
+import TallyEvent
+
+extension SegmentDelta {
+    /// Merges the delta into what segments and funnels read for `app` (see ``SegmentDelta``),
+    /// given the numbers of its users. Call inside the transaction that inserted the events,
+    /// after ``RollupDelta``'s user numbers are written.
+    func write(_ db: Database, app: AppID, users: [String: UInt32], cache: inout RollupCache) throws {
+        guard !isEmpty else { return }
+        try write(db, app: app, users: users, cache: &cache, properties: try App.fetch(db, id: app)?.segmentProperties ?? SegmentProperties())
+    }
+
+    private func write(_ db: Database, app: AppID, users: [String: UInt32], cache: inout RollupCache, properties: SegmentProperties) throws {
+        let labels = try RollupDelta.resolveLabels(db, labelTexts(properties), cache: &cache)
+        let keys = keys(properties, labels: labels)
+        let numbers = try Self.resolveKeys(Set(keys), db, app: app, cache: &cache)
+        let changes = changes(properties, keys: keys, keyNumbers: numbers, users: users, labels: labels)
+        try Self.writeLog(changes.log, db, app: app)
+        try Self.writeDayKeys(changes.dayKeys, db, app: app)
+        try Self.writeTraits(changes.traits, db, app: app)
+    }
+
+    /// Rebuilds what segments and funnels read for `app` from its raw events, under
+    /// `properties`: after migration "v4", and when the app's segment properties change.
+    /// Call inside a write transaction.
+    static func rebuild(_ db: Database, app: AppID, properties: SegmentProperties) throws {
+        for table in ["bucket_log", "day_key_users", "user_trait", "trait_users"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE app_id = ?", arguments: [app.rawValue])
+        }
+        var cache = RollupCache()
+        var numbers: [String: UInt32] = [:]
+        let findUser = try RawStatement(db, sql: "SELECT number FROM app_user WHERE app_id = ?1 AND user_id = ?2")
+        findUser.bind(app.rawValue, at: 1)
+        var position = (timestamp: Int64.min, row: Int64.min)
+        while true {
+            let rows = try RawStatement(
+                db,
+                sql: """
+                    SELECT timestamp, rowid, name, user_id, app_version, platform, properties FROM event
+                    WHERE app_id = ?1 AND (timestamp, rowid) > (?2, ?3) ORDER BY timestamp, rowid LIMIT 50000
+                    """)
+            rows.bind(app.rawValue, at: 1)
+            rows.bind(position.timestamp, at: 2)
+            rows.bind(position.row, at: 3)
+            var delta = SegmentDelta()
+            func text(_ column: Int32) -> String { rows.withText(at: column) { String(decoding: $0, as: UTF8.self) } }
+            while try rows.step() {
+                position = (rows.int64(at: 0), rows.int64(at: 1))
+                delta.add(
+                    Event(
+                        id: UUID(), name: text(2), timestamp: Date(unixMilliseconds: position.timestamp), userID: text(3),
+                        appVersion: text(4), platform: text(5),
+                        properties: try rows.withText(at: 6) { try Event.storedProperties(Array($0)) }),
+                    timestamp: position.timestamp)
+            }
+            guard !delta.isEmpty else { return }
+            for (event, _) in delta.events where numbers[event.userID] == nil {
+                findUser.bind(event.userID, at: 2)
+                guard let number = try findUser.executeReturningFirstRow({ UInt32($0.int64(at: 0)) }) else {
+                    throw DamagedRollup(table: "app_user")
+                }
+                numbers[event.userID] = number
+            }
+            try delta.write(db, app: app, users: numbers, cache: &cache, properties: properties)
+            if numbers.count > RollupCache.maximumEntries { numbers = [:] }
+            cache.trim()
+        }
+    }
+
+    /// The number of each key in `app`, adding the keys it does not have yet.
+    private static func resolveKeys(_ keys: Set<[Int64]>, _ db: Database, app: AppID, cache: inout RollupCache) throws -> [[Int64]: Int64] {
+        var numbers: [[Int64]: Int64] = [:]
+        var find: RawStatement?
+        var insert: RawStatement?
+        for key in keys {
+            let cached = RollupCache.AppKey(app: app, labels: key)
+            if let number = cache.keys[cached] {
+                numbers[key] = number
+                continue
+            }
+            let labels = SegmentKey.encoded(key)
+            if find == nil {
+                find = try RawStatement(db, sql: "SELECT id FROM segment_key WHERE app_id = ?1 AND labels = ?2")
+                find!.bind(app.rawValue, at: 1)
+            }
+            find!.bind(labels, at: 2)
+            var number = try find!.executeReturningFirstRow { $0.int64(at: 0) }
+            if number == nil {
+                if insert == nil {
+                    insert = try RawStatement(
+                        db,
+                        sql: """
+                            INSERT INTO segment_key (app_id, id, labels)
+                            SELECT ?1, coalesce(max(id) + 1, 0), ?2 FROM segment_key WHERE app_id = ?1 RETURNING id
+                            """)
+                    insert!.bind(app.rawValue, at: 1)
+                }
+                insert!.bind(labels, at: 2)
+                number = try insert!.executeReturningRow { $0.int64(at: 0) }
+            }
+            numbers[key] = number
+            cache.keys[cached] = number
+        }
+        return numbers
+    }
+
+    /// Merges each bucket's new events into its `bucket_log` row.
+    private static func writeLog(_ buckets: [Int64: [BucketLog.Entry]], _ db: Database, app: AppID) throws {
+        let read = try RawStatement(db, sql: "SELECT events FROM bucket_log WHERE app_id = ?1 AND bucket = ?2")
+        let write = try RawStatement(db, sql: "REPLACE INTO bucket_log (app_id, bucket, events) VALUES (?1, ?2, ?3)")
+        read.bind(app.rawValue, at: 1)
+        write.bind(app.rawValue, at: 1)
+        for (bucket, entries) in buckets {
+            read.bind(bucket, at: 2)
+            var log = try read.executeReturningFirstRow { row in try row.withBlob(at: 0) { try BucketLog(encoded: $0) } } ?? BucketLog()
+            log.merge(entries)
+            write.bind(bucket, at: 2)
+            write.bind(log.encoded, at: 3)
+            try write.execute()
+        }
+    }
+
+    /// Adds each day and key's new users to its `day_key_users` set.
+    private static func writeDayKeys(_ rows: [DayKey: [UInt32]], _ db: Database, app: AppID) throws {
+        let read = try RawStatement(db, sql: "SELECT users FROM day_key_users WHERE app_id = ?1 AND day = ?2 AND key = ?3")
+        let write = try RawStatement(db, sql: "REPLACE INTO day_key_users (app_id, day, key, users) VALUES (?1, ?2, ?3, ?4)")
+        read.bind(app.rawValue, at: 1)
+        write.bind(app.rawValue, at: 1)
+        for (row, users) in rows {
+            read.bind(row.day, at: 2)
+            read.bind(row.key, at: 3)
+            var set = try read.executeReturningFirstRow { row in try row.withBlob(at: 0) { try UserSet(serialized: $0) } } ?? UserSet()
+            let count = set.count
+            for user in users { set.insert(user) }
+            guard set.count != count else { continue }
+            write.bind(row.day, at: 2)
+            write.bind(row.key, at: 3)
+            write.bind(set.serialized, at: 4)
+            try write.execute()
+        }
+    }
+
+    /// Stores each user property value that beats the stored one, moving its user between
+    /// the values' `trait_users` sets.
+    private static func writeTraits(_ traits: [TraitKey: Trait], _ db: Database, app: AppID) throws {
+        guard !traits.isEmpty else { return }
+        let read = try RawStatement(db, sql: "SELECT value_id, rank FROM user_trait WHERE app_id = ?1 AND property_id = ?2 AND user_number = ?3")
+        let write = try RawStatement(
+            db, sql: "REPLACE INTO user_trait (app_id, property_id, user_number, value_id, rank) VALUES (?1, ?2, ?3, ?4, ?5)")
+        read.bind(app.rawValue, at: 1)
+        write.bind(app.rawValue, at: 1)
+        var moves = TraitMoves()
+        for (key, trait) in traits {
+            read.bind(key.property, at: 2)
+            read.bind(Int64(key.user), at: 3)
+            let stored = try read.executeReturningFirstRow { ($0.int64(at: 0), $0.int64(at: 1)) }
+            if let stored {
+                let wins = try trait.beats(stored) {
+                    try String.fetchOne(db, sql: "SELECT text FROM label WHERE id = ?", arguments: [stored.0]) ?? ""
+                }
+                guard wins else { continue }
+                if stored.0 != trait.value { moves.remove(key.user, from: TraitMoves.Row(property: key.property, value: stored.0)) }
+            }
+            moves.add(key.user, to: TraitMoves.Row(property: key.property, value: trait.value))
+            write.bind(key.property, at: 2)
+            write.bind(Int64(key.user), at: 3)
+            write.bind(trait.value, at: 4)
+            write.bind(trait.rank, at: 5)
+            try write.execute()
+        }
+        let readSet = try RawStatement(db, sql: "SELECT users FROM trait_users WHERE app_id = ?1 AND property_id = ?2 AND value_id = ?3")
+        let writeSet = try RawStatement(db, sql: "REPLACE INTO trait_users (app_id, property_id, value_id, users) VALUES (?1, ?2, ?3, ?4)")
+        readSet.bind(app.rawValue, at: 1)
+        writeSet.bind(app.rawValue, at: 1)
+        for (row, change) in moves.rows {
+            readSet.bind(row.property, at: 2)
+            readSet.bind(row.value, at: 3)
+            var set = try readSet.executeReturningFirstRow { row in try row.withBlob(at: 0) { try UserSet(serialized: $0) } } ?? UserSet()
+            change.apply(to: &set)
+            writeSet.bind(row.property, at: 2)
+            writeSet.bind(row.value, at: 3)
+            writeSet.bind(set.serialized, at: 4)
+            try writeSet.execute()
+        }
+    }
+}

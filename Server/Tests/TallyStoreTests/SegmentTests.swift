@@ -1,0 +1,148 @@
+import Foundation
+import SeededRandom
+import TallyEvent
+import TallyStoreTesting
+import Testing
+
+@testable import TallyStore
+
+@Suite struct SegmentFilterSyntaxTests {
+    @Test func readsPlausibleFilters() throws {
+        let filter = try SegmentFilter(parsing: "app_version==3.3.0|3.2.0;platform!=Android;plan==pro")
+        #expect(filter == SegmentFilter([.is("app_version", "3.3.0", "3.2.0"), .isNot("platform", "Android"), .is("plan", "pro")]))
+        #expect(filter.description == "app_version==3.3.0|3.2.0;platform!=Android;plan==pro")
+        #expect(try SegmentFilter(parsing: "") == SegmentFilter())
+    }
+
+    @Test func escapesRoundTrip() throws {
+        let filter = try SegmentFilter(parsing: #"note==a\|b\;c\\d|e=f;x!=!"#)
+        #expect(filter.conditions == [.is("note", "a|b;c\\d", "e=f"), .isNot("x", "!")])
+        for text in ["a|b;c\\d", "==", "!=", "\\", ""] {
+            let filter = SegmentFilter([.is("p=!|;", text, "z")])
+            #expect(try SegmentFilter(parsing: filter.description) == filter)
+        }
+    }
+
+    @Test(arguments: ["plan=pro", "plan", "==pro", "plan==pro;", ";", #"plan==a\b"#, #"plan==a\"#])
+    func malformedFiltersNameTheirPart(text: String) {
+        #expect(throws: SegmentFilter.ParseError.self) { try SegmentFilter(parsing: text) }
+    }
+
+    @Test func limitsAreEnforced() throws {
+        let values = (0...SegmentFilter.maximumValues).map(String.init).joined(separator: "|")
+        #expect(throws: SegmentFilter.ParseError.self) { try SegmentFilter(parsing: "p==" + values) }
+        let conditions = (0...SegmentFilter.maximumConditions).map { "p\($0)==1" }.joined(separator: ";")
+        #expect(throws: SegmentFilter.ParseError.self) { try SegmentFilter(parsing: conditions) }
+        let error = try #require(throws: SegmentFilter.ParseError.self) { try SegmentFilter(parsing: "app_version==1;plan=pro") }
+        #expect(error.part == "plan=pro")
+    }
+}
+
+/// Filtered metrics compared with ``MetricsOracle`` over random events carrying versions,
+/// platforms, an event property and user properties set by `identify`, `$set` and
+/// `$set_once`, in several time zones.
+@Suite struct SegmentOracleTests {
+    static let properties = SegmentProperties(event: ["button"], user: ["plan"])
+
+    static let filters: [SegmentFilter] = [
+        SegmentFilter([.is("app_version", "2.0")]),
+        SegmentFilter([.is("app_version", "1.1", "2.0"), .is("platform", "Android")]),
+        SegmentFilter([.isNot("platform", "iOS")]),
+        SegmentFilter([.is("button", "b1")]),
+        SegmentFilter([.isNot("button", "b1", "b2")]),
+        SegmentFilter([.is("plan", "pro")]),
+        SegmentFilter([.isNot("plan", "pro"), .is("app_version", "1.0")]),
+        SegmentFilter([.is("plan", "none-has-it")]),
+    ]
+
+    /// Random events with segment fields, stored with the segment properties configured
+    /// before ingest (even seeds) or after it, which rebuilds (odd seeds).
+    static func randomStore(seed: UInt64, on database: TestDatabase) async throws -> (
+        store: EventStore, app: AppID, events: [Event], timeZone: String
+    ) {
+        var random = SplitMix64(seed: seed &* 7919)
+        let timeZone = MetricsPropertyTests.timeZones[Int(seed) % MetricsPropertyTests.timeZones.count]
+        let store = try await database.makeStore()
+        let app = try await store.createApp(name: "Segments").app.id
+        if seed % 2 == 0 { _ = try await store.updateApp(app, segmentProperties: properties) }
+        var events: [Event] = []
+        for _ in 0..<Int.random(in: 800...1_600, using: &random) {
+            let name = ["open", "tap", "identify", "screen_view", "screen_view"].randomElement(using: &random)!
+            let grid = Int64.random(in: 0..<(35 * 24 * 8), using: &random) * 450_000
+            let jitter = Bool.random(using: &random) ? 0 : Int64.random(in: -2...2, using: &random)
+            let user = "user\(Int.random(in: 0..<(8 + 2 * Int(grid / 86_400_000)), using: &random))"
+            var properties: [String: PropertyValue] = [:]
+            switch name {
+            case "screen_view": properties["screen"] = [.string("home"), .string("cart")].randomElement(using: &random)!
+            case "identify": properties["plan"] = [.string("free"), .string("pro"), .int(3)].randomElement(using: &random)!
+            default:
+                properties["button"] = [.string("b1"), .string("b2"), .string("b3"), .int(1), nil].randomElement(using: &random)!
+                if Int.random(in: 0..<6, using: &random) == 0 {
+                    let plan = ["free", "pro", "team"].randomElement(using: &random)!
+                    properties[Bool.random(using: &random) ? "$set" : "$set_once"] = .string(#"{"plan":"\#(plan)"}"#)
+                }
+            }
+            events.append(
+                Event(
+                    id: UUID(uuid: (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }.withUnsafeBytes { $0.load(as: uuid_t.self) }),
+                    name: name, timestamp: Date(unixMilliseconds: MetricsPropertyTests.start + grid + jitter), userID: user,
+                    appVersion: ["1.0", "1.1", "2.0"].randomElement(using: &random)!,
+                    platform: Int.random(in: 0..<3, using: &random) == 0 ? "Android" : "iOS", properties: properties))
+        }
+        events += (0..<100).map { _ in events.randomElement(using: &random)! }
+        var inserted = 0
+        while inserted < events.count {
+            let size = min(Int.random(in: 1...150, using: &random), events.count - inserted)
+            try await store.insert(Array(events[inserted..<inserted + size]), app: app)
+            inserted += size
+        }
+        if seed % 2 == 1 { _ = try await store.updateApp(app, segmentProperties: properties) }
+        return (store, app, events, timeZone)
+    }
+
+    @Test(arguments: TestDatabase.all, 1...4 as ClosedRange<UInt64>)
+    func filteredMetricsMatchBruteForce(database: TestDatabase, seed: UInt64) async throws {
+        let (store, app, events, timeZone) = try await Self.randomStore(seed: seed, on: database)
+        for filter in Self.filters {
+            let oracle = MetricsOracle(events: events, timeZone: timeZone, matching: MetricsOracle.matching(filter, properties: Self.properties))
+            let first = oracle.day(of: Date(unixMilliseconds: MetricsPropertyTests.start))
+            let days = stride(from: -1, through: 36, by: 3).map { oracle.day(first, offset: $0) }
+            for date in days {
+                let metrics = try await store.metrics(app: app, date: date, timeZone: timeZone, filter: filter)
+                #expect(metrics == oracle.metrics(date: date, timeZone: timeZone), "seed \(seed), \(timeZone), \(date), \(filter)")
+            }
+            let all = (-1...36).map { oracle.day(first, offset: $0) }
+            let range = try await store.metricsRange(app: app, from: all.first!, to: all.last!, timeZone: timeZone, filter: filter)
+            let expected = all.map { oracle.metrics(date: $0, timeZone: timeZone) }
+            #expect(range.dau == expected.map(\.dau), "seed \(seed), \(filter)")
+            for name in Set(oracle.events.map(\.name)) {
+                #expect(range.events[name] == expected.map { $0.events[name] ?? 0 }, "seed \(seed), \(name), \(filter)")
+                let counts = try await store.dailyCounts(app: app, event: name, from: all.first!, to: all.last!, timeZone: timeZone, filter: filter)
+                #expect(counts.map(\.events) == expected.map { $0.events[name] ?? 0 }, "seed \(seed), \(name), \(filter)")
+            }
+            for period in RetentionPeriod.allCases {
+                let retention = try await store.retention(app: app, from: all[1], to: all[30], timeZone: timeZone, period: period, filter: filter)
+                #expect(
+                    retention == oracle.retention(from: all[1], to: all[30], timeZone: timeZone, period: period), "seed \(seed), \(period), \(filter)"
+                )
+            }
+        }
+    }
+
+    @Test func unknownPropertiesAndBadSettingsAreRefused() async throws {
+        let store = try await TestDatabase.sqlite.makeStore()
+        let app = try await store.createApp(name: "A").app.id
+        await #expect(throws: TallyStoreError.unknownFilterProperty("plan")) {
+            try await store.metrics(app: app, date: "2026-01-01", filter: SegmentFilter([.is("plan", "pro")]))
+        }
+        for bad in [
+            SegmentProperties(event: ["platform"]), SegmentProperties(event: ["a"], user: ["a"]), SegmentProperties(event: [""]),
+            SegmentProperties(event: (0...SegmentProperties.maximumEventProperties).map { "p\($0)" }),
+        ] {
+            await #expect(throws: TallyStoreError.invalidSegmentProperties(bad)) { try await store.updateApp(app, segmentProperties: bad) }
+        }
+        let updated = try await store.updateApp(app, segmentProperties: Self.properties)
+        #expect(updated.segmentProperties == Self.properties)
+        #expect(try await store.app(id: app)?.segmentProperties == Self.properties)
+    }
+}
