@@ -102,6 +102,7 @@ extension EventStore {
             return filter.isEmpty ? needs : needs.segmented
         } body: { reader, stored in
             var reader = reader
+            reader.properties = stored.segmentProperties
             if !filter.isEmpty {
                 reader.segment = try SegmentMatcher(filter, properties: stored.segmentProperties, rows: reader.rows)
             }

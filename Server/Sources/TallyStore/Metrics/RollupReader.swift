@@ -8,6 +8,8 @@ struct RollupReader {
     let rows: any RollupRows
     /// The segment the computations are narrowed to, if any.
     var segment: SegmentMatcher?
+    /// The app's segment properties, for funnels' step conditions and breakdowns.
+    var properties = SegmentProperties()
 
     /// Events per name over `buckets`, from `name_bucket`.
     func eventCounts(in buckets: Range<Int64>) throws -> [String: Int] {

@@ -28,6 +28,8 @@ extension TallyStoreError: CustomStringConvertible {
             "App \(id.rawValue) has 4,294,967,296 users, the most the store can number."
         case .invalidSegmentProperties(let properties):
             "Invalid segment properties \((properties.event + properties.user).joined(separator: ", ")): expected distinct property names other than app_version and platform, at most \(SegmentProperties.maximumEventProperties) event and \(SegmentProperties.maximumUserProperties) user properties."
+        case .invalidFunnel(let reason):
+            "Invalid funnel: \(reason)."
         case .unknownFilterProperty(let name):
             "Unknown filter property \"\(name)\": expected app_version, platform or one of the app's segment properties."
         }

@@ -36,6 +36,9 @@ public enum TallyStoreError: Error, Hashable, Sendable {
     /// dimension, or more than ``SegmentProperties/maximumEventProperties`` or
     /// ``SegmentProperties/maximumUserProperties``.
     case invalidSegmentProperties(SegmentProperties)
+    /// A funnel request out of bounds: fewer than 2 or more than ``EventStore/maximumFunnelSteps``
+    /// steps, or a window outside 1 second to ``EventStore/maximumFunnelWindow`` seconds; the text says which.
+    case invalidFunnel(String)
     /// A filter naming a dimension that is neither built in nor one of the app's segment properties.
     case unknownFilterProperty(String)
 }
