@@ -101,7 +101,10 @@ extension PostgresBackend {
         app: AppID, needs: @escaping @Sendable (App) throws -> RollupNeeds, body: @escaping @Sendable (RollupReader, App) throws -> T
     ) async throws -> T {
         guard let stored = try await self.app(id: app) else { throw TallyStoreError.unknownApp(app) }
-        let needs = try needs(stored)
+        var declared = try needs(stored)
+        // A segment's conditions name its properties (see ``SegmentMatcher``).
+        if declared.segmentKeys { declared.labelTexts += stored.segmentProperties.event + stored.segmentProperties.user }
+        let needs = declared
         let known = labels.withLock { $0.texts }
         let rows = try await client.withOpenConnection { [logger] connection in
             try await connection.query("START TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)

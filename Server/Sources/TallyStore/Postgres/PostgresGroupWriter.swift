@@ -13,7 +13,8 @@ import PostgresNIO
 /// order, so an app's rollup rows, which are read, merged and written back, have one writer at
 /// a time, while another transaction's inserts go on. Rows that two transactions may both
 /// write are written in one order by every transaction, so they never wait for each other in a
-/// cycle: event keys in (app, id) order, labels in text order, data health counts in key order.
+/// cycle: event keys in (app, id) order, then the app locks in id order, then all the
+/// transaction's labels in one statement in text order, then data health counts in key order.
 final class PostgresGroupWriter: GroupWriter {
     /// The high half of the advisory lock keys of apps.
     static let appLockSpace: Int64 = 0x7461_6c6c << 32
@@ -70,6 +71,15 @@ final class PostgresGroupWriter: GroupWriter {
 
     func afterDurable(_ body: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         body(.success(()))
+    }
+
+    /// Takes the advisory lock of each of `apps` until the transaction on `connection` ends,
+    /// in the order of their ids: the order every transaction that writes an app's rollups
+    /// or segments takes them in, so that none wait for each other in a cycle.
+    static func lock(_ apps: some Sequence<AppID>, _ connection: PostgresConnection, logger: Logger) async throws {
+        for app in Set(apps).sorted(by: { $0.rawValue < $1.rawValue }) {
+            try await connection.query("SELECT pg_advisory_xact_lock(\(appLockSpace | (app.rawValue & 0xFFFF_FFFF)))", logger: logger)
+        }
     }
 
     /// Creates the monthly partitions `group`'s events need, each in its own transaction
@@ -135,18 +145,44 @@ extension PostgresGroupWriter {
             } else {
                 for index in storable { inserted[index] = try await insertAlone(group[index]) }
             }
-            for app in apps {
-                try await connection.query(
-                    "SELECT pg_advisory_xact_lock(\(PostgresGroupWriter.appLockSpace | (app.rawValue & 0xFFFF_FFFF)))", logger: logger)
-            }
+            try await PostgresGroupWriter.lock(apps, connection, logger: logger)
             // Only stored events reach the rollups.
             var deltas: [AppID: RollupDelta] = [:]
             let outcomes = zip(group, inserted).map { batch, rows in rows.map { batch.result(accepted: $0, deltas: &deltas) } }
-            for app in apps {
-                if let delta = deltas[app] { try await delta.write(connection, app: app, cache: &cache, logger: logger) }
-            }
+            try await write(deltas)
             try await notify(group, outcomes)
             return outcomes
+        }
+
+        /// Merges each app's delta into its rollups and segments, holding the apps' locks.
+        ///
+        /// The apps' segment properties are read once the locks are held, so that a change of
+        /// them, which rebuilds the segments under the same locks (see
+        /// ``PostgresBackend/updateApp(_:timeZone:acceptedEventAge:segmentProperties:)``), is
+        /// either wholly before this write or wholly after it. Every label the apps need is
+        /// interned first, in one statement, in text order (see the type).
+        private mutating func write(_ deltas: [AppID: RollupDelta]) async throws {
+            guard !deltas.isEmpty else { return }
+            let segmented = Set(deltas.filter { !$0.value.segments.isEmpty }.keys.map(\.production.rawValue)).sorted()
+            var properties: [AppID: SegmentProperties] = [:]
+            if !segmented.isEmpty {
+                for try await (id, json) in try await connection.query(
+                    "SELECT id, segment_properties FROM app WHERE id = ANY(\(segmented))", logger: logger
+                ).decode((Int64, String).self) {
+                    properties[AppID(rawValue: id)] = SegmentProperties(json: json)
+                }
+            }
+            var texts: Set<String> = []
+            for (app, delta) in deltas {
+                texts.formUnion(delta.labelTexts)
+                if !delta.segments.isEmpty { texts.formUnion(delta.segments.labelTexts(properties[app.production] ?? SegmentProperties())) }
+            }
+            let labels = try await PostgresRollupWrites.resolveLabels(texts, cache: &cache, connection: connection, logger: logger)
+            for (app, delta) in deltas.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                try await delta.write(
+                    connection, app: app, labels: labels, segmentProperties: properties[app.production] ?? SegmentProperties(), cache: &cache,
+                    logger: logger)
+            }
         }
 
         /// Tells the other processes on the database, at commit, how many events each app gained.

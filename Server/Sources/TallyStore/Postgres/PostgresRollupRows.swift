@@ -22,6 +22,17 @@ struct PostgresRollupRows: RollupRows {
     /// The fetched ranges of each user set table, and their rows ascending by period.
     private var userSetRanges: [UserSetPeriod: [Range<Int64>]] = [:]
     private var userSets: [UserSetPeriod: [(period: Int64, active: ByteBuffer, first: ByteBuffer)]] = [:]
+    /// The fetched ranges of `bucket_log`, and its rows ascending by bucket.
+    private var logRanges: [Range<Int64>] = []
+    private var logs: [(bucket: Int64, events: ByteBuffer)] = []
+    /// The app's segment keys, if fetched (see ``RollupNeeds/segmentKeys``).
+    private var keys: [Int64: [Int64]]?
+    /// The fetched ranges of `day_key_users` (the whole UTC days of the user windows), and
+    /// its rows ascending by day.
+    private var dayKeyRanges: [Range<Int64>] = []
+    private var dayKeyUsers: [(day: Int64, key: Int64, users: ByteBuffer)] = []
+    /// The app's `trait_users` rows by property, fetched with the segment keys.
+    private var traitUsers: [Int64: [(value: Int64, users: ByteBuffer)]] = [:]
     private var labels: [Int64: String] = [:]
     private var labelIDs: [String: Int64] = [:]
 
@@ -82,6 +93,40 @@ struct PostgresRollupRows: RollupRows {
                 ), as: (Int64, ByteBuffer, ByteBuffer).self
             ).map { ($0.0, $0.1, $0.2) }
         }
+        if !needs.logs.isEmpty {
+            rows.logRanges = Self.merged(needs.logs)
+            rows.logs = try await query(
+                """
+                SELECT t.bucket, t.events FROM bucket_log t
+                JOIN unnest(\(rows.logRanges.map(\.lowerBound)), \(rows.logRanges.map(\.upperBound))) AS r (low, high)
+                    ON t.bucket >= r.low AND t.bucket < r.high
+                WHERE t.app_id = \(app) ORDER BY t.bucket
+                """, as: (Int64, ByteBuffer).self
+            ).map { ($0.0, $0.1) }
+        }
+        if needs.segmentKeys {
+            var keys: [Int64: [Int64]] = [:]
+            for (number, labels) in try await query("SELECT id, labels FROM segment_key WHERE app_id = \(app)", as: (Int64, ByteBuffer).self) {
+                keys[number] = try labels.withUnsafeReadableBytes { try SegmentKey.decoded($0) }
+            }
+            rows.keys = keys
+            rows.dayKeyRanges = rows.userSetRanges[.day] ?? []
+            if !rows.dayKeyRanges.isEmpty {
+                rows.dayKeyUsers = try await query(
+                    """
+                    SELECT t.day, t.key, t.users FROM day_key_users t
+                    JOIN unnest(\(rows.dayKeyRanges.map(\.lowerBound)), \(rows.dayKeyRanges.map(\.upperBound))) AS r (low, high)
+                        ON t.day >= r.low AND t.day < r.high
+                    WHERE t.app_id = \(app) ORDER BY t.day, t.key
+                    """, as: (Int64, Int64, ByteBuffer).self
+                ).map { ($0.0, $0.1, $0.2) }
+            }
+            for (property, value, users) in try await query(
+                "SELECT property_id, value_id, users FROM trait_users WHERE app_id = \(app)", as: (Int64, Int64, ByteBuffer).self)
+            {
+                rows.traitUsers[property, default: []].append((value, users))
+            }
+        }
         if !needs.labelTexts.isEmpty {
             for (id, text) in try await query("SELECT id, text FROM label WHERE text = ANY(\(needs.labelTexts))", as: (Int64, String).self) {
                 rows.labelIDs[text] = id
@@ -94,6 +139,23 @@ struct PostgresRollupRows: RollupRows {
                 try blob.withUnsafeReadableBytes { bytes in try BucketActivity.forEachSection(in: bytes) { label, _ in ids.insert(label) } }
             }
         }
+        // Segments name events, screens and versions through the logs and keys, and compare
+        // the texts of key labels and user property values.
+        for row in rows.logs {
+            try row.events.withUnsafeReadableBytes { bytes in
+                var cursor = BucketLog.Cursor(bytes)
+                while let entry = try cursor.next() {
+                    ids.insert(entry.name)
+                    ids.insert(entry.screen)
+                }
+            }
+        }
+        for labels in (rows.keys ?? [:]).values { ids.formUnion(labels) }
+        for (property, values) in rows.traitUsers {
+            ids.insert(property)
+            ids.formUnion(values.map(\.value))
+        }
+        ids.remove(0)
         for id in ids where rows.labels[id] == nil { rows.labels[id] = knownLabels[id] }
         let missing = ids.filter { rows.labels[$0] == nil }
         if !missing.isEmpty {
@@ -101,6 +163,10 @@ struct PostgresRollupRows: RollupRows {
                 rows.labels[id] = text
             }
         }
+        // Every label of the rows answers `labelID` too: a screen or property a computation
+        // looks up without declaring it (a funnel step's `screen` condition) is found if any
+        // fetched row holds it, and no fetched row can match it otherwise.
+        for (id, text) in rows.labels where rows.labelIDs[text] == nil { rows.labelIDs[text] = id }
         return rows
     }
 
@@ -145,21 +211,27 @@ struct PostgresRollupRows: RollupRows {
         }
     }
 
-    // Not yet fetched on PostgreSQL: segments read SQLite only for now.
     func forEachLog(in buckets: Range<Int64>, _ body: (_ bucket: Int64, _ events: UnsafeRawBufferPointer) throws -> Void) throws {
-        throw RollupNeeds.Unfetched()
+        guard buckets.isEmpty || logRanges.contains(where: { $0.lowerBound <= buckets.lowerBound && buckets.upperBound <= $0.upperBound })
+        else { throw RollupNeeds.Unfetched() }
+        for row in Self.slice(logs, key: \.bucket, in: buckets) { try row.events.withUnsafeReadableBytes { try body(row.bucket, $0) } }
     }
 
     func forEachDayKeyUsers(in days: Range<Int64>, _ body: (_ key: Int64, _ users: UnsafeRawBufferPointer) throws -> Void) throws {
-        throw RollupNeeds.Unfetched()
+        guard keys != nil,
+            days.isEmpty || dayKeyRanges.contains(where: { $0.lowerBound <= days.lowerBound && days.upperBound <= $0.upperBound })
+        else { throw RollupNeeds.Unfetched() }
+        for row in Self.slice(dayKeyUsers, key: \.day, in: days) { try row.users.withUnsafeReadableBytes { try body(row.key, $0) } }
     }
 
     func segmentKeys() throws -> [Int64: [Int64]] {
-        throw RollupNeeds.Unfetched()
+        guard let keys else { throw RollupNeeds.Unfetched() }
+        return keys
     }
 
     func forEachTraitUsers(property: Int64, _ body: (_ value: Int64, _ users: UnsafeRawBufferPointer) throws -> Void) throws {
-        throw RollupNeeds.Unfetched()
+        guard keys != nil else { throw RollupNeeds.Unfetched() }
+        for row in traitUsers[property] ?? [] { try row.users.withUnsafeReadableBytes { try body(row.value, $0) } }
     }
 
     func label(_ id: Int64) throws -> String {

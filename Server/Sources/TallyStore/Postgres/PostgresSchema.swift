@@ -11,7 +11,7 @@ import PostgresNIO
 ///   kept as written.
 /// - `event_key` holds every stored `(app_id, id)`: a partition cannot enforce uniqueness
 ///   across months, so deduplication inserts there first.
-/// - Rollups and accounts are the same tables as on SQLite, with blobs as `bytea`.
+/// - Rollups, segments and accounts are the same tables as on SQLite, with blobs as `bytea`.
 ///
 /// Migrations run under an advisory lock, so collectors starting together apply each once.
 enum PostgresSchema {
@@ -129,8 +129,63 @@ enum PostgresSchema {
                 PRIMARY KEY (user_id, app_id)
             );
             """
-        )
+        ),
+        (
+            2,
+            """
+            ALTER TABLE app ADD COLUMN segment_properties text NOT NULL DEFAULT '{"event":"","user":""}';
+            CREATE TABLE segment_key (
+                app_id bigint NOT NULL,
+                id bigint NOT NULL,
+                labels bytea NOT NULL,
+                PRIMARY KEY (app_id, id),
+                UNIQUE (app_id, labels)
+            );
+            CREATE TABLE bucket_log (
+                app_id bigint NOT NULL,
+                bucket bigint NOT NULL,
+                events bytea NOT NULL,
+                PRIMARY KEY (app_id, bucket)
+            );
+            CREATE TABLE day_key_users (
+                app_id bigint NOT NULL,
+                day bigint NOT NULL,
+                key bigint NOT NULL,
+                users bytea NOT NULL,
+                PRIMARY KEY (app_id, day, key)
+            );
+            CREATE TABLE user_trait (
+                app_id bigint NOT NULL,
+                property_id bigint NOT NULL,
+                user_number bigint NOT NULL,
+                value_id bigint NOT NULL,
+                rank bigint NOT NULL,
+                PRIMARY KEY (app_id, property_id, user_number)
+            );
+            CREATE TABLE trait_users (
+                app_id bigint NOT NULL,
+                property_id bigint NOT NULL,
+                value_id bigint NOT NULL,
+                users bytea NOT NULL,
+                PRIMARY KEY (app_id, property_id, value_id)
+            );
+            """
+        ),
     ]
+
+    /// What migration `version` does after its SQL, in the same transaction: version 2 fills
+    /// what segments and funnels read from the raw events of every app and its debug id (see
+    /// ``SegmentDelta/rebuild(_:app:properties:logger:)``), as SQLite's "v4" does. No ingest
+    /// runs meanwhile: `ALTER TABLE app` holds the table until the migration commits.
+    private static func finish(version: Int, _ connection: PostgresConnection, logger: Logger) async throws {
+        guard version == 2 else { return }
+        let apps = try await connection.query("SELECT id FROM app ORDER BY id", logger: logger).collect(as: Int64.self)
+        for app in apps {
+            for id in [-app, app] {
+                try await SegmentDelta.rebuild(connection, app: AppID(rawValue: id), properties: SegmentProperties(), logger: logger)
+            }
+        }
+    }
 
     /// Applies the migrations `client`'s database lacks.
     static func migrate(_ client: PostgresClient, logger: Logger) async throws {
@@ -147,6 +202,7 @@ enum PostgresSchema {
                         for statement in sql.split(separator: ";\n") where !statement.allSatisfy(\.isWhitespace) {
                             try await connection.query(PostgresQuery(unsafeSQL: String(statement)), logger: logger)
                         }
+                        try await finish(version: version, connection, logger: logger)
                         try await connection.query("INSERT INTO tally_migration (version) VALUES (\(version))", logger: logger)
                     }
                 }

@@ -5,9 +5,18 @@ import PostgresNIO
 extension RollupDelta {
     /// Merges the delta into the rollup tables of `app` in PostgreSQL, as
     /// ``write(_:app:cache:)`` does in SQLite, with each table's rows read and written in one
-    /// statement. Call inside the transaction that inserted the events, holding the app's
-    /// advisory lock (see ``PostgresGroupWriter``).
-    func write(_ connection: PostgresConnection, app: AppID, cache: inout RollupCache, logger: Logger) async throws {
+    /// statement, then its ``segments`` under `segmentProperties`, the app's. Call inside the
+    /// transaction that inserted the events, holding the app's advisory lock (see
+    /// ``PostgresGroupWriter``).
+    ///
+    /// - Parameter labels: The `label` id of every text of ``labelTexts`` and of the
+    ///   segments' ``SegmentDelta/labelTexts(_:)``, which the caller interns in one statement
+    ///   with the other apps' of its transaction (see
+    ///   ``PostgresRollupWrites/resolveLabels(_:cache:connection:logger:)``).
+    func write(
+        _ connection: PostgresConnection, app: AppID, labels: [String: Int64], segmentProperties: SegmentProperties,
+        cache: inout RollupCache, logger: Logger
+    ) async throws {
         let database = PostgresRollupWrites(connection: connection, logger: logger, app: app.rawValue)
         let lookUp = usersToLookUp(app: app, cache: cache)
         var stored: [String: RollupCache.User] = [:]
@@ -24,7 +33,6 @@ extension RollupDelta {
         }
         let users = try userChanges(app: app, stored: stored, nextNumber: nextNumber, cache: &cache)
         try await database.write(users)
-        let labels = try await database.resolveLabels(labelTexts, cache: &cache)
         let counts = countRows(labels: labels)
         try await database.add(counts.names, to: "name_bucket", keyColumn: "name_id")
         try await database.add(counts.screens, to: "screen_bucket", keyColumn: "screen_id")
@@ -32,11 +40,14 @@ extension RollupDelta {
         let sets = setChanges(numbers: users.numbers, moves: users.moves)
         try await database.write(sets.buckets, to: "bucket_users", periodColumn: "bucket")
         try await database.write(sets.days, to: "day_users", periodColumn: "day")
+        try await segments.write(
+            connection, app: app, properties: segmentProperties, users: users.numbers, labels: labels, cache: &cache, logger: logger)
     }
 }
 
-/// The statements of ``RollupDelta/write(_:app:cache:logger:)`` for one app.
-private struct PostgresRollupWrites {
+/// The statements of ``RollupDelta/write(_:app:labels:segmentProperties:cache:logger:)`` and
+/// of ``SegmentDelta``'s writes for one app.
+struct PostgresRollupWrites {
     let connection: PostgresConnection
     let logger: Logger
     let app: Int64
@@ -65,8 +76,12 @@ private struct PostgresRollupWrites {
         }
     }
 
-    /// The `label` id of each text, interning those not yet interned in text order.
-    func resolveLabels(_ texts: Set<String>, cache: inout RollupCache) async throws -> [String: Int64] {
+    /// The `label` id of each text, interning those not yet interned in text order, in one
+    /// statement: two transactions that intern the same texts then wait for each other in one
+    /// order only (see ``PostgresGroupWriter``).
+    static func resolveLabels(
+        _ texts: Set<String>, cache: inout RollupCache, connection: PostgresConnection, logger: Logger
+    ) async throws -> [String: Int64] {
         var ids: [String: Int64] = [:]
         var missing: [String] = []
         for text in texts {
@@ -79,7 +94,9 @@ private struct PostgresRollupWrites {
             INSERT INTO label (text) SELECT text FROM unnest(\(missing)) WITH ORDINALITY AS missing (text, position)
             ORDER BY position ON CONFLICT (text) DO NOTHING
             """, logger: logger)
-        for (id, text) in try await rows("SELECT id, text FROM label WHERE text = ANY(\(missing))", as: (Int64, String).self) {
+        for try await (id, text) in try await connection.query("SELECT id, text FROM label WHERE text = ANY(\(missing))", logger: logger)
+            .decode((Int64, String).self)
+        {
             ids[text] = id
             cache.labels[text] = id
         }
