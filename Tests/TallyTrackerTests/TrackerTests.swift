@@ -184,6 +184,43 @@ struct TrackerTests {
         }
     }
 
+    @Test("identify with properties also records an identify event of the new user carrying them alone; without, nothing")
+    func identifyWithProperties() async throws {
+        try await withTemporaryDirectory { directory in
+            let transport = FakeTransport()
+            let tracker = try Tracker(configuration: testConfiguration(directory, transport: transport))
+            let anonymous = tracker.anonymousID
+            tracker.register(["source": "ad"])
+            tracker.track("browsing")
+            tracker.identify("user-42")  // no properties: no event
+            tracker.identify("user-42", properties: ["plan": "pro", "seats": 5])
+            tracker.track("bought")
+            tracker.identify("", properties: ["plan": "free"])  // an empty id is ignored, properties and all
+            _ = await tracker.flush()
+
+            let events = transport.requests.flatMap(eventObjects(in:))
+            try #require(events.count == 3)
+            #expect(events.map { $0["name"] as? String } == ["browsing", "identify", "bought"])
+            #expect(events.map { $0["user_id"] as? String } == [anonymous, "user-42", "user-42"])
+            #expect(Set(events.map { $0["session_id"] as? String }).count == 1)
+            let traits = try #require(events[1]["properties"] as? [String: Any])
+            #expect(traits.count == 2, "the identify event carries no super-property")
+            #expect(traits["plan"] as? String == "pro")
+            #expect(traits["seats"] as? Int == 5)
+            #expect(events[2]["properties"] as? [String: String] == ["source": "ad"])
+
+            // Opted out, identify still changes the user, and records nothing.
+            tracker.optOut()
+            tracker.identify("user-43", properties: ["plan": "free"])
+            tracker.optIn()
+            tracker.track("after")
+            _ = await tracker.flush()
+            let later = transport.requests.flatMap(eventObjects(in:)).dropFirst(3)
+            #expect(later.map { $0["name"] as? String } == ["after"])
+            #expect(later.map { $0["user_id"] as? String } == ["user-43"])
+        }
+    }
+
     @Test("Events carry the configuration's debug flag; it defaults to the build's")
     func debugFlag() async throws {
         try await withTemporaryDirectory { directory in

@@ -109,8 +109,20 @@ final class Recorder: Sendable {
 
     var anonymousID: String { state.withLock { $0.anonymousID } }
 
-    func identify(_ userID: String) {
-        state.withLock { $0.userID = userID }
+    /// Makes `userID` the user of the events recorded from now on; with `properties`, also
+    /// records, in the same step, an `identify` event of that user carrying them alone (no
+    /// super-properties). Returns that event's id, `nil` if none was recorded.
+    @discardableResult
+    func identify(_ userID: String, properties: [String: PropertyValue]) -> UUID? {
+        guard !properties.isEmpty else {
+            state.withLock { $0.userID = userID }
+            return nil
+        }
+        let timestamp = now()
+        return state.withLock { state in
+            state.userID = userID
+            return append("identify", properties, at: timestamp, withSuperProperties: false, to: &state)
+        }
     }
 
     /// Forgets the user and the super-properties, and starts a new session as `anonymousID`.
@@ -143,8 +155,11 @@ final class Recorder: Sendable {
         }
     }
 
+    /// Appends an event to the buffer, with the super-properties unless `withSuperProperties`
+    /// is false; `nil` while opted out.
     private func append(
-        _ name: String, _ properties: [String: PropertyValue], at timestamp: Date, to state: inout State
+        _ name: String, _ properties: [String: PropertyValue], at timestamp: Date, withSuperProperties: Bool = true,
+        to state: inout State
     ) -> UUID? {
         guard !state.isOptedOut else { return nil }
         if timestamp.timeIntervalSince(state.lastActivity) >= sessionTimeout {
@@ -155,7 +170,7 @@ final class Recorder: Sendable {
         state.buffer.append(
             Pending(
                 id: id, name: name, timestamp: timestamp, userID: state.userID, session: state.sessionID, properties: properties,
-                superProperties: state.superProperties))
+                superProperties: withSuperProperties ? state.superProperties : [:]))
         return id
     }
 }

@@ -76,7 +76,7 @@ public final class Tracker: Sendable {
     }
 
     /// The random id of this installation, kept in the storage directory: the events' `user_id`
-    /// until ``identify(_:)`` is called. ``reset()`` replaces it.
+    /// until ``identify(_:properties:)`` is called. ``reset()`` replaces it.
     public var anonymousID: String { recorder.anonymousID }
 
     /// Records an event named `name` with `properties`, plus the super-properties.
@@ -99,13 +99,26 @@ public final class Tracker: Sendable {
         recorder.record("screen_view", properties.merging(["screen": .string(name)]) { _, screen in screen })
     }
 
-    /// Attributes events tracked from now on to `userID` instead of ``anonymousID``.
+    /// Attributes events tracked from now on to `userID` instead of ``anonymousID``, and with
+    /// `properties`, sets the user's properties on the server.
     ///
     /// Not remembered across launches: call it at startup once the signed-in user is known.
-    /// An empty id is ignored, as the server requires a non-empty `user_id`.
-    public func identify(_ userID: String) {
+    /// An empty id is ignored, properties and all, as the server requires a non-empty `user_id`.
+    ///
+    /// With `properties`, it also records an event named `identify`, of `userID`, carrying
+    /// them: the server keeps each user's latest value of the properties an app names as its
+    /// user properties, which the metrics' filters and funnels can then segment by (a user in
+    /// `plan==pro` from this event on, for example). That event carries `properties` alone,
+    /// without the super-properties of ``register(_:)``, so that it sets only what is passed
+    /// here; like any event, it is not recorded while opted out, and it counts among the
+    /// app's events. Without properties nothing is recorded.
+    ///
+    /// ```swift
+    /// tracker.identify("user-42", properties: ["plan": "pro", "seats": 5])
+    /// ```
+    public func identify(_ userID: String, properties: [String: PropertyValue] = [:]) {
         guard !userID.isEmpty else { return }
-        recorder.identify(userID)
+        recorder.identify(userID, properties: properties)
     }
 
     /// Forgets the user, for a logout: a new ``anonymousID`` (kept for later launches) becomes
