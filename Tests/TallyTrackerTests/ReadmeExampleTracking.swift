@@ -36,8 +36,8 @@ struct ReadmeExampleTracking {
             let tracker = try Tracker(configuration: testConfiguration(folder, transport: transport))
 
             let anonymous = tracker.anonymousID  // the user_id until identify
-            tracker.identify("user-42")
-            tracker.register(["plan": "pro"])  // super-properties, on every later event
+            tracker.identify("user-42", properties: ["plan": "pro"])  // with properties, also an identify event: the user's
+            tracker.register(["source": "ad"])  // super-properties, on every later event
             tracker.reset()  // a new anonymous id, no user or super-properties, a new session
             tracker.optOut()
             tracker.optIn()

@@ -41,6 +41,37 @@ final class CommandTests {
         #expect(throws: CommandFailure.self) { try run(["app", "create", "Bills", "--tz", "Mars/Olympus", "--db", db]) }
     }
 
+    @Test func appUpdateSetsTheSegmentPropertiesAndSaysTheyRebuildTheIndex() async throws {
+        try run(["app", "create", "Bills", "--db", db])
+        let id = try #require(try await EventStore(path: db).apps().first?.id.rawValue)
+        func stored() async throws -> SegmentProperties? {
+            try await EventStore(path: db).app(id: AppID(rawValue: id))?.segmentProperties
+        }
+        let output = try run([
+            "app", "update", "\(id)", "--segment-event-property", "source", "--segment-event-property", "tier",
+            "--segment-user-property", "plan", "--db", db,
+        ])
+        #expect(output.contains("segment event properties [source, tier], user properties [plan]"))
+        #expect(try await stored() == SegmentProperties(event: ["source", "tier"], user: ["plan"]))
+        // Each list given replaces its own; the other is kept, as are the other settings.
+        try run(["app", "update", "\(id)", "--segment-user-property", "role", "--tz", "Asia/Shanghai", "--db", db])
+        #expect(try await stored() == SegmentProperties(event: ["source", "tier"], user: ["role"]))
+        try run(["app", "update", "\(id)", "--clear-segment-properties", "--segment-user-property", "plan", "--db", db])
+        #expect(try await stored() == SegmentProperties(user: ["plan"]))
+        try run(["app", "update", "\(id)", "--clear-segment-properties", "--db", db])
+        #expect(try await stored() == SegmentProperties())
+        #expect(try await EventStore(path: db).apps().first?.timeZone == "Asia/Shanghai")
+        // A built-in dimension, or more than four event properties, is refused.
+        #expect(throws: CommandFailure.self) { try run(["app", "update", "\(id)", "--segment-event-property", "platform", "--db", db]) }
+        let five = ["a", "b", "c", "d", "e"].flatMap { ["--segment-event-property", $0] }
+        #expect(throws: CommandFailure.self) { try run(["app", "update", "\(id)"] + five + ["--db", db]) }
+        #expect(try await stored() == SegmentProperties())
+        let help = try run(["app", "update", "--help"]).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("--segment-event-property <name>"))
+        #expect(help.contains("--segment-user-property <name>"))
+        #expect(help.contains("rebuilds the segment index from the stored raw events"))
+    }
+
     @Test func serveDemoServesTheDemoAppsMetricsAndExportWritesNDJSON() async throws {
         let process = Process()
         process.executableURL = try executable()

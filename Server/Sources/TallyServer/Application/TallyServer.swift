@@ -19,8 +19,11 @@ public import TallyStore
 /// - PostHog's capture API, `POST /batch/`, `/capture/`, `/e/` and `/i/v0/e/`, and Segment's
 ///   tracking API, `POST /v1/batch`, `/v1/track`, `/v1/identify`, `/v1/screen` and `/v1/page`,
 ///   for apps whose SDK speaks one of them (see ``CompatibilityController``).
-/// - `GET /v1/metrics?date=…[&tz=…]` and `GET /v1/metrics/range?from=…&to=…[&tz=…]` with
-///   `Authorization: Bearer <read token>`.
+/// - `GET /v1/metrics?date=…[&tz=…]`, `GET /v1/metrics/range?from=…&to=…[&tz=…]`,
+///   `GET /v1/metrics/breakdown`, `GET /v1/retention` and
+///   `GET /v1/funnels?from=…&to=…&steps=a,b,c[&window=SECONDS][&breakdown=PROPERTY]` with
+///   `Authorization: Bearer <read token>`; every one but the breakdown narrowed to a segment
+///   by `filters=` (a `SegmentFilter` in Plausible's syntax, see `MetricsController`).
 /// - `GET /healthz`.
 /// - `GET /openapi.json`: the OpenAPI 3.1 document of every route here (``OpenAPIDocument``).
 /// - `GET /metrics`, from loopback or with ``ServerSettings/metricsToken``: the
@@ -82,6 +85,7 @@ public struct TallyServer: Sendable {
         router.get("/v1/metrics/range") { request, _ in try await metrics.range(request) }
         router.get("/v1/metrics/breakdown") { request, _ in try await metrics.breakdown(request) }
         router.get("/v1/retention") { request, _ in try await metrics.retention(request) }
+        router.get("/v1/funnels") { request, _ in try await metrics.funnel(request) }
         router.get("/healthz") { _, _ in try Response.json(["status": "ok"]) }
         router.get("/openapi.json") { _, _ in try OpenAPIDocument.response() }
         let exposition = MetricsExposition(

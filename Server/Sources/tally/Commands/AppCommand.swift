@@ -36,10 +36,22 @@ struct AppCommand: AsyncParsableCommand {
 }
 
 extension AppCommand {
-    /// `tally app update ID [--tz Area/City] [--max-event-age-days N]`: changes an app's
-    /// settings; a running server sees them within a second.
+    /// `tally app update ID [--tz Area/City] [--max-event-age-days N]
+    /// [--segment-event-property NAME]… [--segment-user-property NAME]… [--clear-segment-properties]`:
+    /// changes an app's settings; a running server sees them within a second.
     struct Update: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change an app's time zone or accepted event age.")
+        static let configuration = CommandConfiguration(
+            abstract: "Change an app's time zone, accepted event age or segment properties.",
+            discussion: """
+                Segment properties are the properties, beside app_version and platform, that the \
+                metrics' filters= and funnels filter and break down by: event properties (an event's \
+                own value) and user properties (each user's latest value, set by identify). Each \
+                of --segment-event-property and --segment-user-property replaces its list when \
+                given; --clear-segment-properties empties both first. Changing them rebuilds the \
+                segment index from the stored raw events, in one transaction during which ingest \
+                waits.
+                """
+        )
 
         @Argument(help: "The app's id.")
         var id: Int64
@@ -50,12 +62,44 @@ extension AppCommand {
         @Option(help: "How many days old an event may be and still be accepted.")
         var maxEventAgeDays: Double?
 
+        @Option(
+            name: .customLong("segment-event-property"),
+            help: ArgumentHelp(
+                "An event property that filters and funnels may name (repeatable, at most \(SegmentProperties.maximumEventProperties)); replaces the list.",
+                valueName: "name"))
+        var segmentEventProperties: [String] = []
+
+        @Option(
+            name: .customLong("segment-user-property"),
+            help: ArgumentHelp(
+                "A user property that filters and funnels may name (repeatable, at most \(SegmentProperties.maximumUserProperties)); replaces the list.",
+                valueName: "name"))
+        var segmentUserProperties: [String] = []
+
+        @Flag(help: "Remove every segment property (before adding those given).")
+        var clearSegmentProperties = false
+
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
             let store = try await EventStore(database: database.location())
-            let app = try await store.updateApp(AppID(rawValue: id), timeZone: tz, acceptedEventAge: maxEventAgeDays.map { $0 * 86_400 })
-            say("app \(app.id.rawValue) (\(app.name)): time zone \(app.timeZone), events accepted up to \(app.acceptedEventAge / 86_400) days old")
+            let appID = AppID(rawValue: id)
+            var segmentProperties: SegmentProperties?
+            if clearSegmentProperties || !segmentEventProperties.isEmpty || !segmentUserProperties.isEmpty {
+                guard let current = try await store.app(id: appID) else { throw TallyStoreError.unknownApp(appID) }
+                var properties = clearSegmentProperties ? SegmentProperties() : current.segmentProperties
+                if !segmentEventProperties.isEmpty { properties.event = segmentEventProperties }
+                if !segmentUserProperties.isEmpty { properties.user = segmentUserProperties }
+                // Unchanged properties are not passed, so the index is not rebuilt for nothing.
+                if properties != current.segmentProperties { segmentProperties = properties }
+            }
+            let app = try await store.updateApp(
+                appID, timeZone: tz, acceptedEventAge: maxEventAgeDays.map { $0 * 86_400 }, segmentProperties: segmentProperties)
+            let segments = app.segmentProperties
+            say(
+                "app \(app.id.rawValue) (\(app.name)): time zone \(app.timeZone), events accepted up to \(app.acceptedEventAge / 86_400) days old, "
+                    + "segment event properties [\(segments.event.joined(separator: ", "))], user properties [\(segments.user.joined(separator: ", "))]"
+            )
         }
     }
 
