@@ -11,14 +11,15 @@ import uuid
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from tally_server import DEMO_TIME_ZONE, TallyServer, new_driver, sign_in
 
 DEFAULT_SECTIONS = [
-    "app", "versions", "retention", "bills", "entry_quality", "ads", "record_time",
+    "app", "versions", "retention", "bills", "bill_funnel", "entry_quality", "ads", "record_time",
     "sessions", "ratings", "screens", "top_events", "live", "health",
 ]
 server = None
@@ -72,9 +73,58 @@ class DashboardTests(unittest.TestCase):
         return self.text(f'[data-metric="{key}"]')
 
     def open_sheet(self, button):
-        self.driver.find_element(By.ID, button).click()
+        # The resync on connecting replaces the bar's buttons: a click may find one stale.
+        self.retry(lambda: self.driver.find_element(By.ID, button).click(), f"cannot click #{button}")
         self.wait(lambda: self.driver.find_elements(By.CSS_SELECTOR, "#sheet-slot .sheet"), message="no sheet")
         self.sheet_rect()  # clicks inside land where they aim once it stops sliding in
+
+    def demo_day(self, days_ago):
+        return (datetime.now(ZoneInfo(DEMO_TIME_ZONE)) - timedelta(days=days_ago)).date().isoformat()
+
+    def open_page(self, query):
+        """Signs in and opens the demo app's page at `query`, live; yesterday and the week
+        before are whole days of the demo whatever the hour."""
+        self.sign_in()
+        base = self.driver.current_url.split("?")[0]
+        self.driver.get(f"{base}?{query}")
+        self.wait(lambda: self.driver.find_elements(By.CSS_SELECTOR, "[data-section]"), message="no sections")
+        self.wait_live()
+        return base
+
+    def week_query(self):
+        return f"date={self.demo_day(1)}&from={self.demo_day(7)}"
+
+    def query(self):
+        return urllib.parse.parse_qs(urllib.parse.urlparse(self.driver.current_url).query)
+
+    def chips(self):
+        return self.js("return [...document.querySelectorAll('#filter-bar .chip')].map(e => e.dataset.property)")
+
+    def retry(self, action, message):
+        """Runs `action` until it does not find its element stale or missing: the server
+        draws a sheet again as its form changes."""
+        def attempt():
+            try:
+                action()
+                return True
+            except (StaleElementReferenceException, NoSuchElementException):
+                return False
+        self.wait(attempt, message=message)
+
+    def choose(self, select_id, value):
+        self.retry(lambda: Select(self.driver.find_element(By.ID, select_id)).select_by_value(value),
+                   f"cannot choose {value} in #{select_id}")
+
+    def add_filter(self, property_name, value):
+        """Adds `property_name is value` through the filter sheet, as a user does."""
+        self.open_sheet("filter-button")
+        self.choose("filter-property", property_name)
+        self.retry(lambda: self.driver.find_element(
+            By.CSS_SELECTOR, f"#filter-form input[name=value][value='{value}']").click(), f"no value {value} offered")
+        self.wait(lambda: self.js(f"return !!document.querySelector(\"#filter-form input[value='{value}']:checked\")"),
+                  message="the value is not ticked")
+        self.retry(lambda: self.driver.find_element(By.CSS_SELECTOR, "#filter-form button[type=submit]").click(), "no Apply button")
+        self.wait(lambda: property_name in self.chips(), message=f"no chip for {property_name}: {self.chips()}")
 
     def sheet_rect(self):
         """The sheet's box once it stops moving (it slides in)."""
@@ -154,6 +204,93 @@ class DashboardTests(unittest.TestCase):
         print(f"\n  ingest to dashboard: {seen * 1000:.0f} ms", flush=True)
         self.assertEqual(self.js("return window.__marker"), 1, "the page was loaded again")
 
+    def test_a_filter_changes_the_numbers_and_the_url_keeps_it(self):
+        self.open_page(self.week_query())
+        mau, events = number(self.metric("mau")), number(self.metric("events"))
+        self.assertEqual(self.chips(), [])
+        self.add_filter("platform", "android")
+        self.wait(lambda: number(self.metric("mau")) < mau, message=f"MAU did not drop under the filter: {self.metric('mau')} of {mau}")
+        self.assertLessEqual(number(self.metric("events")), events)
+        self.assertEqual(self.query().get("filters"), ["platform==android"])
+        self.assertIn("Platform is android", self.text("#filter-bar .chip"))
+        # Back shows the page before the filter, Forward the filtered one again.
+        self.driver.back()
+        self.wait(lambda: self.chips() == [] and number(self.metric("mau")) == mau, message="Back did not restore the page")
+        self.assertNotIn("filters", self.query())
+        self.driver.forward()
+        self.wait(lambda: self.chips() == ["platform"] and number(self.metric("mau")) < mau, message="Forward did not restore the filter")
+
+    def test_a_filtered_url_reloads_and_its_chip_removes_it(self):
+        base = self.open_page(self.week_query())
+        mau = number(self.metric("mau"))
+        self.driver.get(f"{base}?{self.week_query()}&filters=plan==pro")
+        self.wait(lambda: self.chips() == ["plan"], message="the address's filter has no chip")
+        self.wait_live()
+        pro = number(self.metric("mau"))
+        self.assertLess(pro, mau, "the pro plan's users are not fewer than all")
+        self.assertGreater(pro, 0, "the demo has no pro users")
+        self.driver.refresh()
+        self.wait(lambda: self.chips() == ["plan"] and self.metric("mau") is not None, message="the filter did not survive a reload")
+        self.assertEqual(number(self.metric("mau")), pro)
+        self.wait_live()
+        self.retry(lambda: self.driver.find_element(By.CSS_SELECTOR, "#filter-bar .chip[data-property=plan] .chip-remove").click(),
+                   "cannot click the chip's ×")
+        self.wait(lambda: self.chips() == [] and number(self.metric("mau")) == mau, message="removing the chip did not unfilter")
+        self.assertNotIn("filters", self.query())
+
+    def test_a_bad_filter_in_the_url_shows_a_message_and_the_whole_page(self):
+        base = self.open_page(self.week_query())
+        mau = number(self.metric("mau"))
+        for bad in ("plan=pro", "country==fr"):
+            self.driver.get(f"{base}?{self.week_query()}&filters={bad}")
+            self.wait(lambda: self.text("#filter-bar .notice"), message=f"no notice for {bad}")
+            self.assertIn("left out", self.text("#filter-bar .notice"))
+            self.assertEqual(number(self.metric("mau")), mau)
+            self.assertEqual(self.chips(), [])
+            self.wait_live()
+            self.wait(lambda: "filters" not in self.query(), message="the bad filter stayed in the address")
+
+    def test_a_funnel_section_draws_its_steps(self):
+        self.open_page(self.week_query())
+        first = number(self.metric("funnel:bill_funnel:1"))
+        second, third = number(self.metric("funnel:bill_funnel:2")), number(self.metric("funnel:bill_funnel:3"))
+        self.assertGreater(first, 0)
+        self.assertTrue(first >= second >= third, (first, second, third))
+        self.assertEqual(self.js("return document.querySelectorAll('[data-section=bill_funnel] svg.funnel-bar').length"), 3)
+        details = self.js("return [...document.querySelectorAll('[data-section=bill_funnel] .cell-step .detail')].map(e => e.textContent)")
+        self.assertEqual(len(details), 3)
+        self.assertIn("of step 1", details[1])
+        self.assertIn("dropped", details[1])
+        self.assertIn("converted within 1 hour", self.text("[data-section=bill_funnel] .note"))
+        # Under a filter the funnel counts fewer users.
+        self.add_filter("platform", "android")
+        self.wait(lambda: number(self.metric("funnel:bill_funnel:1")) < first, message="the funnel did not count under the filter")
+
+    def test_the_funnel_sheet_breaks_a_funnel_down(self):
+        self.open_page(self.week_query())
+        self.open_sheet("funnel-button")
+        self.assertIn("Pick at least two steps", self.text("#sheet"))
+        self.choose("funnel-step-1", "screen_view")
+        self.choose("funnel-step-2", "bill_created")
+        self.wait(lambda: self.metric("funnel-step:2") is not None, message="the funnel was not counted")
+        self.choose("funnel-breakdown", "plan")
+        self.wait(lambda: self.js("return document.querySelectorAll('#sheet .funnel-breakdown tbody tr').length") >= 2,
+                  message="no breakdown rows")
+        values = self.js("return [...document.querySelectorAll('#sheet .funnel-breakdown tbody tr')].map(r => r.dataset.breakdownValue)")
+        self.assertTrue(set(values) <= {"free", "pro", "team", ""} and {"free", "pro"} <= set(values), values)
+        first = number(self.metric("funnel-step:1"))
+        self.assertGreaterEqual(first, number(self.metric("funnel-step:2")))
+        rows = self.js("return [...document.querySelectorAll('#sheet .funnel-breakdown tbody tr')]"
+                       ".map(r => [...r.querySelectorAll('td')].map(c => c.textContent))")
+        self.assertTrue(all(len(row) == 3 and row[2].endswith("%") for row in rows), rows)
+        self.assertGreaterEqual(sum(int(row[0]) for row in rows), first, "every user of the first step is in a row")
+        query = self.query()
+        self.assertEqual((query.get("sheet"), query.get("steps"), query.get("breakdown")),
+                         (["funnel"], ["screen_view,bill_created"], ["plan"]))
+        self.driver.refresh()
+        self.wait(lambda: self.js("return document.querySelectorAll('#sheet .funnel-breakdown tbody tr').length") >= 2,
+                  message="the funnel sheet did not survive a reload")
+
     def console_policy_messages(self):
         """The console's messages about the Content Security Policy since the last call, once
         what the page did last has had time to log (a blocked inline style logs one each)."""
@@ -194,6 +331,24 @@ class DashboardTests(unittest.TestCase):
         self.wait(lambda: self.text("#date-button") != label, message="the range did not change")
         check("date sheet, another range")
         close_sheet()
+
+        self.open_sheet("filter-button")
+        self.choose("filter-property", "plan")
+        self.wait(lambda: self.driver.find_elements(By.CSS_SELECTOR, "#filter-form input[name=value]"), message="no values offered")
+        check("filter sheet")
+        self.retry(lambda: self.driver.find_element(By.CSS_SELECTOR, "#filter-form input[name=value]").click(), "no value to tick")
+        self.retry(lambda: self.driver.find_element(By.CSS_SELECTOR, "#filter-form button[type=submit]").click(), "no Apply button")
+        self.wait(lambda: self.chips() == ["plan"], message="no chip")
+        check("filter chip")
+        self.open_sheet("funnel-button")
+        self.choose("funnel-step-1", "screen_view")
+        self.choose("funnel-step-2", "bill_created")
+        self.choose("funnel-breakdown", "platform")
+        self.wait(lambda: self.driver.find_elements(By.CSS_SELECTOR, "#sheet .funnel-breakdown"), message="no breakdown")
+        check("funnel sheet")
+        close_sheet()
+        self.retry(lambda: self.driver.find_element(By.CSS_SELECTOR, "#filter-bar .chip-remove").click(), "cannot click the chip's ×")
+        self.wait(lambda: self.chips() == [], message="the chip stayed")
 
         self.open_sheet("sections-button")
         check("sections sheet")
@@ -239,6 +394,23 @@ class DashboardTests(unittest.TestCase):
 class PhoneTests(DashboardTests):
     """The same flows at phone size (each inherited test runs again at 390x844), plus the layout."""
     width, height = 390, 844
+
+    def test_no_horizontal_scroll_with_chips_and_funnels(self):
+        base = self.open_page(self.week_query())
+        long_filter = "app_version==3.0.0|3.1.0|3.2.0|3.3.0;platform!=android;plan==pro|team;method!=wechat"
+        self.driver.get(f"{base}?{self.week_query()}&filters={urllib.parse.quote(long_filter, safe='=;!')}")
+        self.wait(lambda: len(self.chips()) == 4, message=f"chips: {self.chips()}")
+        self.wait_live()
+        self.assertLessEqual(*self.js("return [document.documentElement.scrollWidth, innerWidth]"))
+        height = self.js("return document.querySelector('#filter-bar .chip').getBoundingClientRect().height")
+        self.assertLessEqual(height, 36, "chips are not compact")
+        self.open_sheet("funnel-button")
+        self.choose("funnel-step-1", "screen_view")
+        self.choose("funnel-step-2", "bill_created")
+        self.choose("funnel-step-3", "ad_shown")
+        self.choose("funnel-breakdown", "app_version")
+        self.wait(lambda: self.driver.find_elements(By.CSS_SELECTOR, "#sheet .funnel-breakdown"), message="no breakdown")
+        self.assertLessEqual(*self.js("return [document.documentElement.scrollWidth, innerWidth]"))
 
     def test_no_horizontal_scroll_and_sheet_placement(self):
         self.sign_in()

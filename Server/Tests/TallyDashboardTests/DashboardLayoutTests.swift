@@ -1,4 +1,5 @@
 import TallyDashboard
+import TallyStore
 import Testing
 
 @Suite struct DashboardLayoutTests {
@@ -9,9 +10,18 @@ import Testing
         #expect(layout == DashboardLayout.default)
         #expect(
             layout.sections.map(\.id) == [
-                "app", "versions", "retention", "bills", "entry_quality", "ads", "record_time", "sessions", "ratings", "screens",
-                "top_events", "live", "health",
+                "app", "versions", "retention", "bills", "bill_funnel", "entry_quality", "ads", "record_time", "sessions", "ratings",
+                "screens", "top_events", "live", "health",
             ])
+        #expect(
+            layout.section("bill_funnel")?.content
+                == .funnel(
+                    DashboardLayout.Funnel(
+                        steps: [
+                            FunnelStep("screen_view", [.is("screen", "Home")]), FunnelStep("screen_view", [.is("screen", "BillEditor")]),
+                            "bill_created",
+                        ],
+                        window: FunnelWindow("1h")!)))
         #expect(layout.section("app")?.content == .app)
         #expect(layout.section("retention")?.content == .retention)
         #expect(layout.section("screens")?.content == .screens(names: ["BillEditor": "Bill editor"]))
@@ -54,12 +64,62 @@ import Testing
         #expect(try DashboardLayout(yaml: json).sections.count == 1)
     }
 
+    /// A funnel section: its steps (names, or names with conditions) and its window in
+    /// seconds, minutes, hours or days, a day when left out.
+    @Test func aFunnelSectionReadsItsStepsAndWindow() throws {
+        let yaml = """
+            sections:
+              - id: f
+                title: F
+                funnel: {steps: [app_open, "screen_view[screen==Checkout;platform!=android]", purchase], window: 30m}
+              - id: g
+                title: G
+                funnel:
+                  steps:
+                    - login
+                    - bill_created
+            """
+        let layout = try DashboardLayout(yaml: yaml)
+        #expect(
+            layout.section("f")?.content
+                == .funnel(
+                    DashboardLayout.Funnel(
+                        steps: ["app_open", FunnelStep("screen_view", [.is("screen", "Checkout"), .isNot("platform", "android")]), "purchase"],
+                        window: FunnelWindow(seconds: 1_800)!)))
+        #expect(layout.section("g")?.content == .funnel(DashboardLayout.Funnel(steps: ["login", "bill_created"], window: .day)))
+    }
+
+    @Test(arguments: [("45s", 45), ("30m", 1_800), ("1h", 3_600), ("1d", 86_400), ("90d", 7_776_000)])
+    func aWindowReadsInItsUnitAndWritesInItsLargest(text: String, seconds: Int) throws {
+        let window = try #require(FunnelWindow(text))
+        #expect(window.seconds == seconds)
+        #expect(window.description == text)
+        #expect(FunnelWindow(seconds: 7_200)?.description == "2h")
+        #expect(FunnelWindow(seconds: 90)?.description == "90s")
+    }
+
+    @Test(arguments: ["", "d", "0d", "-1h", "1.5h", "91d", "10w", "60", "1 d"])
+    func aWindowOutOfBoundsOrUnitIsRefused(text: String) {
+        #expect(FunnelWindow(text) == nil)
+    }
+
     /// A bad file is refused with the line and the field, so its author can fix it.
     @Test(arguments: [
         ("sections:\n  - {id: a, title: A, builtin: app}\n  - {id: b, titel: B, builtin: app}", 3, "sections[1].titel", "unknown field"),
         ("sections:\n  - {title: A, builtin: app}", 2, "sections[0].id", "missing"),
         ("sections:\n  - {id: a, title: A, builtin: app}\n  - {id: a, title: B, builtin: versions}", 3, "sections[1].id", "used twice"),
-        ("sections:\n  - {id: a, title: A, builtin: app, metrics: [{key: k, label: K, count: e}]}", 2, "sections[0]", "either metrics or builtin"),
+        (
+            "sections:\n  - {id: a, title: A, builtin: app, metrics: [{key: k, label: K, count: e}]}", 2, "sections[0]",
+            "one of metrics, builtin or funnel"
+        ),
+        ("sections:\n  - {id: f, title: F, funnel: {steps: [a]}}", 2, "sections[0].funnel.steps", "2 to 10 steps"),
+        ("sections:\n  - {id: f, title: F, funnel: {steps: [a, b, c, d, e, f, g, h, i, j, k]}}", 2, "sections[0].funnel.steps", "2 to 10 steps"),
+        ("sections:\n  - {id: f, title: F, funnel: {steps: [a, b], window: 2w}}", 2, "sections[0].funnel.window", "not a window"),
+        ("sections:\n  - {id: f, title: F, funnel: {steps: [a, b], window: 91d}}", 2, "sections[0].funnel.window", "at most 90d"),
+        ("sections:\n  - {id: f, title: F, funnel: {steps: [a, 'b[x=1]']}}", 2, "sections[0].funnel.steps[1]", "not a step"),
+        ("sections:\n  - {id: f, title: F, funnel: {steps: [a, 'b,c']}}", 2, "sections[0].funnel.steps[1]", "one step per item"),
+        ("sections:\n  - {id: f, title: F, funnel: {steps: [a, b], windows: 1d}}", 2, "sections[0].funnel.windows", "unknown field"),
+        ("sections:\n  - {id: f, title: F, funnel: {window: 1d}}", 2, "sections[0].funnel.steps", "missing"),
         ("sections:\n  - {id: a, title: A, builtin: charts}", 2, "sections[0].builtin", "unknown built-in section"),
         ("sections:\n  - {id: 'a b', title: A, builtin: app}", 2, "sections[0].id", "only letters, digits"),
         ("sections:\n  - {id: h, title: H, builtin: data_health, unreliable_share: 5}", 2, "sections[0].unreliable_share", "from 0 to 1"),

@@ -79,7 +79,7 @@ private let maxFrameSize = 1 << 22
         try await fixture.test { client in
             try await withSocket(fixture, client) { reader, outbound in
                 let resync = try await reader.next()
-                #expect(resync.patches.map(\.id) == ["sections", "sheet-slot", "date-button", "debug-button"])
+                #expect(resync.patches.map(\.id) == ["sections", "sheet-slot", "date-button", "debug-button", "filter-bar"])
                 #expect(resync.patches.first?.html?.contains(#"data-metric="dau">2<"#) == true)
                 #expect(resync.url == "/apps/\(fixture.app.app.id.rawValue)?date=\(DashboardFixture.day)")
 

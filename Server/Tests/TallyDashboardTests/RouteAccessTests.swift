@@ -42,7 +42,7 @@ import Testing
         "POST /v1/batch": .ingestKey, "POST /v1/track": .ingestKey, "POST /v1/identify": .ingestKey, "POST /v1/screen": .ingestKey,
         "POST /v1/page": .ingestKey,
         "GET /v1/metrics": .readToken, "GET /v1/metrics/range": .readToken, "GET /v1/metrics/breakdown": .readToken,
-        "GET /v1/retention": .readToken, "GET /metrics": .loopbackOrMetricsToken,
+        "GET /v1/retention": .readToken, "GET /v1/funnels": .readToken, "GET /metrics": .loopbackOrMetricsToken,
         "GET /": .session, "GET /apps/{id}": .session, "GET /apps/{id}/metrics/{file}": .session, "POST /logout": .form,
     ]
 

@@ -1,4 +1,5 @@
 import Foundation
+import TallyStore
 import Yams
 
 extension DashboardLayout {
@@ -27,13 +28,19 @@ extension DashboardLayout {
     ///   - {id: app, title: App, builtin: app}
     ///   - {id: screens, title: Screens, builtin: screens, screen_names: {BillEditor: Bill editor}}
     ///   - {id: health, title: Data health, builtin: data_health, unreliable_share: 0.05}
+    ///   - id: first_bill
+    ///     title: First bill
+    ///     funnel: {steps: [login, "screen_view[screen==BillEditor]", bill_created], window: 1d}
     /// ```
     ///
-    /// A section has either `metrics` or `builtin` (`app`, `versions`, `retention`, `screens`,
-    /// `top_events`, `live_feed`, `data_health`). A metric has one measure: `count`,
-    /// `per_user` or `distinct_users` (an event name), or `average`, `empty_share` or
-    /// `breakdown` (an event and a property). Identifiers and keys are unique; unknown
-    /// fields are refused, so a misspelt one is found rather than ignored.
+    /// A section has one of `metrics`, `builtin` (`app`, `versions`, `retention`, `screens`,
+    /// `top_events`, `live_feed`, `data_health`) or `funnel`. A metric has one measure:
+    /// `count`, `per_user` or `distinct_users` (an event name), or `average`, `empty_share` or
+    /// `breakdown` (an event and a property). A funnel has 2 to 10 `steps`, each an event
+    /// name or `NAME[CONDITIONS]` in the filter syntax (quote those in a flow list), and a
+    /// `window`, a whole number of `s`, `m`, `h` or `d` up to 90 days (default `1d`).
+    /// Identifiers and keys are unique; unknown fields are refused, so a misspelt one is
+    /// found rather than ignored.
     ///
     /// - Throws: ``DashboardLayoutError`` naming the line and the field.
     public init(yaml text: String) throws(DashboardLayoutError) {
@@ -107,27 +114,60 @@ private struct LayoutReader {
     }
 
     private mutating func section(_ value: Value) throws(DashboardLayoutError) -> DashboardLayout.Section {
-        let fields = try Fields(value, allowed: ["id", "title", "metrics", "builtin", "screen_names", "unreliable_share"])
+        let fields = try Fields(value, allowed: ["id", "title", "metrics", "builtin", "funnel", "screen_names", "unreliable_share"])
         let id = try fields.required("id").identifier()
         let title = try fields.required("title").text(maximumLength: 100)
         let content: DashboardLayout.Content
-        switch (fields.optional("metrics"), fields.optional("builtin")) {
-        case (let metrics?, nil):
+        switch (fields.optional("metrics"), fields.optional("builtin"), fields.optional("funnel")) {
+        case (nil, nil, let funnel?):
+            content = .funnel(try Self.funnel(funnel))
+        case (let metrics?, nil, nil):
             let list = try metrics.sequence()
             guard !list.isEmpty else { throw fields.error("metrics", "a section needs at least one metric") }
             var parsed: [DashboardLayout.Metric] = []
             for item in list { parsed.append(try metric(item)) }
             content = .metrics(parsed)
-        case (nil, let builtin?):
+        case (nil, let builtin?, nil):
             let name = try builtin.text(maximumLength: 64)
             guard let builtin = try Self.builtin(name, fields) else {
                 throw builtin.error("", "unknown built-in section '\(name)'; one of \(Self.builtins.joined(separator: ", "))")
             }
             content = builtin
         default:
-            throw fields.error("", "a section has either metrics or builtin")
+            throw fields.error("", "a section has one of metrics, builtin or funnel")
         }
         return DashboardLayout.Section(id: id, title: title, content: content)
+    }
+
+    /// A funnel section's `{steps: [...], window: 1d}`.
+    private static func funnel(_ value: Value) throws(DashboardLayoutError) -> DashboardLayout.Funnel {
+        let fields = try Fields(value, allowed: ["steps", "window"])
+        let list = try fields.required("steps").sequence()
+        guard (2...EventStore.maximumFunnelSteps).contains(list.count) else {
+            throw fields.error("steps", "a funnel has 2 to \(EventStore.maximumFunnelSteps) steps, not \(list.count)")
+        }
+        var steps: [FunnelStep] = []
+        for item in list {
+            let text = try item.text(maximumLength: 500)
+            do {
+                let parsed = try FunnelStep.steps(parsing: text)
+                guard parsed.count == 1 else { throw item.error("", "one step per item; escape a comma in a name as \\,") }
+                steps.append(parsed[0])
+            } catch let error as DashboardLayoutError {
+                throw error
+            } catch {
+                throw item.error("", "not a step (NAME or NAME[CONDITIONS]): \(error)")
+            }
+        }
+        var window = FunnelWindow.day
+        if let given = fields.optional("window") {
+            let text = try given.text(maximumLength: 16)
+            guard let parsed = FunnelWindow(text) else {
+                throw given.error("", "'\(text)' is not a window: a whole number of s, m, h or d, such as 30m or 1d, at most 90d")
+            }
+            window = parsed
+        }
+        return DashboardLayout.Funnel(steps: steps, window: window)
     }
 
     private static let measures = ["count", "per_user", "distinct_users", "average", "empty_share", "breakdown"]

@@ -1,3 +1,5 @@
+public import TallyStore
+
 /// What a dashboard shows: its sections, in their default order, and the metrics of each.
 ///
 /// A layout comes from a file (see ``init(yaml:)``), so a new app needs no code: name the
@@ -58,6 +60,23 @@ extension DashboardLayout {
         /// flags the data as unreliable when rejections and drops pass `unreliableShare` of
         /// what was sent.
         case dataHealth(unreliableShare: Double)
+        /// How many users went through steps in order over the page's range, as bars: each
+        /// step's users, its conversion from the first step and the drop from the one before.
+        case funnel(Funnel)
+    }
+
+    /// The steps of a ``Content/funnel(_:)`` section and how long a chain of them may take.
+    public struct Funnel: Hashable, Sendable {
+        /// 2 to ``TallyStore/EventStore/maximumFunnelSteps`` steps, in order.
+        public var steps: [FunnelStep]
+        /// How long a chain may take from its first event.
+        public var window: FunnelWindow
+
+        /// A funnel of `steps` within `window`.
+        public init(steps: [FunnelStep], window: FunnelWindow = .day) {
+            self.steps = steps
+            self.window = window
+        }
     }
 
     /// A headline number of a ``Content/metrics(_:)`` section.

@@ -1,5 +1,6 @@
 public import Componentry
 public import TallyEvent
+public import TallyStore
 
 /// Where a section should go: raised by a section's element, taken by the page.
 public struct SectionMove: Hashable, Sendable {
@@ -41,4 +42,14 @@ extension ResponderEvent<Bool> {
 extension ResponderEvent<Void> {
     /// The reload button.
     public static var reload: Self { Self("reload") }
+}
+
+extension ResponderEvent<SegmentFilter> {
+    /// The filter changed: a condition added or removed, or a saved segment chosen.
+    public static var setFilter: Self { Self("setFilter") }
+}
+
+extension ResponderEvent<PageNavigation> {
+    /// The browser went back or forward to another address of the page.
+    public static var navigate: Self { Self("navigate") }
 }

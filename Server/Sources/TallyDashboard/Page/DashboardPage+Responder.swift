@@ -2,6 +2,7 @@ public import Componentry
 import ComponentryList
 import Foundation
 import TallyEvent
+import TallyStore
 
 extension DashboardPage: ResponderEventHandling {
     /// The page is the top of its chain.
@@ -21,6 +22,8 @@ extension DashboardPage: ResponderEventHandling {
         }
         table.on(.compare) { page, compare in page.change { $0.compare = compare } }
         table.on(.reload) { page, _ in page.reload() }
+        table.on(.setFilter) { page, filter in page.setFilter(filter) }
+        table.on(.navigate) { page, target in page.navigate(to: target.query, notice: target.ignoredFilter) }
     }
 
     /// Routes what the browser sent up the responder chain — from the element's section to
@@ -64,6 +67,30 @@ extension DashboardPage: ResponderEventHandling {
         case "reload":
             guard !viewModel.isRefreshing.value else { throw .busy }
             taker = origin.raise(.reload)
+        case "filters":
+            guard let text = event.value, text.count <= PageQuery.maximumFilterLength, let filter = try? SegmentFilter(parsing: text) else {
+                throw .badValue(event)
+            }
+            taker = origin.raise(.setFilter, filter)
+        case "remove-filter":
+            let filter = viewModel.query.value.filter
+            guard let index = event.value.flatMap({ Int($0) }), filter.conditions.indices.contains(index) else { throw .badValue(event) }
+            taker = origin.raise(.setFilter, filter.removing(at: index))
+        case "add-filter":
+            guard let condition = event.value.flatMap(condition(form:)) else { throw .badValue(event) }
+            taker = origin.raise(.setFilter, viewModel.query.value.filter.setting(condition))
+        case "filter-property":
+            guard let name = event.value, name.isEmpty || filterProperties.contains(where: { $0.name == name }) else { throw .badValue(event) }
+            taker = origin.raise(.showSheet, .filter(property: name.isEmpty ? nil : name))
+        case "funnel":
+            guard let funnel = event.value.flatMap(FunnelQuery.init(form:)) else { throw .badValue(event) }
+            taker = origin.raise(.showSheet, .funnel(funnel))
+        case "navigate":
+            let items = URLComponents(string: "?" + (event.value ?? "").drop { $0 == "?" })?.queryItems ?? []
+            var parameters: [String: String] = [:]
+            for item in items where parameters[item.name] == nil { parameters[item.name] = item.value ?? "" }
+            guard let (query, ignored) = try? PageQuery.reading(parameters, today: today) else { throw .badValue(event) }
+            taker = origin.raise(.navigate, PageNavigation(query: query, ignoredFilter: ignored))
         default:
             throw .unknownEvent(event.name)
         }
@@ -75,30 +102,65 @@ extension DashboardPage: ResponderEventHandling {
         CalendarDay(Date(), in: TimeZone(identifier: viewModel.query.value.timeZone ?? app.timeZone) ?? .gmt)
     }
 
-    /// Applies `edit` to the page's query and sends the browser what changed: the address,
-    /// the date button, the sheet; a new range is read from the store.
-    func change(_ edit: (inout PageQuery) -> Void) {
+    /// The condition the filter sheet's form names, as the page's script sends it:
+    /// `property=…&operator=is|is_not`, then `value=…` per value ticked and `other=…` typed;
+    /// `nil` without a property the page may filter by or without a value.
+    func condition(form: String) -> SegmentFilter.Condition? {
+        let items = URLComponents(string: "?" + form)?.queryItems ?? []
+        func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
+        guard let property = value("property"), filterProperties.contains(where: { $0.name == property }) else { return nil }
+        var values = items.filter { $0.name == "value" }.compactMap(\.value)
+        if let other = value("other")?.trimmingCharacters(in: .whitespaces), !other.isEmpty { values.append(other) }
+        var seen: Set<String> = []
+        values = values.filter { seen.insert($0).inserted }
+        guard !values.isEmpty, values.count <= SegmentFilter.maximumValues, values.allSatisfy({ $0.count <= 200 }) else { return nil }
+        return SegmentFilter.Condition(property: property, isNegated: value("operator") == "is_not", values: values)
+    }
+
+    /// Applies `edit` to the page's query and sends the browser what changed: the address
+    /// (a new entry of its history when `addsHistory`), the buttons and the filter bar, the
+    /// sheet; a new range or filter is read from the store.
+    func change(addsHistory: Bool = false, _ edit: (inout PageQuery) -> Void) {
         let old = viewModel.query.value
         let new = old.with(edit)
         guard new != old else { return }
+        let back = addsHistory ? "/apps/\(app.id.rawValue)?\(old.with { $0.sheet = nil }.queryString)" : nil
         viewModel.query.value = new
         if new.sheet != old.sheet { syncDetail() }
         let buttons: [DOMPatch] = [
             .replace(id: "date-button", html: DashboardViews.dateButton(for: self)),
             .replace(id: "debug-button", html: DashboardViews.debugButton(for: self)),
+            .replace(id: "filter-bar", html: DashboardViews.filterBar(for: self)),
         ]
-        send(PageMessage(patches: buttons + refreshSheet(), url: url))
-        if new.with({ $0.sheet = nil }) != old.with({ $0.sheet = nil }) { reload() }
+        send(PageMessage(patches: buttons + refreshSheet(), url: url, back: back))
+        if new.with({ $0.sheet = nil }) != old.with({ $0.sheet = nil }) {
+            reload()
+        } else if new.sheet != old.sheet {
+            reloadSheetData()
+        }
     }
 }
 
+/// Where the browser went back or forward to: the page's address there, and why its filter
+/// was left out, if it was.
+public struct PageNavigation: Hashable, Sendable {
+    /// The query of the address.
+    public var query: PageQuery
+    /// Why the address's filter does not read, if it does not.
+    public var ignoredFilter: String?
+}
+
 extension PageQuery.Sheet {
-    /// The sheet a browser event's value names: `date`, `sections` or `metric:KEY`.
+    /// The sheet a browser event's value names: `date`, `sections`, `metric:KEY`, `filter`,
+    /// `filter:PROPERTY` or `funnel`.
     init?(name: String) {
         switch name {
         case "date": self = .date
         case "sections": self = .sections
+        case "filter": self = .filter(property: nil)
+        case "funnel": self = .funnel(FunnelQuery())
         case _ where name.hasPrefix("metric:") && name.count > 7 && name.count <= 207: self = .metric(String(name.dropFirst(7)))
+        case _ where name.hasPrefix("filter:") && name.count > 7 && name.count <= 107: self = .filter(property: String(name.dropFirst(7)))
         default: return nil
         }
     }

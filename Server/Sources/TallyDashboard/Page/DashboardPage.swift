@@ -42,6 +42,8 @@ public final class DashboardPage: ComponentContext {
     private var shown: RenderedList
     /// The open sheet's HTML, as the browser has it.
     var sheetHTML = ""
+    /// The kind of sheet last drawn (``PageQuery/Sheet/kind``).
+    private var shownSheet: String?
     /// An update for synced numbers is coming (see ``scheduleUpdate()``).
     private var isUpdateScheduled = false
     /// Numbers synced from other pages are not rendered yet.
@@ -50,16 +52,28 @@ public final class DashboardPage: ComponentContext {
     /// Creates the page of `app` showing `query` with the sections of `layout` in the user's
     /// saved `order` (the layout's own when `nil`; sections the layout no longer has are
     /// skipped). It reads reports from `store`, opens sheets through `mediator`, and keeps
-    /// its numbers in step with the other pages of `channel`.
+    /// its numbers in step with the other pages of `channel`. The filter bar lists
+    /// `savedSegments`, and shows `filterNotice`: why the filter of the page's address was
+    /// left out. A filter on a property the app does not segment by is left out too, and
+    /// the notice says so.
     public init(
         app: App, layout: DashboardLayout, query: PageQuery, order: ComponentOrder? = nil, store: EventStore? = nil,
-        mediator: Mediator = .dashboard, channel: SyncChannel = SyncChannel()
+        mediator: Mediator = .dashboard, channel: SyncChannel = SyncChannel(), savedSegments: [SavedSegment] = [],
+        filterNotice: String? = nil
     ) {
         self.app = app
         self.store = store
         self.mediator = mediator
         self.channel = channel
+        var query = query
+        var notice = filterNotice
+        if let problem = Self.filterProblem(query.filter, app: app) {
+            notice = problem
+            query.filter = SegmentFilter()
+        }
         viewModel = DashboardViewModel(layout: layout, query: query, order: order)
+        viewModel.savedSegments = savedSegments
+        viewModel.filterNotice = notice.map { "The address's filter was left out. \($0)" }
         manager = ComponentManager(factory: Self.factory(for: layout))
         shown = RenderedList()
         manager.load(viewModel.order.value, context: self)
@@ -217,8 +231,9 @@ public final class DashboardPage: ComponentContext {
         let query = viewModel.query.value
         do {
             let report = try await DayReport.load(from: store, app: app.id, layout: viewModel.layout, query: query)
+            await loadSheetData()
             // A newer query (the user chose another range meanwhile) has its own refresh.
-            guard viewModel.query.value == query else { return }
+            guard viewModel.query.value.with({ $0.sheet = nil }) == query.with({ $0.sheet = nil }) else { return }
             apply(report)
         } catch {
             send(PageMessage(error: "The numbers could not be read: \(error)"))
@@ -234,6 +249,7 @@ public final class DashboardPage: ComponentContext {
                 .replace(id: "sections", html: html), .replace(id: "sheet-slot", html: sheetSlot),
                 .replace(id: "date-button", html: DashboardViews.dateButton(for: self)),
                 .replace(id: "debug-button", html: DashboardViews.debugButton(for: self)),
+                .replace(id: "filter-bar", html: DashboardViews.filterBar(for: self)),
             ],
             url: url, refreshing: viewModel.isRefreshing.value)
     }
@@ -264,7 +280,14 @@ public final class DashboardPage: ComponentContext {
     /// The sheet the query names, rendered again (the section manager lists the order, say),
     /// or its removal once closed; nothing when the browser has it already.
     func refreshSheet() -> [DOMPatch] {
-        let html = viewModel.query.value.sheet.flatMap { try? mediator.sheet($0, of: self) } ?? ""
+        let sheet = viewModel.query.value.sheet
+        var html = sheet.flatMap { try? mediator.sheet($0, of: self) } ?? ""
+        // The same sheet drawn again (a new value, a step picked) stays where it is instead
+        // of sliding in again.
+        if let kind = sheet?.kind, kind == shownSheet, let range = html.range(of: "class=\"sheet\"") {
+            html.replaceSubrange(range, with: "class=\"sheet still\"")
+        }
+        shownSheet = sheet?.kind
         guard html != sheetHTML else { return [] }
         sheetHTML = html
         return [.replace(id: "sheet-slot", html: sheetSlot)]
@@ -285,6 +308,8 @@ public final class DashboardPage: ComponentContext {
         eventBus.on(ReportArrived.self).owner(self).onMainActor().handle { page, arrived in
             guard arrived.query == page.viewModel.query.value.with({ $0.sheet = nil }) else { return }  // read for a range since left
             page.apply(arrived.report)
+            // The ad-hoc funnel counts the same events: it moves with them.
+            if case .funnel? = page.viewModel.query.value.sheet { page.reloadSheetData(force: true) }
         }
         viewModel.search.observe().onMainActor().owner(self).didChange { page, _, _ in
             page.send(PageMessage(patches: page.update()))

@@ -31,6 +31,17 @@ public final class DashboardViewModel {
     public internal(set) var headlines: [String: HeadlineMetric] = [:]
     /// The open metric sheet's copy of its number.
     public internal(set) var detail: DetailMetric?
+    /// The app's saved segments, which the filter bar lists; none until the store keeps them
+    /// (see ``SavedSegmentSource``).
+    public internal(set) var savedSegments: [SavedSegment] = []
+    /// Why the filter the page's address named was left out (it does not read, or names a
+    /// property the app does not segment by); the filter bar says so until the filter changes.
+    public internal(set) var filterNotice: String?
+    /// Values seen lately per property, most frequent first: the filter sheet's suggestions,
+    /// read when it first opens.
+    var filterSuggestions: [String: [String]]?
+    /// The ad-hoc funnel sheet's counts, and the page query (range, filter, funnel) they answer.
+    var adHocFunnel: (query: PageQuery, report: FunnelReport)?
 
     /// The address of the metric sheet of `key`, for the tiles' links.
     ///

@@ -1,11 +1,13 @@
 public import Foundation
 public import TallyEvent
+public import TallyStore
 
-/// What a dashboard URL asks for: `/apps/{id}?date=…&from=…&compare=1&tz=…&debug=1&sheet=…&metric=…`.
+/// What a dashboard URL asks for:
+/// `/apps/{id}?date=…&from=…&compare=1&tz=…&debug=1&filters=…&sheet=…&metric=…`.
 ///
 /// The same query names the page's state in the browser's address bar (the page keeps it
-/// current as the user changes the date or opens a sheet), so a reload or a shared link
-/// shows the same page.
+/// current as the user changes the date, the filter or opens a sheet), so a reload or a
+/// shared link shows the same page.
 public struct PageQuery: Hashable, Sendable {
     /// The longest range shown, in days.
     public static let maximumDays = 366
@@ -21,6 +23,9 @@ public struct PageQuery: Hashable, Sendable {
     /// Whether to show the app's events from debug builds (its ``AppID/debug`` id) instead of
     /// production.
     public var debug: Bool
+    /// The segment every section counts: `filters=` in Plausible's syntax
+    /// (``TallyStore/SegmentFilter/init(parsing:)``); empty for every event.
+    public var filter: SegmentFilter
     /// The open sheet, if any.
     public var sheet: Sheet?
 
@@ -32,8 +37,13 @@ public struct PageQuery: Hashable, Sendable {
         case sections
         /// One metric's daily chart, breakdown and CSV.
         case metric(String)
+        /// Add a condition to the filter: on the property named, or with a property to pick.
+        case filter(property: String?)
+        /// An ad-hoc funnel over the page's range and filter.
+        case funnel(FunnelQuery)
 
-        /// The mediator URL that opens the sheet: `tally://sheet/metric?key=dau`.
+        /// The mediator URL that opens the sheet: `tally://sheet/metric?key=dau`,
+        /// `tally://sheet/filter?property=plan`, `tally://sheet/funnel?steps=a,b&window=1h`.
         public var url: URL {
             var components = URLComponents()
             components.scheme = "tally"
@@ -44,8 +54,30 @@ public struct PageQuery: Hashable, Sendable {
             case .metric(let key):
                 components.path = "/metric"
                 components.queryItems = [URLQueryItem(name: "key", value: key)]
+            case .filter(let property):
+                components.path = "/filter"
+                components.queryItems = property.map { [URLQueryItem(name: "property", value: $0)] }
+            case .funnel(let funnel):
+                components.path = "/funnel"
+                let items = funnel.queryItems
+                components.queryItems = items.isEmpty ? nil : items
             }
             return components.url ?? URL(fileURLWithPath: "/")
+        }
+
+        /// What sort of sheet it is, as `sheet=` names it: `date`, `metric`, `funnel`…
+        var kind: String { queryItems.first?.value ?? "" }
+
+        /// The sheet's parameters in a page's address, from `sheet=`.
+        var queryItems: [URLQueryItem] {
+            switch self {
+            case .date: [URLQueryItem(name: "sheet", value: "date")]
+            case .sections: [URLQueryItem(name: "sheet", value: "sections")]
+            case .metric(let key): [URLQueryItem(name: "sheet", value: "metric"), URLQueryItem(name: "metric", value: key)]
+            case .filter(let property):
+                [URLQueryItem(name: "sheet", value: "filter")] + (property.map { [URLQueryItem(name: "property", value: $0)] } ?? [])
+            case .funnel(let funnel): [URLQueryItem(name: "sheet", value: "funnel")] + funnel.queryItems
+            }
         }
     }
 
@@ -84,14 +116,33 @@ public struct PageQuery: Hashable, Sendable {
 
     /// A page of the one day `date`.
     public init(
-        date: CalendarDay, from: CalendarDay? = nil, compare: Bool = false, timeZone: String? = nil, debug: Bool = false, sheet: Sheet? = nil
+        date: CalendarDay, from: CalendarDay? = nil, compare: Bool = false, timeZone: String? = nil, debug: Bool = false,
+        filter: SegmentFilter = SegmentFilter(), sheet: Sheet? = nil
     ) {
         self.date = date
         self.from = min(from ?? date, date)
         self.compare = compare
         self.timeZone = timeZone
         self.debug = debug
+        self.filter = filter
         self.sheet = sheet
+    }
+
+    /// Reads a URL's query as ``init(_:today:)`` does, except that a `filters` that does not
+    /// read is left out rather than refused: the page then shows every event, and
+    /// `ignoredFilter` says why.
+    ///
+    /// - Throws: ``PageQueryError`` naming another parameter that is not what the page takes.
+    public static func reading(_ parameters: [String: String], today: CalendarDay) throws(PageQueryError) -> (
+        query: PageQuery, ignoredFilter: String?
+    ) {
+        do throws(PageQueryError) {
+            return (try PageQuery(parameters, today: today), nil)
+        } catch .badFilter(let reason) {
+            var rest = parameters
+            rest["filters"] = nil
+            return (try PageQuery(rest, today: today), reason)
+        }
     }
 
     /// Reads a URL's query; a missing `date` is `today`.
@@ -115,14 +166,34 @@ public struct PageQuery: Hashable, Sendable {
         case "metric":
             guard let key = parameters["metric"], !key.isEmpty, key.count <= 200 else { throw .badParameter("metric", "a metric key") }
             sheet = .metric(key)
-        default: throw .badParameter("sheet", "date, sections or metric")
+        case "filter":
+            let property = parameters["property"].flatMap { $0.isEmpty ? nil : $0 }
+            guard (property?.count ?? 0) <= 100 else { throw .badParameter("property", "a property name") }
+            sheet = .filter(property: property)
+        case "funnel": sheet = .funnel(try FunnelQuery(parameters))
+        default: throw .badParameter("sheet", "date, sections, metric, filter or funnel")
         }
         if let zone = parameters["tz"], TimeZone(identifier: zone) == nil || zone.count > 64 {
             throw .badParameter("tz", "an IANA time zone such as Europe/Paris")
         }
+        var filter = SegmentFilter()
+        if let text = parameters["filters"] {
+            guard text.count <= Self.maximumFilterLength else {
+                throw .badFilter("the filter is longer than \(Self.maximumFilterLength) characters")
+            }
+            do {
+                filter = try SegmentFilter(parsing: text)
+            } catch {
+                throw .badFilter("\(error)")
+            }
+        }
         func flag(_ name: String) -> Bool { ["1", "on", "true"].contains(parameters[name] ?? "") }
-        self.init(date: date, from: from, compare: flag("compare"), timeZone: parameters["tz"], debug: flag("debug"), sheet: sheet)
+        self.init(
+            date: date, from: from, compare: flag("compare"), timeZone: parameters["tz"], debug: flag("debug"), filter: filter, sheet: sheet)
     }
+
+    /// The longest `filters` text a page reads.
+    public static let maximumFilterLength = 4_000
 
     /// The number of days shown.
     public var days: Int { from.distance(to: date) + 1 }
@@ -130,24 +201,28 @@ public struct PageQuery: Hashable, Sendable {
     /// The same length of time just before this range: what "compare" shows.
     public var previousPeriod: ClosedRange<CalendarDay> { from.adding(-days)...date.adding(-days) }
 
-    /// The query as a URL's, in a fixed order, without defaults: `date=2026-11-23&sheet=date`.
+    /// The query as a URL's, in a fixed order, without defaults:
+    /// `date=2026-11-23&filters=platform==ios&sheet=date`. The filter stays readable: only
+    /// what a query value cannot hold is percent-encoded (`|` as `%7C`).
     public var queryString: String {
         var items = [URLQueryItem(name: "date", value: date.description)]
         if from != date { items.append(URLQueryItem(name: "from", value: from.description)) }
         if compare { items.append(URLQueryItem(name: "compare", value: "1")) }
         if let timeZone { items.append(URLQueryItem(name: "tz", value: timeZone)) }
         if debug { items.append(URLQueryItem(name: "debug", value: "1")) }
-        switch sheet {
-        case nil: break
-        case .date: items.append(URLQueryItem(name: "sheet", value: "date"))
-        case .sections: items.append(URLQueryItem(name: "sheet", value: "sections"))
-        case .metric(let key):
-            items.append(URLQueryItem(name: "sheet", value: "metric"))
-            items.append(URLQueryItem(name: "metric", value: key))
-        }
-        var components = URLComponents()
-        components.queryItems = items
-        return components.percentEncodedQuery ?? ""
+        if !filter.isEmpty { items.append(URLQueryItem(name: "filters", value: filter.description)) }
+        items += sheet?.queryItems ?? []
+        return items.map { "\($0.name)=\(Self.encoded($0.value ?? ""))" }.joined(separator: "&")
+    }
+
+    /// The characters a query value keeps as they are: RFC 3986's query characters but `&`,
+    /// `+` (which forms read as a space) and `%`.
+    private static let valueCharacters = CharacterSet(
+        charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$'()*,;=:@/?")
+
+    /// `value` percent-encoded for a query.
+    static func encoded(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: valueCharacters) ?? ""
     }
 
     /// This query with `change` applied.
@@ -162,10 +237,13 @@ public struct PageQuery: Hashable, Sendable {
 public enum PageQueryError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The parameter `name` is not `expected`.
     case badParameter(String, String)
+    /// `filters` does not read as a filter, for the reason given.
+    case badFilter(String)
 
     public var description: String {
         switch self {
         case .badParameter(let name, let expected): "\(name) must be \(expected)"
+        case .badFilter(let reason): "filters: \(reason)"
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TallyEvent
 public import TallyStore
 
 extension DayReport {
@@ -6,50 +7,83 @@ extension DayReport {
     public static let feedLength = 8
 
     /// Reads what a page of `query` shows: the report of its last day, the charts' window,
-    /// the day's data health (of everything the app sent), the latest events and, when it
-    /// compares, the previous period; of the app's debug builds when the query asks.
+    /// the day's data health (of everything the app sent), the latest events, the funnels
+    /// over the range and, when it compares, the previous period; of the app's debug builds
+    /// when the query asks. Everything but the data health counts only the query's
+    /// ``PageQuery/filter``.
     public static func load(from store: EventStore, app: AppID, layout: DashboardLayout, query: PageQuery) async throws -> DayReport {
         async let health = store.dataHealth(app: app.production, date: query.date.description, timeZone: query.timeZone)
         let app = query.debug ? app.debug : app.production
         let zone = query.timeZone
+        let filter = query.filter
         let start = min(query.from, query.date.adding(-29))
         let shift = -query.days
         // Independent reads, run side by side.
-        async let day = load(from: store, app: app, layout: layout, date: query.date.description, timeZone: zone)
-        async let trend = store.metricsRange(app: app, from: start.description, to: query.date.description, timeZone: zone)
-        async let latest = store.latestEvents(app: app, limit: feedLength)
+        async let day = load(from: store, app: app, layout: layout, date: query.date.description, timeZone: zone, filter: filter)
+        async let trend = store.metricsRange(app: app, from: start.description, to: query.date.description, timeZone: zone, filter: filter)
+        // Under a filter, the feed's events are the matching ones of the latest the store reads.
+        async let latest = store.latestEvents(app: app, limit: feedLength, filter: filter)
         async let returning =
             layout.sections.contains { $0.content == .retention }
-            ? store.returningUsers(app: app, date: query.date.description, after: retentionDays, timeZone: zone)
+            ? store.returningUsers(app: app, date: query.date.description, after: retentionDays, timeZone: zone, filter: filter)
             : []
+        async let funnels = funnels(from: store, app: app, layout: layout, query: query)
         var report = try await day
         if query.compare {
             async let previousTrend = store.metricsRange(
-                app: app, from: start.adding(shift).description, to: query.date.adding(shift).description, timeZone: zone)
-            report.previous = try await store.metrics(app: app, date: query.date.adding(shift).description, timeZone: zone)
+                app: app, from: start.adding(shift).description, to: query.date.adding(shift).description, timeZone: zone, filter: filter)
+            report.previous = try await store.metrics(app: app, date: query.date.adding(shift).description, timeZone: zone, filter: filter)
             report.previousTrend = try await previousTrend
         }
         report.trend = try await trend
         report.health = try await health
         report.latest = try await latest
         report.returning = try await returning
+        report.funnels = try await funnels
         return report
     }
 
-    /// Reads the report of `date` (in `timeZone`, or the app's) for the sections of `layout`.
+    /// The funnel sections of `layout` over the query's range and filter, each counted on its
+    /// own: one the store refuses (a step on a property the app does not name) says why and
+    /// leaves the others.
+    private static func funnels(from store: EventStore, app: AppID, layout: DashboardLayout, query: PageQuery) async throws -> [String: FunnelReport]
+    {
+        try await withThrowingTaskGroup(of: (String, FunnelReport).self) { group in
+            for section in layout.sections {
+                guard case .funnel(let funnel) = section.content else { continue }
+                group.addTask {
+                    do {
+                        let counted = try await store.funnel(
+                            app: app, steps: funnel.steps, from: query.from.description, to: query.date.description,
+                            window: funnel.window.seconds, timeZone: query.timeZone, filter: query.filter)
+                        return (section.id, .counted(counted))
+                    } catch let error as TallyStoreError {
+                        return (section.id, .failed(error.description))
+                    }
+                }
+            }
+            var funnels: [String: FunnelReport] = [:]
+            for try await (id, funnel) in group { funnels[id] = funnel }
+            return funnels
+        }
+    }
+
+    /// Reads the report of `date` (in `timeZone`, or the app's) for the sections of `layout`,
+    /// counting only the events of `filter`.
     ///
     /// Counts and per-user figures come from the day's metrics, so one read of the rollups
     /// serves every section that shows them; averages, empty shares, distinct users and
     /// breakdowns are read from the day's raw events, one query each, side by side.
     public static func load(
-        from store: EventStore, app: AppID, layout: DashboardLayout, date: String, timeZone: String? = nil
+        from store: EventStore, app: AppID, layout: DashboardLayout, date: String, timeZone: String? = nil,
+        filter: SegmentFilter = SegmentFilter()
     ) async throws -> DayReport {
-        async let dayMetrics = store.metrics(app: app, date: date, timeZone: timeZone)
+        async let dayMetrics = store.metrics(app: app, date: date, timeZone: timeZone, filter: filter)
         // The raw-event measures are independent reads: the store's pool runs them side by side.
         let measured = try await withThrowingTaskGroup(of: (String, MetricValue, Breakdown?)?.self) { group in
             for case .metrics(let list) in layout.sections.map(\.content) {
                 for metric in list {
-                    group.addTask { try await measure(metric, store: store, app: app, date: date, timeZone: timeZone) }
+                    group.addTask { try await measure(metric, store: store, app: app, date: date, timeZone: timeZone, filter: filter) }
                 }
             }
             var measured: [(String, MetricValue, Breakdown?)] = []
@@ -82,13 +116,17 @@ extension DayReport {
     /// The value of `metric` when it is read from the day's raw events; `nil` for the
     /// measures the day's metrics answer (counts, per-user figures).
     private static func measure(
-        _ metric: DashboardLayout.Metric, store: EventStore, app: AppID, date: String, timeZone: String?
+        _ metric: DashboardLayout.Metric, store: EventStore, app: AppID, date: String, timeZone: String?, filter: SegmentFilter
     ) async throws -> (String, MetricValue, Breakdown?)? {
         switch metric.measure {
         case .count, .perUser:
             return nil
+        case .distinctUsers(let event):
+            let users = try await store.distinctUsers(app: app, event: event, date: date, timeZone: timeZone, filter: filter)
+            return (metric.key, MetricValue(String(users)), nil)
         case .average(let event, let property, let unit):
-            let summary = try await store.propertyAverage(app: app, event: event, property: property, date: date, timeZone: timeZone)
+            let summary = try await store.propertyAverage(
+                app: app, event: event, property: property, date: date, timeZone: timeZone, filter: filter)
             let value =
                 summary.average.map { average in
                     MetricValue(
@@ -97,16 +135,15 @@ extension DayReport {
                 } ?? MetricValue("—", detail: "no values")
             return (metric.key, value, nil)
         case .emptyShare(let event, let property):
-            let share = try await store.emptyPropertyShare(app: app, event: event, property: property, date: date, timeZone: timeZone)
+            let share = try await store.emptyPropertyShare(
+                app: app, event: event, property: property, date: date, timeZone: timeZone, filter: filter)
             return (
                 metric.key, MetricValue(share.share.map { String(format: "%.0f%%", $0 * 100) } ?? "—", detail: "\(share.empty) of \(share.events)"),
                 nil
             )
-        case .distinctUsers(let event):
-            return (metric.key, MetricValue(String(try await store.distinctUsers(app: app, event: event, date: date, timeZone: timeZone))), nil)
         case .breakdown(let event, let property):
             let breakdown = try await store.breakdown(
-                app: app, event: event, property: property, date: date, timeZone: timeZone, limit: MetricSheet.breakdownLength)
+                app: app, event: event, property: property, date: date, timeZone: timeZone, limit: MetricSheet.breakdownLength, filter: filter)
             let value = MetricValue(
                 breakdown.top.first?.value ?? "—", detail: breakdown.top.prefix(3).map { "\($0.value): \($0.events)" }.joined(separator: ", "))
             return (metric.key, value, breakdown)

@@ -24,6 +24,8 @@ public struct DayReport: Hashable, Sendable {
     /// Of the users first seen each of ``retentionDays`` days before the day, how many came
     /// back on it, when the layout has a retention section.
     public var returning: [ReturningUsers]
+    /// The layout's funnel sections over the page's range, by section id.
+    public var funnels: [String: FunnelReport]
 
     /// How many days before the day the retention section looks back, for each of its tiles.
     public static let retentionDays = [1, 7, 30]
@@ -32,7 +34,8 @@ public struct DayReport: Hashable, Sendable {
     public init(
         metrics: DayMetrics, values: [String: MetricValue] = [:], breakdowns: [String: Breakdown] = [:], trend: RangeMetrics? = nil,
         previousTrend: RangeMetrics? = nil,
-        previous: DayMetrics? = nil, health: DataHealth? = nil, latest: [Event] = [], returning: [ReturningUsers] = []
+        previous: DayMetrics? = nil, health: DataHealth? = nil, latest: [Event] = [], returning: [ReturningUsers] = [],
+        funnels: [String: FunnelReport] = [:]
     ) {
         self.metrics = metrics
         self.values = values
@@ -43,5 +46,14 @@ public struct DayReport: Hashable, Sendable {
         self.health = health
         self.latest = latest
         self.returning = returning
+        self.funnels = funnels
     }
+}
+
+/// A funnel as a report holds it: counted, or why it could not be.
+public enum FunnelReport: Hashable, Sendable {
+    /// The store's counts.
+    case counted(Funnel)
+    /// What the store refused (a step on a property the app does not name, say), as people read it.
+    case failed(String)
 }

@@ -25,6 +25,13 @@ enum SectionCell {
         case "chart":
             // Made by TrendChart, which escapes its only text.
             return "<figure class=\"chart\">\(cell["svg"] ?? "")</figure>"
+        case "step":
+            let share = cell["share"].flatMap(Double.init) ?? 0
+            return "<span class=\"label\">\(HTMLText.escape(cell["label"] ?? ""))</span>"
+                + "<span class=\"value\" data-metric=\"\(HTMLText.escape(cell["key"] ?? ""))\">\(HTMLText.escape(cell["value"] ?? ""))</span>"
+                + FunnelView.bar(share) + "<span class=\"detail\">\(HTMLText.escape(cell["detail"] ?? ""))</span>"
+        case "note":
+            return "<p class=\"note\">\(HTMLText.escape(cell["text"] ?? ""))</p>"
         case "flag":
             return "<p class=\"flag unreliable\" role=\"alert\"><strong>\(HTMLText.escape(cell["text"] ?? ""))</strong> "
                 + "<span>\(HTMLText.escape(cell["detail"] ?? ""))</span></p>"

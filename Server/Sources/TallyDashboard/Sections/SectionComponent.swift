@@ -1,6 +1,7 @@
 public import Componentry
 public import ComponentryList
 import Foundation
+import TallyEvent
 import TallyStore
 
 /// One section of the dashboard: a ``Componentry/Component`` of the page (created by the
@@ -40,7 +41,7 @@ public final class SectionComponent: Component, ListComponent, Responder {
     public var items: [Tile] {
         guard let viewModel = context?.viewModel, let report = viewModel.report.value else { return [] }
         if let cached, cached.version == viewModel.reportVersion { return cached.tiles }
-        let tiles = Self.tiles(of: section.content, in: report)
+        let tiles = Self.tiles(of: section, in: report)
         cached = (viewModel.reportVersion, tiles)
         return tiles
     }
@@ -51,7 +52,7 @@ public final class SectionComponent: Component, ListComponent, Responder {
 
     public var header: Cell? { Cell("title", ["title": section.title]) }
 
-    /// The App section's trend chart, or Data health's "unreliable" flag.
+    /// The App section's trend chart, Data health's "unreliable" flag, or a funnel's summary.
     public var footer: Cell? {
         guard let viewModel = context?.viewModel else { return nil }
         if let cachedFooter, cachedFooter.version == viewModel.reportVersion { return cachedFooter.cell }
@@ -75,6 +76,12 @@ public final class SectionComponent: Component, ListComponent, Responder {
         case .dataHealth(let share):
             guard let health = report.health, health.isUnreliable(share: share) else { return nil }
             return Cell("flag", ["text": "Data unreliable", "detail": "rejections and drops over \(Int((share * 100).rounded()))% of events"])
+        case .funnel(let funnel):
+            guard case .counted(let counted)? = report.funnels[section.id] else { return nil }
+            func day(_ text: String) -> String { CalendarDay(shown: text)?.readable ?? text }
+            let range = counted.from == counted.to ? day(counted.from) : "\(day(counted.from)) – \(day(counted.to))"
+            return Cell(
+                "note", ["text": "\(FunnelView.conversion(of: counted.steps)) converted within \(funnel.window.readable) · chains starting \(range)"])
         default:
             return nil
         }
@@ -90,14 +97,20 @@ public final class SectionComponent: Component, ListComponent, Responder {
     public var hidesWhenEmpty: Bool { false }
 
     public var layout: ComponentLayout {
-        // The feed's row shows two and a part of the next, so it reads as scrollable.
-        let distribution: ComponentLayout.Distribution = arrangement == .horizontal ? .fraction(0.42) : .columns(2)
+        // The feed's row shows two and a part of the next, so it reads as scrollable; a
+        // funnel's steps are bars the width of the section.
+        let distribution: ComponentLayout.Distribution =
+            if arrangement == .horizontal { .fraction(0.42) } else if case .funnel = section.content { .columns(1) } else { .columns(2) }
         return ComponentLayout(lineSpacing: 8, interitemSpacing: 8, distribution: distribution, itemRatio: .height(72), headerHeight: 32)
     }
 
     /// A tile's cell; a headline's number is the page's synced copy of it.
     public func cell(for tile: Tile) -> Cell {
         let viewModel = context?.viewModel
+        if let share = tile.share {
+            return Cell(
+                "step", ["key": tile.id, "label": tile.label, "value": tile.value, "detail": tile.detail ?? "", "share": String(share)])
+        }
         return Cell(
             "metric",
             [
@@ -112,10 +125,10 @@ public final class SectionComponent: Component, ListComponent, Responder {
         text.isEmpty || section.title.lowercased().contains(text) || items.contains { $0.label.lowercased().contains(text) }
     }
 
-    /// The tiles `content` shows of `report`.
-    static func tiles(of content: DashboardLayout.Content, in report: DayReport) -> [Tile] {
+    /// The tiles `section` shows of `report`.
+    static func tiles(of section: DashboardLayout.Section, in report: DayReport) -> [Tile] {
         let metrics = report.metrics
-        switch content {
+        switch section.content {
         case .metrics(let list):
             return list.map { metric in
                 let value = report.values[metric.key]
@@ -161,6 +174,19 @@ public final class SectionComponent: Component, ListComponent, Responder {
                 Tile(
                     id: "feed:\(event.id.uuidString)", label: event.name, value: Self.clock(event.timestamp),
                     detail: event.userID, hasDetail: false)
+            }
+        case .funnel(let funnel):
+            switch report.funnels[section.id] {
+            case nil:
+                return []
+            case .failed(let reason)?:
+                return [Tile(id: "funnel:\(section.id)", label: "Not counted", value: "—", detail: reason, hasDetail: false)]
+            case .counted(let counted)?:
+                return FunnelView.steps(of: counted.steps, named: funnel.steps).enumerated().map { index, step in
+                    Tile(
+                        id: "funnel:\(section.id):\(index + 1)", label: step.label, value: String(step.users), detail: step.detail, hasDetail: false,
+                        share: step.share)
+                }
             }
         case .dataHealth:
             guard let health = report.health else { return [] }

@@ -12,14 +12,20 @@ public struct Tile: Identifiable, Hashable, Sendable {
     public var hasDetail: Bool
     /// Whether the value is a word (a breakdown's leading value) rather than a number.
     public var isWord: Bool
+    /// A funnel step's bar: its users as a share of the first step's, 0 to 1; `nil` for a
+    /// tile that is not a step.
+    public var share: Double?
 
     /// Creates a tile.
-    public init(id: String, label: String, value: String, detail: String? = nil, hasDetail: Bool = true, isWord: Bool = false) {
+    public init(
+        id: String, label: String, value: String, detail: String? = nil, hasDetail: Bool = true, isWord: Bool = false, share: Double? = nil
+    ) {
         self.id = id
         self.label = label
         self.value = value
         self.detail = detail
         self.hasDetail = hasDetail
         self.isWord = isWord
+        self.share = share
     }
 }

@@ -3,8 +3,10 @@ import Foundation
 
 /// The page's sheets, reached through the ``Componentry/Mediator`` by URL — the date
 /// picker at `tally://sheet/date`, the section manager at `tally://sheet/sections`, a
-/// metric's detail at `tally://sheet/metric?key=dau` — so the page opens a sheet by its
-/// address, as a deep link does, and knows none of their types.
+/// metric's detail at `tally://sheet/metric?key=dau`, the filter sheet at
+/// `tally://sheet/filter[?property=plan]`, the ad-hoc funnel at
+/// `tally://sheet/funnel?steps=login,bill_created&window=1h&breakdown=plan` — so the page
+/// opens a sheet by its address, as a deep link does, and knows none of their types.
 ///
 /// Each action takes the page (parameter `page`) and returns the sheet's HTML.
 public final class SheetTarget: MediatorTarget {
@@ -21,6 +23,21 @@ public final class SheetTarget: MediatorTarget {
         }
         table.mainActorAction("metric", allowsURLCalls: true) { _, parameters in
             try MetricSheet(page: parameters.value("page"), key: parameters.value("key")).html
+        }
+        table.mainActorAction("filter", allowsURLCalls: true) { _, parameters in
+            let property: String = try parameters.value("property", default: "")
+            return FilterSheet(page: try parameters.value("page"), property: property.isEmpty ? nil : property).html
+        }
+        table.mainActorAction("funnel", allowsURLCalls: true) { _, parameters in
+            var fields: [String: String] = [:]
+            for name in ["steps", "window", "breakdown"] {
+                let value: String = try parameters.value(name, default: "")
+                if !value.isEmpty { fields[name] = value }
+            }
+            guard let funnel = try? FunnelQuery(fields) else {
+                throw MediatorError.badParameter(name: "steps", expected: "a funnel's steps, window and breakdown", found: nil)
+            }
+            return FunnelSheet(page: try parameters.value("page"), funnel: funnel).html
         }
     }
 

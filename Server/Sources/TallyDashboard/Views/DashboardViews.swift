@@ -1,5 +1,6 @@
 import Foundation
 import Mustache
+import TallyStore
 
 /// The dashboard's templates (swift-mustache, files under `Resources/templates`), loaded
 /// once, and what each page renders with them.
@@ -39,8 +40,39 @@ enum DashboardViews {
                 "debugButton": debugButton(for: page),
                 "sectionsQuery": page.viewModel.query.value.with { $0.sheet = .sections }.queryString,
                 "refreshing": page.viewModel.isRefreshing.value, "csrf": csrf, "sections": page.html(styleNonce: styleNonce),
-                "styleNonce": styleNonce, "sheetSlot": page.sheetSlot,
+                "styleNonce": styleNonce, "sheetSlot": page.sheetSlot, "filterBar": filterBar(for: page),
             ])
+    }
+
+    /// The filter bar: a chip per condition of the page's filter (its label opens the
+    /// filter sheet on its property, its × removes it), the button that opens the filter
+    /// sheet, the saved segments when there are any, the ad-hoc funnel's button, and the
+    /// notice of a filter the address named that was left out. Every control is a link to
+    /// the page it leads to, so it works without the script too.
+    @MainActor
+    static func filterBar(for page: DashboardPage) -> String {
+        let query = page.viewModel.query.value.with { $0.sheet = nil }
+        let chips: [[String: Any]] = query.filter.conditions.enumerated().map { index, condition in
+            [
+                "index": index, "property": condition.property, "text": condition.readable,
+                "removeQuery": query.with { $0.filter = $0.filter.removing(at: index) }.queryString,
+                "editQuery": query.with { $0.sheet = .filter(property: condition.property) }.queryString,
+            ]
+        }
+        let segments: [[String: Any]] = page.viewModel.savedSegments.map { segment in
+            [
+                "name": segment.name, "filter": segment.filter.description, "current": segment.filter == query.filter,
+                "query": query.with { $0.filter = segment.filter }.queryString,
+            ]
+        }
+        var values: [String: Any] = [
+            "chips": chips, "hasChips": !chips.isEmpty, "segments": segments, "hasSegments": !segments.isEmpty,
+            "addQuery": query.with { $0.sheet = .filter(property: nil) }.queryString,
+            "clearQuery": query.with { $0.filter = SegmentFilter() }.queryString,
+            "funnelQuery": query.with { $0.sheet = .funnel(FunnelQuery()) }.queryString,
+        ]
+        if let notice = page.viewModel.filterNotice { values["notice"] = notice }
+        return render("filter-bar", values)
     }
 
     /// The button that opens the date picker, labelled with the range shown.

@@ -20,7 +20,7 @@ public import TallyStore
 /// sign-in page and the assets needs a session:
 /// - `GET /login`, `POST /login` (form fields `user`, `password`, `csrf`), `POST /logout`;
 /// - `GET /`: the first app's dashboard;
-/// - `GET /apps/{id}?date=…[&from=…][&compare=1][&tz=…][&debug=1][&sheet=…]` (see ``PageQuery``);
+/// - `GET /apps/{id}?date=…[&from=…][&compare=1][&tz=…][&debug=1][&filters=…][&sheet=…]` (see ``PageQuery``);
 /// - `GET /apps/{id}/live`: the page's WebSocket (see ``LiveSocket``);
 /// - `GET /apps/{id}/metrics/{key}.csv`: a metric's daily numbers;
 /// - `GET /assets/dashboard.js`, `GET /assets/dashboard.css`.
@@ -35,6 +35,8 @@ public struct DashboardServer: Sendable {
     public let live: LiveUpdates
     /// Keeps every copy of a headline number in step, across tabs and sheets.
     public let channel = SyncChannel()
+    /// Where the filter bar finds saved segments; `nil` until the store keeps them.
+    public let savedSegments: (any SavedSegmentSource)?
     /// The reverse proxies whose forwarding header names a sign-in's client address.
     let trustedProxies: TrustedProxies
     /// The names and attributes of the dashboard's cookies.
@@ -48,15 +50,17 @@ public struct DashboardServer: Sendable {
     /// the users of `access` (by default over `store`). Sign-ins through `trustedProxies` are
     /// counted by the client address the proxy names. With `secureCookies`, for a dashboard
     /// served over HTTPS, its cookies are `Secure` and `__Host-` prefixed; each user's live
-    /// sockets are held to `socketLimits`.
+    /// sockets are held to `socketLimits`. The filter bar lists the saved segments of
+    /// `savedSegments`, none when it is `nil`.
     @MainActor
     public init(
         store: EventStore, bus: EventBus, layout: DashboardLayout = .default, access: DashboardAccess? = nil,
         trustedProxies: TrustedProxies = .init(), secureCookies: Bool = false, socketLimits: SocketLimits = .init(),
-        tick: Duration = .milliseconds(100)
+        tick: Duration = .milliseconds(100), savedSegments: (any SavedSegmentSource)? = nil
     ) {
         self.store = store
         self.layout = layout
+        self.savedSegments = savedSegments
         self.access = access ?? DashboardAccess(store: store)
         self.trustedProxies = trustedProxies
         cookies = DashboardCookies(secure: secureCookies)

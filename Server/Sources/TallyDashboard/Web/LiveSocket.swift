@@ -43,9 +43,9 @@ struct LiveSocket: Sendable {
         } onUpgrade: { inbound, outbound, context in
             let request = context.request
             guard let token = server.sessionToken(of: request), let session = try await server.access.session(token: token),
-                let (app, query) = try? await server.page(request, context: context.requestContext)
+                let (app, query, notice) = try? await server.page(request, context: context.requestContext)
             else { return }
-            let page = await server.makePage(app: app, query: query, user: session.user.id)
+            let page = await server.makePage(app: app, query: query, user: session.user.id, filterNotice: notice)
             await page.refresh()
             let (messages, queue) = AsyncStream.makeStream(of: PageMessage.self, bufferingPolicy: .bufferingOldest(Self.queueLimit))
             await MainActor.run { [live = server.live] in

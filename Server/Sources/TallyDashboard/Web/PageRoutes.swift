@@ -20,8 +20,8 @@ struct PageRoutes: Sendable {
         }
         router.get("/apps/:id") { request, context in
             guard let session = try await server.session(of: request) else { return Response.redirect(to: "/login", type: .found) }
-            let (app, query) = try await server.page(request, context: context)
-            let page = await server.makePage(app: app, query: query, user: session.user.id)
+            let (app, query, notice) = try await server.page(request, context: context)
+            let page = await server.makePage(app: app, query: query, user: session.user.id, filterNotice: notice)
             await page.refresh()
             let (csrf, isNew) = server.cookies.csrfToken(of: request)
             var response = await Response.html(styleNonce: { await page.document(csrf: csrf, styleNonce: $0) })
@@ -30,7 +30,11 @@ struct PageRoutes: Sendable {
         }
         router.get("/apps/:id/metrics/:file") { request, context in
             guard try await server.session(of: request) != nil else { throw HTTPError(.unauthorized, message: "Sign in first.") }
-            let (app, query) = try await server.page(request, context: context)
+            let (app, query, notice) = try await server.page(request, context: context)
+            // A download has no page to say that its filter was left out: it is refused instead.
+            if let problem = notice ?? DashboardPage.filterProblem(query.filter, app: app) {
+                throw HTTPError(.badRequest, message: "filters: \(problem)")
+            }
             guard let file = context.parameters.get("file"), file.hasSuffix(".csv") else { throw HTTPError(.notFound) }
             let key = String(file.dropLast(4))
             let report = try await DayReport.load(from: server.store, app: app.id, layout: server.layout, query: query)
@@ -50,10 +54,11 @@ struct PageRoutes: Sendable {
 }
 
 extension DashboardServer {
-    /// The app and the query a page request names.
+    /// The app and the query a page request names, and why its filter was left out if it
+    /// does not read (the page then shows every event and says so).
     ///
-    /// - Throws: a 404 for an unknown app, a 400 naming the bad parameter.
-    func page(_ request: Request, context: DashboardRequestContext) async throws -> (App, PageQuery) {
+    /// - Throws: a 404 for an unknown app, a 400 naming another bad parameter.
+    func page(_ request: Request, context: DashboardRequestContext) async throws -> (App, PageQuery, filterNotice: String?) {
         guard let id = context.parameters.get("id", as: Int64.self), let app = try await store.app(id: AppID(rawValue: id)) else {
             throw HTTPError(.notFound, message: "No such app.")
         }
@@ -63,18 +68,24 @@ extension DashboardServer {
         }
         let today = CalendarDay(Date(), in: TimeZone(identifier: parameters["tz"] ?? app.timeZone) ?? .gmt)
         do {
-            return (app, try PageQuery(parameters, today: today))
+            let (query, ignored) = try PageQuery.reading(parameters, today: today)
+            return (app, query, ignored)
         } catch {
             throw HTTPError(.badRequest, message: error.description)
         }
     }
 
     /// A page of `app` for `user`, in the user's saved section order, saving the order
-    /// when the user changes it.
-    func makePage(app: App, query: PageQuery, user: DashboardUserID) async -> DashboardPage {
+    /// when the user changes it; its filter bar lists the app's saved segments and says
+    /// `filterNotice`.
+    func makePage(app: App, query: PageQuery, user: DashboardUserID, filterNotice: String? = nil) async -> DashboardPage {
         let saved = try? await store.sectionLayout(user: user, app: app.id).flatMap { try JSONDecoder().decode(ComponentOrder.self, from: $0) }
+        // A source that fails leaves the list empty: the page works without it.
+        let segments = (try? await savedSegments?.savedSegments(app: app.id, user: user)) ?? []
         return await MainActor.run { [store, layout, channel] in
-            let page = DashboardPage(app: app, layout: layout, query: query, order: saved, store: store, channel: channel)
+            let page = DashboardPage(
+                app: app, layout: layout, query: query, order: saved, store: store, channel: channel, savedSegments: segments,
+                filterNotice: filterNotice)
             // Saves run one after another, so the last order chosen is the one kept.
             var saving: Task<Void, Never>?
             page.orderDidChange = { order in

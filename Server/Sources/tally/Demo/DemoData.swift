@@ -17,6 +17,11 @@ enum DemoData {
     static let defaultUsers = 240
     static let timeZone = "Asia/Shanghai"
 
+    /// What the demo app's filters and funnels may segment by beside `app_version` and
+    /// `platform`: `method`, an event property of `login`, and `plan`, a user property its
+    /// users' `identify` events set.
+    static let segmentProperties = SegmentProperties(event: ["method"], user: ["plan"])
+
     /// The dashboard user the demo creates.
     static let userName = "demo"
 
@@ -38,6 +43,8 @@ enum DemoData {
         let created = try await store.createApp(
             name: "Demo Bookkeeping", timeZone: timeZone, acceptedEventAge: Double(days + 2) * 86_400
         )
+        // Segments: by the login method of an event, and by the plan a user's `identify` set.
+        _ = try await store.updateApp(created.app.id, segmentProperties: segmentProperties)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
 

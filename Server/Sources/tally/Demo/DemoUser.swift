@@ -19,6 +19,11 @@ struct DemoUser {
 
     let userID: String
     let platform: String
+    /// The plan the user pays for: `free`, `pro` or `team`, told by an `identify` event on
+    /// their first session and again when they upgrade.
+    private(set) var plan: String
+    /// The day (from the first demo day) a free user moves to `pro`, if they do.
+    private let upgradeDay: Int?
     private(set) var eras: [Era] = []
 
     /// Versions and the day (from the first demo day) each was released.
@@ -33,6 +38,8 @@ struct DemoUser {
         let joined = number < days ? Int.random(in: 0...3, using: &random) : Int.random(in: 0..<(days - 5), using: &random)
         let loyalty = Double.random(in: 0.25...0.85, using: &random)
         let upgradeDelays = Self.releases.map { _ in random.chance(0.15) ? Int.max : Int.random(in: 0...10, using: &random) }
+        plan = random.chance(0.6) ? "free" : random.chance(0.75) ? "pro" : "team"
+        upgradeDay = plan == "free" && random.chance(0.2) ? Int.random(in: joined..<days, using: &random) : nil
 
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: DemoData.timeZone)!
@@ -46,17 +53,24 @@ struct DemoUser {
             let sessions = Int.random(in: 1...3, using: &random)
             for hour in Self.sessionHours(sessions, random: &random) {
                 var time = midnight.addingTimeInterval(Double(hour) * 3600 + Double.random(in: 0..<3000, using: &random))
-                session(at: &time, first: isFirstSession, random: &random)
+                let upgrades = upgradeDay.map { day >= $0 && plan == "free" } ?? false
+                if upgrades { plan = "pro" }
+                session(at: &time, first: isFirstSession, identifies: isFirstSession || upgrades, random: &random)
                 isFirstSession = false
             }
         }
     }
 
-    private mutating func session(at time: inout Date, first: Bool, random: inout SplitMix64) {
+    /// One session from `time`: a login on the first (and now and then later), an `identify`
+    /// with the user's plan when `identifies`, the home screen, bills, other screens, ads.
+    private mutating func session(at time: inout Date, first: Bool, identifies: Bool, random: inout SplitMix64) {
         func send(_ name: String, _ properties: [String: PropertyValue] = [:]) {
             eras[eras.count - 1].events.append(PlannedEvent(time: time, name: name, properties: properties))
             time.addTimeInterval(Double.random(in: 5...90, using: &random))
         }
+        // The SDK's identify with traits: an `identify` event whose properties the store keeps
+        // as the user's (Tracker.identify(_:properties:) sends the same event).
+        if identifies { send("identify", ["plan": .string(plan)]) }
         if first || random.chance(0.04) {
             send("login", ["method": .string(["phone", "wechat", "apple"].randomElement(using: &random)!)])
         }
