@@ -6,8 +6,9 @@ import Testing
 
 /// Opening a database of an earlier schema rebuilds the rollups from its raw events.
 @Suite struct SchemaMigrationTests {
-    /// A database left at schema "v2" (before per-app user numbers and user sets) with the
-    /// raw events of a random store answers, once opened, exactly as the store that ingested them.
+    /// A database left at schema "v2" (before per-app user numbers and user sets, and before
+    /// segments) with the raw events of a random store answers, once opened, exactly as the
+    /// store that ingested them: every metric, filtered metrics and funnels.
     @Test func rollupsRebuiltFromRawEventsMatchIngestedOnes() async throws {
         let (ingested, app, events, timeZone) = try await MetricsPropertyTests.randomStore(seed: 3, on: .sqlite)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("TallyStoreTests/\(UUID().uuidString).sqlite").path
@@ -17,7 +18,12 @@ import Testing
             try Schema.migrator.migrate(old, upTo: "v2")
             try old.inDatabase { db in
                 try db.execute(sql: "ATTACH DATABASE ? AS ingested", arguments: [source])
-                try db.execute(sql: "INSERT INTO app SELECT * FROM ingested.app; INSERT INTO event SELECT * FROM ingested.event")
+                try db.execute(
+                    sql: """
+                        INSERT INTO app (id, name, time_zone, accepted_event_age, ingest_key_hash, read_token_hash, created_at)
+                        SELECT id, name, time_zone, accepted_event_age, ingest_key_hash, read_token_hash, created_at FROM ingested.app;
+                        INSERT INTO event SELECT * FROM ingested.event
+                        """)
                 try db.execute(sql: "DETACH DATABASE ingested")
             }
         }
@@ -30,10 +36,18 @@ import Testing
             let metrics = try await upgraded.metrics(app: app, date: date, timeZone: timeZone)
             #expect(metrics == (try await ingested.metrics(app: app, date: date, timeZone: timeZone)), "\(date)")
             #expect(metrics.dau == oracle.metrics(date: date, timeZone: timeZone).dau)
+            let filter = SegmentFilter([.is("app_version", "2.0")])
+            #expect(
+                try await upgraded.metrics(app: app, date: date, timeZone: timeZone, filter: filter)
+                    == (try await ingested.metrics(app: app, date: date, timeZone: timeZone, filter: filter)), "\(date)")
         }
         let (from, to) = (oracle.day(first, offset: 0), oracle.day(first, offset: 40))
         #expect(
             try await upgraded.retention(app: app, from: from, to: to, timeZone: timeZone)
                 == (try await ingested.retention(app: app, from: from, to: to, timeZone: timeZone)))
+        let steps: [FunnelStep] = ["open", FunnelStep("screen_view", [.is("screen", "home")]), "purchase"]
+        let funnel = try await upgraded.funnel(app: app, steps: steps, from: from, to: to, timeZone: timeZone, breakdown: "app_version")
+        #expect(funnel == (try await ingested.funnel(app: app, steps: steps, from: from, to: to, timeZone: timeZone, breakdown: "app_version")))
+        #expect(funnel.steps[1].users > 0)
     }
 }

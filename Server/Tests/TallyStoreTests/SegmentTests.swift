@@ -129,6 +129,34 @@ import Testing
         }
     }
 
+    /// The metrics that read raw events (property metrics, the live feed) under the same filters.
+    @Test(arguments: TestDatabase.all, 1...2 as ClosedRange<UInt64>)
+    func filteredRawEventMetricsMatchBruteForce(database: TestDatabase, seed: UInt64) async throws {
+        let (store, app, events, timeZone) = try await Self.randomStore(seed: seed, on: database)
+        for filter in Self.filters {
+            let oracle = MetricsOracle(events: events, timeZone: timeZone, matching: MetricsOracle.matching(filter, properties: Self.properties))
+            let first = oracle.day(of: Date(unixMilliseconds: MetricsPropertyTests.start))
+            for date in stride(from: 0, through: 30, by: 6).map({ oracle.day(first, offset: $0) }) {
+                let context = "seed \(seed), \(timeZone), \(date), \(filter)"
+                #expect(
+                    try await store.propertyAverage(app: app, event: "tap", property: "button", date: date, timeZone: timeZone, filter: filter)
+                        == oracle.propertyAverage(event: "tap", property: "button", date: date), "\(context)")
+                #expect(
+                    try await store.emptyPropertyShare(app: app, event: "tap", property: "button", date: date, timeZone: timeZone, filter: filter)
+                        == oracle.emptyPropertyShare(event: "tap", property: "button", date: date), "\(context)")
+                for (name, property) in [("tap", "button"), ("screen_view", "screen")] {
+                    #expect(
+                        try await store.breakdown(app: app, event: name, property: property, date: date, timeZone: timeZone, limit: 2, filter: filter)
+                            == oracle.breakdown(event: name, property: property, date: date, limit: 2), "\(context), \(property)")
+                }
+            }
+            let latest = try await store.latestEvents(app: app, limit: 20, filter: filter)
+            let expected = oracle.events.sorted { $0.timestamp > $1.timestamp }.prefix(20)
+            #expect(latest.map(\.timestamp) == expected.map(\.timestamp), "seed \(seed), \(filter)")
+            #expect(latest.allSatisfy { event in expected.contains { $0.id == event.id } } || latest.count < 20, "seed \(seed), \(filter)")
+        }
+    }
+
     @Test func unknownPropertiesAndBadSettingsAreRefused() async throws {
         let store = try await TestDatabase.sqlite.makeStore()
         let app = try await store.createApp(name: "A").app.id

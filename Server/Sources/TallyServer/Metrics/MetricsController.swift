@@ -7,7 +7,7 @@ import TallyStore
 /// `GET /v1/retention` and `GET /v1/funnels`: exact metrics of the app whose read token is
 /// presented as `Authorization: Bearer <token>`.
 ///
-/// Every route but the breakdown takes `filters=`, a ``SegmentFilter`` in the syntax of
+/// Every route takes `filters=`, a ``SegmentFilter`` in the syntax of
 /// Plausible's Stats API v1 (`app_version==3.3.0|3.2.0;platform!=Android;plan==pro`): the
 /// metrics of that segment alone. A filter that does not parse, or names a property that is
 /// neither built in nor one of the app's segment properties, is a 400 saying so.
@@ -34,18 +34,13 @@ struct MetricsController {
         }
     }
 
-    /// `?date=YYYY-MM-DD&event=NAME&property=KEY[&tz=Area/City]`: the day's events named
-    /// `event` by the value of `property`, the 50 most frequent values and the others summed.
-    ///
-    /// The store's breakdown takes no segment yet: `filters=` is a 400 here rather than
-    /// ignored, so that no one reads an unfiltered answer as a filtered one.
+    /// `?date=YYYY-MM-DD&event=NAME&property=KEY[&tz=Area/City][&filters=…]`: the day's events
+    /// named `event` by the value of `property`, the 50 most frequent values and the others summed.
     func breakdown(_ request: Request) async throws -> Response {
         try await answer(request) { app, query, timeZone in
-            guard try query.get("filters") == nil else {
-                throw APIError.badRequest("/v1/metrics/breakdown does not take filters= yet")
-            }
             let values = try required(["date", "event", "property"], in: query)
-            return try await store.breakdown(app: app.id, event: values[1], property: values[2], date: values[0], timeZone: timeZone)
+            return try await store.breakdown(
+                app: app.id, event: values[1], property: values[2], date: values[0], timeZone: timeZone, filter: try filter(in: query))
         }
     }
 

@@ -46,7 +46,9 @@ extension EventStore {
             return (starts, buckets.lowerBound..<Bucket.containing(milliseconds: starts.upperBound - 1 + windowMilliseconds) + 1)
         }
         return try await read(app: app, timeZone: timeZone, filter: filter) { calendar in
-            var needs = RollupNeeds(labelTexts: steps.map(\.event))
+            // The texts the matcher looks up: names, and the screens of `screen` conditions.
+            let screens = steps.flatMap { $0.conditions.conditions.filter { $0.property == "screen" }.flatMap(\.values) }
+            var needs = RollupNeeds(labelTexts: steps.map(\.event) + screens + (breakdown.map { [$0] } ?? []))
             needs.logs = [try scanned(calendar).buckets]
             needs.segmentKeys = true
             return needs

@@ -70,4 +70,11 @@ extension Funnel.Step: Codable {
     }
 }
 
-extension Funnel.Segment: Codable {}
+extension Funnel.Segment: Codable {
+    /// Writes `value` as `null` for the events (or users) without one, so every row has the same keys.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(value, forKey: .value)
+        try container.encode(steps, forKey: .steps)
+    }
+}

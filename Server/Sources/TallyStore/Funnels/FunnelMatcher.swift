@@ -34,6 +34,10 @@ struct FunnelMatcher {
         let names = try steps.map { try reader.labelID($0.event) }
         nameBase = names.compactMap { $0 }.min() ?? 0
         nameSteps = [UInt16](repeating: 0, count: Int((names.compactMap { $0 }.max() ?? nameBase) - nameBase) + 1)
+        let known = Set(reader.properties.filterNames + ["screen"])
+        for case let condition in steps.flatMap(\.conditions.conditions) where !known.contains(condition.property) {
+            throw TallyStoreError.unknownFilterProperty(condition.property)
+        }
         for (index, (step, name)) in zip(steps, names).enumerated() {
             let bit = UInt16(1) << index
             guard let name else { continue }

@@ -10,16 +10,18 @@ struct RollupReader {
     var segment: SegmentMatcher?
     /// The app's segment properties, for funnels' step conditions and breakdowns.
     var properties = SegmentProperties()
+    /// The log scans made so far under the ``segment``.
+    let scans = SegmentScans()
 
     /// Events per name over `buckets`, from `name_bucket`.
     func eventCounts(in buckets: Range<Int64>) throws -> [String: Int] {
-        if segment != nil { return try texts(of: segmentSummary(in: buckets).events) }
+        if segment != nil { return try texts(of: segmentScan(in: buckets).events) }
         return try counts(.names, in: buckets)
     }
 
     /// `screen_view` events per screen over `buckets`, from `screen_bucket`.
     func screenCounts(in buckets: Range<Int64>) throws -> [String: Int] {
-        if segment != nil { return try texts(of: segmentSummary(in: buckets).screens) }
+        if segment != nil { return try texts(of: segmentScan(in: buckets).screens) }
         return try counts(.screens, in: buckets)
     }
 

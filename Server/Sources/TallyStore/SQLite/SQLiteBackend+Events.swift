@@ -13,6 +13,19 @@ extension SQLiteBackend {
         }
     }
 
+    func userNumbers(app: AppID, users: [String]) async throws -> [String: UInt32] {
+        try await pool.read { db in
+            let find = try RawStatement(db, sql: "SELECT number FROM app_user WHERE app_id = ?1 AND user_id = ?2")
+            find.bind(app.rawValue, at: 1)
+            var numbers: [String: UInt32] = [:]
+            for user in users {
+                find.bind(user, at: 2)
+                numbers[user] = try find.executeReturningFirstRow { UInt32($0.int64(at: 0)) }
+            }
+            return numbers
+        }
+    }
+
     /// Pages order by `(timestamp, rowid)`: the cursor's sequence is the `rowid`.
     func events(
         app: AppID, in range: Range<Int64>, after cursor: EventCursor?, limit: Int

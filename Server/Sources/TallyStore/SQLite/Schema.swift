@@ -285,7 +285,7 @@ enum Schema {
                 deltas[AppID(rawValue: rows.int64(at: 1)), default: RollupDelta()].add(event, timestamp: rows.int64(at: 3))
             }
             guard !deltas.isEmpty else { return }
-            for (app, delta) in deltas { try delta.write(db, app: app, cache: &cache) }
+            for (app, delta) in deltas { try delta.write(db, app: app, cache: &cache, includingSegments: false) }
             cache.trim()
         }
     }

@@ -23,6 +23,13 @@ public struct SegmentFilter: Hashable, Sendable, CustomStringConvertible {
         /// The values, as text; `==` matches any of them, `!=` none of them.
         public var values: [String]
 
+        /// A condition on `property`: equal to one of `values`, or to none of them when `isNegated`.
+        public init(property: String, isNegated: Bool, values: [String]) {
+            self.property = property
+            self.isNegated = isNegated
+            self.values = values
+        }
+
         /// A condition matching `property` equal to one of `values` (`==`).
         public static func `is`(_ property: String, _ values: String...) -> Condition {
             Condition(property: property, isNegated: false, values: values)

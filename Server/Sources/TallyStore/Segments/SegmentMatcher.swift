@@ -4,7 +4,7 @@
 /// Event conditions (`app_version`, `platform`, event properties) are decided once per
 /// segment key, since a key holds exactly those values; user conditions once per user
 /// property value, from the `trait_users` sets.
-struct SegmentMatcher {
+struct SegmentMatcher: Sendable {
     /// Per segment key number: whether its events meet every event condition.
     private let keys: [Bool]
     /// Per segment key number: its app version's `label` id.
@@ -108,7 +108,7 @@ struct SegmentMatcher {
 
 /// A bitmap of user numbers, for tests of membership in a hot loop: one load, where a
 /// ``UserSet`` searches its chunks.
-struct UserBits {
+struct UserBits: Sendable {
     private var words: [UInt64] = []
 
     /// The bits of the members of `users`.

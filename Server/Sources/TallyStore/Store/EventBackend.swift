@@ -19,6 +19,9 @@ protocol EventBackend: Sendable {
     /// The ingest outcome counts of `app` over `buckets`, summed per outcome and reason.
     func healthCounts(app: AppID, in buckets: Range<Int64>) async throws -> [(outcome: HealthCounts.Outcome, reason: String, count: Int)]
 
+    /// The numbers (`app_user.number`) of those of `users` that `app` has.
+    func userNumbers(app: AppID, users: [String]) async throws -> [String: UInt32]
+
     /// The app's `limit` latest events, newest first; throws ``TallyStoreError/unknownApp(_:)``.
     func latestEvents(app: AppID, limit: Int) async throws -> [Event]
 
