@@ -179,6 +179,16 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
+            name: "FunnelVersusClickHouse",
+            dependencies: [
+                "PipelineWorkload",
+                .product(name: "TallyStore", package: "TallyServer"),
+            ],
+            path: "Tools/FunnelVersusClickHouse",
+            exclude: ["funnel_side.py"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
             name: "ExportVersusSQLite",
             dependencies: [
                 "PipelineWorkload",

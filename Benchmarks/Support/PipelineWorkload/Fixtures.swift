@@ -69,6 +69,47 @@ package enum Fixtures {
         return folder.appendingPathComponent("store-\(days)d\(users).sqlite").path
     }
 
+    /// The fixture's events as CSV (what `tally export --format csv` writes), for DuckDB and
+    /// ClickHouse: written once beside the SQLite fixture (the same events on either database).
+    package static func csv(days: Int, of population: Workload.Population, store: EventStore, app: AppID) async throws -> String {
+        let csv = path(days: days, of: population) + ".csv"
+        guard !FileManager.default.fileExists(atPath: csv) else { return csv }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: csv + ".partial", contents: nil)
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: csv + ".partial"))
+        try file.write(contentsOf: Data(ExportFormat.csvHeader.utf8))
+        let count = try await store.write(app: app, from: start, to: start.addingTimeInterval(Double(days) * 86_400), as: .csv) {
+            try file.write(contentsOf: Data($0))
+        }
+        try file.close()
+        try FileManager.default.moveItem(atPath: csv + ".partial", toPath: csv)
+        print("exported \(count) events to \(csv)")
+        return csv
+    }
+
+    /// The JSON object the Python script `script` prints when run with `arguments`.
+    package static func python(_ script: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> [String: Any] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script.path] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw PythonError(script: script.lastPathComponent, status: process.terminationStatus)
+        }
+        return object
+    }
+
+    private struct PythonError: Error, CustomStringConvertible {
+        let script: String
+        let status: Int32
+        var description: String { "\(script) failed with status \(status) (python3 -m pip install duckdb chdb)" }
+    }
+
     /// The database holding days `0..<days` of `population` on `database`, filled first if
     /// it is not yet: a SQLite path or a PostgreSQL URL.
     private static func fill(days: Int, of population: Workload.Population, on database: Database) async throws -> String {

@@ -6,8 +6,11 @@
 //            retention tiles (EventStore.returningUsers) for each of the 30 days;
 //   DuckDB — duckdb_side.py: the same events exported as CSV (what `tally export --format csv`
 //            writes) in an in-memory table, 2 threads, the same questions.
-// Both sides count the retention matrix's cohorts, and the run stops if they differ. Last, on
-// SQLite, the size of the rollups beside the raw events, per million events (SQLite's dbstat,
+// Both sides count the retention matrix's cohorts and each day's DAU, WAU, MAU and new users,
+// and the run stops if they differ. Then the day's metric set under two segment filters
+// (app_version, and app_version and platform), beside DuckDB with the same WHERE. Last, on
+// SQLite, the size of the rollups, and of what segments and funnels read, beside the raw
+// events, per million events (SQLite's dbstat,
 // through Debian's `sqlite3`). With TALLY_BENCH_POSTGRES_URL set, Tally's side runs on that
 // PostgreSQL server instead (the fixture is a database of it; see Fixtures).
 //
@@ -24,21 +27,12 @@ let days = environment["DAYS"].flatMap(Int.init) ?? 60
 let zone = environment["ZONE"] ?? "UTC"
 let population: Workload.Population = environment["USERS"] == "200000" ? .twoHundredThousand : .twentyThousand
 let database = Fixtures.Database.fromEnvironment
+let opening = ContinuousClock.now
 let (store, app) = try await Fixtures.store(days: days, of: population, on: database)
+print(String(format: "fixture opened in %.1f s (a store of an earlier schema is migrated then)", (ContinuousClock.now - opening).seconds))
 let dates = (max(0, days - 30)..<days).map(Fixtures.date)
 
-// The events as CSV, written once per fixture (the same events on either database).
-let csv = Fixtures.path(days: days, of: population) + ".csv"
-if !FileManager.default.fileExists(atPath: csv) {
-    _ = FileManager.default.createFile(atPath: csv + ".partial", contents: nil)
-    let file = try FileHandle(forWritingTo: URL(fileURLWithPath: csv + ".partial"))
-    let end = Fixtures.start.addingTimeInterval(Double(days) * 86_400)
-    try file.write(contentsOf: Data(ExportFormat.csvHeader.utf8))
-    let count = try await store.write(app: app, from: Fixtures.start, to: end, as: .csv) { try file.write(contentsOf: $0) }
-    try file.close()
-    try FileManager.default.moveItem(atPath: csv + ".partial", toPath: csv)
-    print("exported \(count) events to \(csv)")
-}
+let csv = try await Fixtures.csv(days: days, of: population, store: store, app: app)
 
 /// Seconds `body` takes.
 func seconds(_ body: () async throws -> Void) async rethrows -> Double {
@@ -55,11 +49,16 @@ func percentile(_ values: [Double], _ share: Double) -> Double {
 // second is measured, as DuckDB's queries run on a table already loaded in memory.
 var coldDayTimes: [Double] = []
 var dayTimes: [Double] = []
+var dayValues: [String: [Int]] = [:]
+/// A day's DAU, WAU, MAU and new users, as duckdb_side.py reports them.
+func values(_ metrics: DayMetrics) -> [Int] { [metrics.dau, metrics.wau, metrics.mau, metrics.newUsers] }
 for date in dates {
     coldDayTimes.append(try await seconds { _ = try await store.metrics(app: app, date: date, timeZone: zone) })
 }
 for date in dates {
-    dayTimes.append(try await seconds { _ = try await store.metrics(app: app, date: date, timeZone: zone) })
+    var metrics: DayMetrics?
+    dayTimes.append(try await seconds { metrics = try await store.metrics(app: app, date: date, timeZone: zone) })
+    dayValues[date] = values(metrics!)
 }
 var retention: Retention?
 var retentionTimes: [Double] = []
@@ -77,25 +76,17 @@ for date in dates {
 }
 
 let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("duckdb_side.py")
-let process = Process()
-process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-process.arguments = ["python3", script.path, csv, zone] + dates
-let output = Pipe()
-process.standardOutput = output
-try process.run()
-let data = output.fileHandleForReading.readDataToEndOfFile()
-process.waitUntilExit()
-guard process.terminationStatus == 0,
-    let duck = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-    let duckDay = duck["day_metrics_p50"] as? Double, let duckRetention = duck["retention_p50"] as? Double,
+let duck = try Fixtures.python(script, [csv, zone] + dates)
+guard let duckDay = duck["day_metrics_p50"] as? Double, let duckRetention = duck["retention_p50"] as? Double,
     let duckSizes = duck["cohort_sizes"] as? [String: Int], let duckReturning = duck["returning_total"] as? Int
-else { fatalError("duckdb_side.py failed (python3 -m pip install duckdb)") }
+else { fatalError("duckdb_side.py printed \(duck)") }
 
 let cohorts = retention!.cohorts
 let sizes = Dictionary(uniqueKeysWithValues: cohorts.filter { $0.size > 0 }.map { ($0.start, $0.size) })
 precondition(sizes == duckSizes, "the cohorts differ: \(sizes) against DuckDB's \(duckSizes)")
 precondition(cohorts.map { $0.returning.reduce(0, +) }.reduce(0, +) == duckReturning, "the returning users differ")
 
+precondition(duck["days"] as? [String: [Int]] == dayValues, "the day metrics differ from DuckDB's")
 let dayP50 = percentile(dayTimes, 0.5)
 let retentionP50 = percentile(retentionTimes, 0.5)
 print(
@@ -112,6 +103,30 @@ print(
         format: "retention %dx%d  Tally p50 %8.2f ms (p95 %.2f)   DuckDB p50 %8.2f ms   %6.1fx", dates.count, dates.count,
         retentionP50 * 1e3, percentile(retentionTimes, 0.95) * 1e3, duckRetention * 1e3, duckRetention / retentionP50))
 print(String(format: "retention tiles  Tally p50 %8.2f ms (1, 7 and 30 days back, one day's activity)", percentile(tileTimes, 0.5) * 1e3))
+
+// The day's metric set under a segment filter, beside the unfiltered set and DuckDB with the
+// same WHERE, each day's DAU, WAU, MAU and new users compared.
+for (filter, condition) in [
+    (SegmentFilter([.is("app_version", "2.0.0")]), "app_version = '2.0.0'"),
+    (SegmentFilter([.is("app_version", "2.0.0"), .is("platform", "Android")]), "app_version = '2.0.0' AND platform = 'Android'"),
+] {
+    for date in dates { _ = try await store.metrics(app: app, date: date, timeZone: zone, filter: filter) }
+    var times: [Double] = []
+    var filtered: [String: [Int]] = [:]
+    for date in dates {
+        var metrics: DayMetrics?
+        times.append(try await seconds { metrics = try await store.metrics(app: app, date: date, timeZone: zone, filter: filter) })
+        filtered[date] = values(metrics!)
+    }
+    let side = try Fixtures.python(script, [csv, zone] + dates, environment: ["WHERE": condition])
+    guard let duckFiltered = side["day_metrics_p50"] as? Double else { fatalError("duckdb_side.py printed \(side)") }
+    precondition(side["days"] as? [String: [Int]] == filtered, "the filtered day metrics differ from DuckDB's")
+    let p50 = percentile(times, 0.5)
+    print(
+        String(
+            format: "  where %@\n  day metric set   Tally p50 %8.2f ms (p95 %.2f; %.2fx the unfiltered set)   DuckDB p50 %8.2f ms   %6.1fx",
+            condition, p50 * 1e3, percentile(times, 0.95) * 1e3, p50 / dayP50, duckFiltered * 1e3, duckFiltered / p50))
+}
 
 // Sizes, on SQLite: the raw events with their indexes, and every rollup with its indexes.
 guard database == .sqlite else { exit(0) }
@@ -136,6 +151,7 @@ let rollupTables = [
     "name_bucket", "screen_bucket", "bucket_users", "day_users", "bucket_activity", "app_user", "app_user_by_number",
     "label", "sqlite_autoindex_label_1",
 ]
+let segmentTables = ["bucket_log", "day_key_users", "segment_key", "segment_key_by_labels", "user_trait", "trait_users"]
 let rawEvents = ["event", "event_by_id", "event_by_time"].compactMap { bytes[$0] }.reduce(0, +)
 let rollups = rollupTables.compactMap { bytes[$0] }.reduce(0, +)
 let millions = (Double(try sqlite("SELECT count(*) FROM event").trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) / 1e6
@@ -146,3 +162,8 @@ print(
         rawEvents / millions / 1e6, table / millions / 1e6, (rawEvents - table) / millions / 1e6, rollups / millions / 1e6,
         rollups / table))
 print(rollupTables.compactMap { name in bytes[name].map { String(format: "%@ %.2f", name, $0 / millions / 1e6) } }.joined(separator: ", ") + " MB")
+let segments = segmentTables.compactMap { bytes[$0] }.reduce(0, +)
+print(
+    String(format: "segments and funnels: %.1f MB per million events (%.2fx the raw table): ", segments / millions / 1e6, segments / table)
+        + segmentTables.compactMap { name in bytes[name].map { String(format: "%@ %.2f", name, $0 / millions / 1e6) } }.joined(separator: ", ")
+        + " MB")

@@ -7,8 +7,9 @@
 //     taskset -c 1 .build/release/IngestOnOneCore load $(cat /tmp/collector)
 //
 // `serve` starts a collector on a fresh SQLite database with rate limiting off, creates one
-// app per load round, prints its URL and the apps' ingest keys on one line, and serves for two
-// minutes; `serve postgresql` does the same on a fresh database of the PostgreSQL server
+// app per load round, each with two segment properties (`button`, of events, and `plan`, of
+// users; the load carries both), prints its URL and the apps' ingest keys on one line, and
+// serves for two minutes; `serve postgresql` does the same on a fresh database of the PostgreSQL server
 // TALLY_BENCH_POSTGRES_URL names. `load URL KEY…` sends the benchmark's 20,000 events
 // (IngestLoad) once per key, over 16 keep-alive connections (TALLY_BENCH_CONNECTIONS=64 for
 // 64), and prints each round's rate and the median. Either way every event is durable before
@@ -45,7 +46,12 @@ case "serve":
     try await LiveServer.with(store: try await EventStore(database: database), configuration: configuration) { server in
         var keys: [String] = []
         let rounds = arguments.dropFirst(2).first.flatMap { Int($0) } ?? 5
-        for round in 1...max(rounds, 1) { keys.append(try await server.store.createApp(name: "Round \(round)").ingestKey) }
+        for round in 1...max(rounds, 1) {
+            let new = try await server.store.createApp(name: "Round \(round)")
+            // Issue 30's condition: two segment properties, one of each kind, both in the load.
+            _ = try await server.store.updateApp(new.app.id, segmentProperties: SegmentProperties(event: ["button"], user: ["plan"]))
+            keys.append(new.ingestKey)
+        }
         FileHandle.standardOutput.write(Data("\(server.url.absoluteString) \(keys.joined(separator: " "))\n".utf8))
         try await Task.sleep(for: .seconds(120))
     }

@@ -56,14 +56,7 @@ extension EventStore {
             let (starts, buckets) = try scanned(calendar)
             let matcher = try FunnelMatcher(steps: steps, breakdown: breakdown, reader: reader)
             var counter = FunnelCounter(steps: steps.count, window: windowMilliseconds, starts: starts)
-            try reader.forEachSegmentEvent(in: buckets) { bucket, entry in
-                let mask = matcher.steps(of: entry)
-                if mask != 0 {
-                    counter.add(
-                        user: entry.user, time: bucket * Bucket.milliseconds + Int64(entry.offset), steps: mask,
-                        value: mask & 1 != 0 ? matcher.value(of: entry) : 0)
-                }
-            }
+            try Self.count(into: &counter, buckets: buckets, reader: reader, matcher: matcher, breakdown: breakdown != nil)
             let counts = counter.result(values: max(matcher.values.count, 1))
             func funnelSteps(_ counts: [(users: Int, medianMilliseconds: Double?)]) -> [Funnel.Step] {
                 zip(steps, counts).map {
@@ -77,10 +70,7 @@ extension EventStore {
                 // Every user of a step is in the segments of their first steps' values: the
                 // funnel's own steps add them up once, from the same counter without values.
                 var total = FunnelCounter(steps: steps.count, window: windowMilliseconds, starts: starts)
-                try reader.forEachSegmentEvent(in: buckets) { bucket, entry in
-                    let mask = matcher.steps(of: entry)
-                    if mask != 0 { total.add(user: entry.user, time: bucket * Bucket.milliseconds + Int64(entry.offset), steps: mask, value: 0) }
-                }
+                try Self.count(into: &total, buckets: buckets, reader: reader, matcher: matcher, breakdown: false)
                 funnel.steps = funnelSteps(total.result(values: 1)[0])
                 funnel.breakdownProperty = breakdown
                 funnel.breakdown = zip(matcher.values, counts)
@@ -90,6 +80,39 @@ extension EventStore {
                     .prefix(Self.maximumBreakdownValues).map { $0 }
             }
             return funnel
+        }
+    }
+
+    /// Adds to `counter` every event of `buckets` that matches a step, in time order per user,
+    /// with its breakdown value when `breakdown`.
+    ///
+    /// Reads the logs column-wise: an event's name decides most events (those of no step)
+    /// with one byte, and only an event of a step with conditions beside its name is read whole.
+    private static func count(
+        into counter: inout FunnelCounter, buckets: Range<Int64>, reader: RollupReader, matcher: FunnelMatcher, breakdown: Bool
+    ) throws {
+        let conditional = matcher.conditionalSteps
+        try reader.forEachLog(in: buckets) { bucket, log, keyMatches in
+            let named = log.names.map(matcher.steps(named:))
+            guard named.contains(where: { $0 != 0 }) else { return }
+            let start = bucket * Bucket.milliseconds
+            log.forEachRun { user, events in
+                guard reader.segment?.allows(user: user) ?? true else { return }
+                for index in events {
+                    var mask = named[log.nameIndex(at: index)]
+                    guard mask != 0, keyMatches[log.keyIndex(at: index)] else { continue }
+                    var value: Int32 = 0
+                    if mask & conditional != 0 || breakdown && mask & 1 != 0 {
+                        let entry = BucketLog.Entry(
+                            user: user, offset: log.offset(at: index), name: log.names[log.nameIndex(at: index)],
+                            key: log.keys[log.keyIndex(at: index)], screen: log.screens[log.screenIndex(at: index)])
+                        mask = matcher.steps(of: entry)
+                        if breakdown, mask & 1 != 0 { value = matcher.value(of: entry) }
+                        if mask == 0 { continue }
+                    }
+                    counter.add(user: user, time: start + Int64(log.offset(at: index)), steps: mask, value: value)
+                }
+            }
         }
     }
 }

@@ -106,12 +106,19 @@ struct FunnelMatcher {
         keyValues = keys
     }
 
+    /// The bits of the steps with conditions beside their name.
+    var conditionalSteps: UInt16 { conditional.reduce(0) { $0 | $1.bit } }
+
+    /// The bits of the steps named `name` (a `label` id), before their conditions.
+    func steps(named name: Int64) -> UInt16 {
+        let index = name &- nameBase
+        return index >= 0 && index < nameSteps.count ? nameSteps[Int(index)] : 0
+    }
+
     /// The bits of the steps `entry` matches (bit 0: the first step).
     @inline(__always)
     func steps(of entry: BucketLog.Entry) -> UInt16 {
-        let name = entry.name &- nameBase
-        guard name >= 0, name < nameSteps.count else { return 0 }
-        var mask = nameSteps[Int(name)]
+        var mask = steps(named: entry.name)
         guard mask != 0 else { return 0 }
         for condition in conditional where mask & condition.bit != 0 && !condition.matches(entry) { mask &= ~condition.bit }
         return mask

@@ -143,11 +143,9 @@ struct PostgresRollupRows: RollupRows {
         // the texts of key labels and user property values.
         for row in rows.logs {
             try row.events.withUnsafeReadableBytes { bytes in
-                var cursor = BucketLog.Cursor(bytes)
-                while let entry = try cursor.next() {
-                    ids.insert(entry.name)
-                    ids.insert(entry.screen)
-                }
+                let log = try BucketLog.View(bytes)
+                ids.formUnion(log.names)
+                ids.formUnion(log.screens)
             }
         }
         for labels in (rows.keys ?? [:]).values { ids.formUnion(labels) }

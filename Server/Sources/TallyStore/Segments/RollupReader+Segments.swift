@@ -20,19 +20,32 @@ final class SegmentScans {
 }
 
 extension RollupReader {
+    /// Calls `body` with each bucket of `buckets` that has a log, the log, and per entry of
+    /// its key dictionary whether the ``segment``'s event conditions hold (all, without one).
+    /// Users the segment's user conditions leave out are the body's to skip (see
+    /// ``SegmentMatcher/allows(user:)``).
+    func forEachLog(
+        in buckets: Range<Int64>, _ body: (_ bucket: Int64, _ log: BucketLog.View, _ keyMatches: [Bool]) throws -> Void
+    ) throws {
+        try rows.forEachLog(in: buckets) { bucket, bytes in
+            let log = try BucketLog.View(bytes)
+            try body(bucket, log, log.keys.map { segment?.matches(key: $0) ?? true })
+        }
+    }
+
     /// Calls `body` with the bucket and each event of `buckets` the ``segment`` matches, in
     /// bucket order and, within a bucket, by user and time.
     func forEachSegmentEvent(in buckets: Range<Int64>, _ body: (_ bucket: Int64, _ event: BucketLog.Entry) throws -> Void) throws {
-        guard let segment else {
-            return try rows.forEachLog(in: buckets) { bucket, bytes in
-                var cursor = BucketLog.Cursor(bytes)
-                while let entry = try cursor.next() { try body(bucket, entry) }
-            }
-        }
-        try rows.forEachLog(in: buckets) { bucket, bytes in
-            var cursor = BucketLog.Cursor(bytes)
-            while let entry = try cursor.next() {
-                if segment.matches(key: entry.key) && segment.allows(user: entry.user) { try body(bucket, entry) }
+        try forEachLog(in: buckets) { bucket, log, keyMatches in
+            try log.forEachRun { user, events in
+                guard segment?.allows(user: user) ?? true else { return }
+                for index in events where keyMatches[log.keyIndex(at: index)] {
+                    try body(
+                        bucket,
+                        BucketLog.Entry(
+                            user: user, offset: log.offset(at: index), name: log.names[log.nameIndex(at: index)],
+                            key: log.keys[log.keyIndex(at: index)], screen: log.screens[log.screenIndex(at: index)]))
+                }
             }
         }
     }
@@ -50,12 +63,12 @@ extension RollupReader {
         var nameEvents: [Int] = []
         var screenEvents: [Int] = []
         // Per user number: the user's slot, or -1. Per slot: the user, the events of each
-        // name (by name index, then slot), and the millisecond and key of the last event.
+        // name (by name index, then slot), and the millisecond and version of the last event.
         var slots: [Int32] = []
         var slotUsers: [UInt32] = []
         var perName: [[UInt32]] = []
         var lastTime: [Int64] = []
-        var lastKey: [Int64] = []
+        var lastVersion: [Int64] = []
         var versionTexts: [Int64: String] = [:]
         func versionText(_ id: Int64) throws -> String {
             if let known = versionTexts[id] { return known }
@@ -63,43 +76,60 @@ extension RollupReader {
             versionTexts[id] = text
             return text
         }
-        try forEachSegmentEvent(in: buckets) { bucket, entry in
-            let name = names.index(of: entry.name)
-            if name == nameEvents.count {
+        try forEachLog(in: buckets) { bucket, log, keyMatches in
+            // Per dictionary entry of the log: the dense index of its name and screen, and the
+            // version of its key.
+            let nameIndexes = log.names.map { names.index(of: $0) }
+            let screenIndexes = log.screens.map { $0 == 0 ? -1 : screens.index(of: $0) }
+            let versions = log.keys.map { segment.versions[Int($0)] }
+            while nameEvents.count < names.labels.count {
                 nameEvents.append(0)
                 perName.append([])
             }
-            nameEvents[name] += 1
-            if entry.screen != 0 {
-                let screen = screens.index(of: entry.screen)
-                if screen == screenEvents.count { screenEvents.append(0) }
-                screenEvents[screen] += 1
+            while screenEvents.count < screens.labels.count { screenEvents.append(0) }
+            let start = bucket * Bucket.milliseconds
+            try log.forEachRun { user, events in
+                guard segment.allows(user: user) else { return }
+                var slot = -1
+                for index in events {
+                    let key = log.keyIndex(at: index)
+                    guard keyMatches[key] else { continue }
+                    if slot < 0 {
+                        let number = Int(user)
+                        if number >= slots.count { slots.append(contentsOf: repeatElement(-1, count: max(number + 1 - slots.count, slots.count))) }
+                        slot = Int(slots[number])
+                        if slot < 0 {
+                            slot = slotUsers.count
+                            slots[number] = Int32(slot)
+                            slotUsers.append(user)
+                            lastTime.append(.min)
+                            lastVersion.append(0)
+                        }
+                    }
+                    let name = nameIndexes[log.nameIndex(at: index)]
+                    nameEvents[name] += 1
+                    if perName[name].count <= slot {
+                        perName[name].append(contentsOf: repeatElement(0, count: slotUsers.count - perName[name].count))
+                    }
+                    perName[name][slot] += 1
+                    let screen = screenIndexes[log.screenIndex(at: index)]
+                    if screen >= 0 { screenEvents[screen] += 1 }
+                    // The last event: the latest, and between events at one millisecond the
+                    // greatest version text.
+                    let time = start + Int64(log.offset(at: index))
+                    let version = versions[key]
+                    var later = time > lastTime[slot]
+                    if time == lastTime[slot], version != lastVersion[slot] { later = try versionText(version) > versionText(lastVersion[slot]) }
+                    if later { (lastTime[slot], lastVersion[slot]) = (time, version) }
+                }
             }
-            let user = Int(entry.user)
-            if user >= slots.count { slots.append(contentsOf: repeatElement(-1, count: max(user + 1 - slots.count, slots.count))) }
-            var slot = Int(slots[user])
-            if slot < 0 {
-                slot = slotUsers.count
-                slots[user] = Int32(slot)
-                slotUsers.append(entry.user)
-                lastTime.append(.min)
-                lastKey.append(0)
-            }
-            if slot >= perName[name].count { perName[name].append(contentsOf: repeatElement(0, count: slotUsers.count - perName[name].count)) }
-            perName[name][slot] += 1
-            let time = bucket * Bucket.milliseconds + Int64(entry.offset)
-            if lastTime[slot] == time, lastKey[slot] != entry.key,
-                try versionText(segment.versions[Int(lastKey[slot])]) >= versionText(segment.versions[Int(entry.key)])
-            {
-                return
-            }
-            if lastTime[slot] <= time { (lastTime[slot], lastKey[slot]) = (time, entry.key) }
         }
         var scan = SegmentScan()
         var users = DenseFlags()
         for user in slotUsers { _ = users.insert(user) }
         scan.users = users.userSet
-        for (index, label) in names.labels.enumerated() {
+        // The logs' dictionaries name every name and screen of their buckets, matching or not.
+        for (index, label) in names.labels.enumerated() where nameEvents[index] > 0 {
             scan.events[label] = nameEvents[index]
             var total = (events: nameEvents[index], users: 0, maximum: 0)
             for count in perName[index] where count > 0 {
@@ -108,8 +138,8 @@ extension RollupReader {
             }
             scan.perUser[label] = total
         }
-        for (index, label) in screens.labels.enumerated() { scan.screens[label] = screenEvents[index] }
-        for key in lastKey.indices.map({ lastKey[$0] }) { scan.versions[segment.versions[Int(key)], default: 0] += 1 }
+        for (index, label) in screens.labels.enumerated() where screenEvents[index] > 0 { scan.screens[label] = screenEvents[index] }
+        for version in lastVersion { scan.versions[version, default: 0] += 1 }
         scans.scans[buckets] = scan
         return scan
     }
