@@ -9,7 +9,7 @@ extension EventStore {
     /// How many users went through `steps` in order: see ``Funnel`` for the exact definition.
     ///
     /// Reads only what the engine stores (the ``BucketLog`` of the range and the window after
-    /// it), never raw events, in one pass in time order (see ``FunnelCounter``).
+    /// it), never raw events, then counts each user's events in one pass (see ``FunnelCounter``).
     ///
     /// ```swift
     /// let funnel = try await store.funnel(app: app, steps: ["app_open", "bill_created"], from: "2026-11-01", to: "2026-11-30")
@@ -55,9 +55,9 @@ extension EventStore {
         } body: { reader, calendar in
             let (starts, buckets) = try scanned(calendar)
             let matcher = try FunnelMatcher(steps: steps, breakdown: breakdown, reader: reader)
-            var counter = FunnelCounter(steps: steps.count, window: windowMilliseconds, starts: starts)
+            var counter = FunnelCounter(steps: steps.count, window: windowMilliseconds, starts: starts, values: max(matcher.values.count, 1))
             try Self.count(into: &counter, buckets: buckets, reader: reader, matcher: matcher, breakdown: breakdown != nil)
-            let counts = counter.result(values: max(matcher.values.count, 1))
+            let counts = counter.result()
             func funnelSteps(_ counts: [(users: Int, medianMilliseconds: Double?)]) -> [Funnel.Step] {
                 zip(steps, counts).map {
                     Funnel.Step(event: $0.description, users: $1.users, medianSeconds: $1.medianMilliseconds.map { $0 / 1_000 })
@@ -69,9 +69,9 @@ extension EventStore {
             if let breakdown {
                 // Every user of a step is in the segments of their first steps' values: the
                 // funnel's own steps add them up once, from the same counter without values.
-                var total = FunnelCounter(steps: steps.count, window: windowMilliseconds, starts: starts)
+                var total = FunnelCounter(steps: steps.count, window: windowMilliseconds, starts: starts, values: 1)
                 try Self.count(into: &total, buckets: buckets, reader: reader, matcher: matcher, breakdown: false)
-                funnel.steps = funnelSteps(total.result(values: 1)[0])
+                funnel.steps = funnelSteps(total.result()[0])
                 funnel.breakdownProperty = breakdown
                 funnel.breakdown = zip(matcher.values, counts)
                     .map { Funnel.Segment(value: $0, steps: funnelSteps($1)) }
@@ -87,7 +87,8 @@ extension EventStore {
     /// with its breakdown value when `breakdown`.
     ///
     /// Reads the logs column-wise: an event's name decides most events (those of no step)
-    /// with one byte, and only an event of a step with conditions beside its name is read whole.
+    /// with one byte, and only an event of a step with conditions beside its name, or a first
+    /// step's under a breakdown, is read whole.
     private static func count(
         into counter: inout FunnelCounter, buckets: Range<Int64>, reader: RollupReader, matcher: FunnelMatcher, breakdown: Bool
     ) throws {
@@ -110,7 +111,7 @@ extension EventStore {
                         if breakdown, mask & 1 != 0 { value = matcher.value(of: entry) }
                         if mask == 0 { continue }
                     }
-                    counter.add(user: user, time: start + Int64(log.offset(at: index)), steps: mask, value: value)
+                    counter.add(FunnelCounter.Event(time: start + Int64(log.offset(at: index)), user: user, value: value, steps: mask))
                 }
             }
         }

@@ -1,107 +1,74 @@
-/// Counts a funnel over events met user by user in time order: the scan behind
+/// Counts a funnel user by user: the computation behind
 /// ``EventStore/funnel(app:steps:from:to:window:timeZone:filter:breakdown:)``.
 ///
-/// For each user (and breakdown value) and each step k, it keeps the latest first-step time
-/// of a chain reaching step k so far: a later event of step k + 1 within the window of that
-/// time extends it, and no other chain could where that one cannot. So one pass over a
-/// user's events finds whether they reach each step and, for each, their shortest time from
-/// a first-step event (an event completing step k at time t is best served by the latest
-/// start). Events at one millisecond see only what came strictly before them.
+/// Events are gathered as the logs are read (bucket by bucket, each user's in time order),
+/// then grouped by user with a stable counting sort, and each user's are counted in one pass
+/// with their state in a few local words. Counting them in the order the logs hold them, with
+/// every user's state in arrays indexed by user, spent most of a 30-day funnel of the
+/// 20,000-user fixture waiting for those arrays' cache lines (119 ms).
 ///
-/// Per event, a few array reads: the state of every user lives in flat arrays indexed by
-/// slot, one slot per user and breakdown value, so 10 million events cost no allocation.
+/// For each step k and breakdown value, the pass keeps the latest first-step time of a chain
+/// reaching step k so far: a later event of step k + 1 within the window of that time
+/// extends it, and no other chain could where that one cannot. So it finds whether the user
+/// reaches each step and, for each, their shortest time from a first-step event (an event
+/// completing step k at time t is best served by the latest start). Events at one
+/// millisecond see only what came strictly before them.
 struct FunnelCounter {
+    /// An event matching at least one step.
+    struct Event {
+        /// Milliseconds since 1970.
+        var time: Int64
+        var user: UInt32
+        /// The breakdown value's index (0 without a breakdown); read on first-step events only.
+        var value: Int32
+        /// The bits of the steps it matches (bit 0: the first step).
+        var steps: UInt16
+    }
+
     private let steps: Int
     private let window: Int64
     private let starts: Range<Int64>
-    /// Per slot and step: the latest first-step time of a chain reaching the step, or `none`.
-    private var latestStart: [Int64] = []
-    /// Per slot and step: the shortest time from a first-step event to the step, or `.max`.
-    private var shortest: [Int64] = []
-    private var slotValue: [Int32] = []
-    private var slotNext: [Int32] = []
-    /// Per user number: the user's first slot, or -1.
-    private var firstSlot: [Int32] = []
-    /// Changes decided at the current millisecond, applied when it passes.
-    private var pending: [(slot: Int32, step: Int, start: Int64)] = []
-    private var current: (user: UInt32, time: Int64)?
+    private let values: Int
+    private var events: [Event] = []
+    /// Per value and step: the shortest times of the users who reached it.
+    private var durations: [[[Int64]]]
+
     private static let none = Int64.min
 
     /// A counter of `steps` steps whose chains take at most `window` milliseconds from a
-    /// first-step event at a time in `starts`.
-    init(steps: Int, window: Int64, starts: Range<Int64>) {
+    /// first-step event at a time in `starts`, broken down into `values` values (1 without).
+    init(steps: Int, window: Int64, starts: Range<Int64>, values: Int) {
         self.steps = steps
         self.window = window
         self.starts = starts
+        self.values = values
+        durations = Array(repeating: Array(repeating: [], count: steps), count: values)
     }
 
-    /// Adds an event of `user` at `time` that matches the steps whose bits `steps` sets
-    /// (bit 0: the first step), with the breakdown value `value` (0 without breakdown).
-    /// A user's events must come in time order.
+    /// Adds an event; each user's must come in time order.
     @inline(__always)
-    mutating func add(user: UInt32, time: Int64, steps mask: UInt16, value: Int32) {
-        if current?.user != user || current?.time != time {
-            flush()
-            current = (user, time)
-        }
-        let index = Int(user)
-        if index >= firstSlot.count { firstSlot.append(contentsOf: repeatElement(-1, count: max(index + 1 - firstSlot.count, firstSlot.count))) }
-        if mask & ~1 != 0 {
-            var slot = firstSlot[index]
-            while slot >= 0 {
-                let base = Int(slot) * steps
-                var later = mask & ~1
-                while later != 0 {
-                    let step = later.trailingZeroBitCount
-                    later &= later - 1
-                    guard step < steps else { break }
-                    let start = latestStart[base + step - 1]
-                    if start != Self.none, time - start <= window { pending.append((slot, step, start)) }
-                }
-                slot = slotNext[Int(slot)]
-            }
-        }
-        if mask & 1 != 0, starts.contains(time) {
-            pending.append((self.slot(user: index, value: value), 0, time))
-        }
+    mutating func add(_ event: Event) {
+        events.append(event)
     }
 
-    /// The slot of `user` and `value`, made if missing.
-    private mutating func slot(user: Int, value: Int32) -> Int32 {
-        var slot = firstSlot[user]
-        while slot >= 0 {
-            if slotValue[Int(slot)] == value { return slot }
-            slot = slotNext[Int(slot)]
+    /// Per breakdown value, per step: the users who reached it and the median of their
+    /// shortest times in milliseconds (`nil` for the first step or nobody).
+    mutating func result() -> [[(users: Int, medianMilliseconds: Double?)]] {
+        // A stable counting sort by user keeps each user's events in time order.
+        var firsts = [Int](repeating: 0, count: Int(events.lazy.map(\.user).max() ?? 0) + 2)
+        for event in events { firsts[Int(event.user) + 1] += 1 }
+        for index in firsts.indices.dropFirst() { firsts[index] += firsts[index - 1] }
+        var next = firsts
+        var byUser = [Event](repeating: Event(time: 0, user: 0, value: 0, steps: 0), count: events.count)
+        for event in events {
+            byUser[next[Int(event.user)]] = event
+            next[Int(event.user)] += 1
         }
-        let new = Int32(slotValue.count)
-        slotValue.append(value)
-        slotNext.append(firstSlot[user])
-        firstSlot[user] = new
-        latestStart.append(contentsOf: repeatElement(Self.none, count: steps))
-        shortest.append(contentsOf: repeatElement(.max, count: steps))
-        return new
-    }
-
-    private mutating func flush() {
-        guard let time = current?.time else { return }
-        for (slot, step, start) in pending {
-            let index = Int(slot) * steps + step
-            latestStart[index] = max(latestStart[index], start)
-            shortest[index] = min(shortest[index], time - start)
-        }
-        pending.removeAll(keepingCapacity: true)
-    }
-
-    /// Per breakdown value (0 to `values - 1`), per step: the users who reached it and the
-    /// median of their shortest times in milliseconds (`nil` for the first step or nobody).
-    mutating func result(values: Int) -> [[(users: Int, medianMilliseconds: Double?)]] {
-        flush()
-        current = nil
-        var durations = [[[Int64]]](repeating: [[Int64]](repeating: [], count: steps), count: values)
-        for slot in slotValue.indices {
-            let value = Int(slotValue[slot])
-            for step in 0..<steps where latestStart[slot * steps + step] != Self.none {
-                durations[value][step].append(shortest[slot * steps + step])
+        events = []
+        var state = UserState(steps: steps)
+        byUser.withUnsafeBufferPointer { byUser in
+            for user in firsts.indices.dropLast() where firsts[user] < firsts[user + 1] {
+                count(UnsafeBufferPointer(rebasing: byUser[firsts[user]..<firsts[user + 1]]), state: &state)
             }
         }
         return durations.map { steps in
@@ -111,6 +78,75 @@ struct FunnelCounter {
                 let middle = sorted.count / 2
                 let median = sorted.count % 2 == 1 ? Double(sorted[middle]) : Double(sorted[middle - 1] + sorted[middle]) / 2
                 return (times.count, median)
+            }
+        }
+    }
+
+    /// One user's chains: per breakdown value met on their first-step events, the latest
+    /// start and the shortest time of each step. Kept between users to reuse its storage.
+    private struct UserState {
+        let steps: Int
+        var values: [Int32] = []
+        var latestStart: [Int64] = []
+        var shortest: [Int64] = []
+        /// Changes decided at the current millisecond, applied when it passes.
+        var pending: [(slot: Int, step: Int, start: Int64)] = []
+
+        init(steps: Int) { self.steps = steps }
+
+        mutating func reset() {
+            values.removeAll(keepingCapacity: true)
+            latestStart.removeAll(keepingCapacity: true)
+            shortest.removeAll(keepingCapacity: true)
+        }
+
+        /// The slot of `value`, made if missing.
+        mutating func slot(of value: Int32) -> Int {
+            if let slot = values.firstIndex(of: value) { return slot }
+            values.append(value)
+            latestStart.append(contentsOf: repeatElement(FunnelCounter.none, count: steps))
+            shortest.append(contentsOf: repeatElement(.max, count: steps))
+            return values.count - 1
+        }
+
+        mutating func apply(at time: Int64) {
+            for (slot, step, start) in pending {
+                let index = slot * steps + step
+                latestStart[index] = max(latestStart[index], start)
+                shortest[index] = min(shortest[index], time - start)
+            }
+            pending.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Counts one user's events, in time order.
+    private mutating func count(_ events: UnsafeBufferPointer<Event>, state: inout UserState) {
+        state.reset()
+        var time = events.first!.time
+        for event in events {
+            if event.time != time {
+                state.apply(at: time)
+                time = event.time
+            }
+            if event.steps & ~1 != 0 {
+                for slot in state.values.indices {
+                    var later = event.steps & ~1
+                    while later != 0 {
+                        let step = later.trailingZeroBitCount
+                        later &= later - 1
+                        let start = state.latestStart[slot * steps + step - 1]
+                        if start != Self.none, event.time - start <= window { state.pending.append((slot, step, start)) }
+                    }
+                }
+            }
+            if event.steps & 1 != 0, starts.contains(event.time) {
+                state.pending.append((state.slot(of: event.value), 0, event.time))
+            }
+        }
+        state.apply(at: time)
+        for (slot, value) in state.values.enumerated() {
+            for step in 0..<steps where state.latestStart[slot * steps + step] != Self.none {
+                durations[Int(value)][step].append(state.shortest[slot * steps + step])
             }
         }
     }
