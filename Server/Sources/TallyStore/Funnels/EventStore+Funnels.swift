@@ -86,32 +86,32 @@ extension EventStore {
     /// Adds to `counter` every event of `buckets` that matches a step, in time order per user,
     /// with its breakdown value when `breakdown`.
     ///
-    /// Reads the logs column-wise: an event's name decides most events (those of no step)
-    /// with one byte, and only an event of a step with conditions beside its name, or a first
-    /// step's under a breakdown, is read whole.
+    /// Reads only the steps' names' sections of the logs, and reads an event whole only for a
+    /// step with conditions beside its name, or a first step under a breakdown.
     private static func count(
         into counter: inout FunnelCounter, buckets: Range<Int64>, reader: RollupReader, matcher: FunnelMatcher, breakdown: Bool
     ) throws {
         let conditional = matcher.conditionalSteps
         try reader.forEachLog(in: buckets) { bucket, log, keyMatches in
-            let named = log.names.map(matcher.steps(named:))
-            guard named.contains(where: { $0 != 0 }) else { return }
             let start = bucket * Bucket.milliseconds
-            log.forEachRun { user, events in
-                guard reader.segment?.allows(user: user) ?? true else { return }
-                for index in events {
-                    var mask = named[log.nameIndex(at: index)]
-                    guard mask != 0, keyMatches[log.keyIndex(at: index)] else { continue }
-                    var value: Int32 = 0
-                    if mask & conditional != 0 || breakdown && mask & 1 != 0 {
-                        let entry = BucketLog.Entry(
-                            user: user, offset: log.offset(at: index), name: log.names[log.nameIndex(at: index)],
-                            key: log.keys[log.keyIndex(at: index)], screen: log.screens[log.screenIndex(at: index)])
-                        mask = matcher.steps(of: entry)
-                        if breakdown, mask & 1 != 0 { value = matcher.value(of: entry) }
-                        if mask == 0 { continue }
+            for section in log.sections {
+                let named = matcher.steps(named: section.name)
+                guard named != 0 else { continue }
+                log.forEachRun(of: section) { user, events in
+                    guard reader.segment?.allows(user: user) ?? true else { return }
+                    for index in events where keyMatches[log.keyIndex(at: index)] {
+                        var mask = named
+                        var value: Int32 = 0
+                        if mask & conditional != 0 || breakdown && mask & 1 != 0 {
+                            let entry = BucketLog.Entry(
+                                user: user, offset: log.offset(at: index), name: section.name, key: log.keys[log.keyIndex(at: index)],
+                                screen: log.screens[log.screenIndex(at: index)])
+                            mask = matcher.steps(of: entry)
+                            if breakdown, mask & 1 != 0 { value = matcher.value(of: entry) }
+                            if mask == 0 { continue }
+                        }
+                        counter.add(FunnelCounter.Event(time: start + Int64(log.offset(at: index)), user: user, value: value, steps: mask))
                     }
-                    counter.add(FunnelCounter.Event(time: start + Int64(log.offset(at: index)), user: user, value: value, steps: mask))
                 }
             }
         }

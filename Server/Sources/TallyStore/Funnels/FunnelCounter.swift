@@ -1,9 +1,9 @@
 /// Counts a funnel user by user: the computation behind
 /// ``EventStore/funnel(app:steps:from:to:window:timeZone:filter:breakdown:)``.
 ///
-/// Events are gathered as the logs are read (bucket by bucket, each user's in time order),
-/// then grouped by user with a stable counting sort, and each user's are counted in one pass
-/// with their state in a few local words. Counting them in the order the logs hold them, with
+/// Events are gathered as the logs are read (bucket by bucket, each bucket's name by name),
+/// then grouped by user with a counting sort, each user's put in time order, and counted in
+/// one pass with their state in a few local words. Counting them in the order the logs hold them, with
 /// every user's state in arrays indexed by user, spent most of a 30-day funnel of the
 /// 20,000-user fixture waiting for those arrays' cache lines (119 ms).
 ///
@@ -45,7 +45,7 @@ struct FunnelCounter {
         durations = Array(repeating: Array(repeating: [], count: steps), count: values)
     }
 
-    /// Adds an event; each user's must come in time order.
+    /// Adds an event; each user's must come in order of their 15-minute bucket.
     @inline(__always)
     mutating func add(_ event: Event) {
         events.append(event)
@@ -54,7 +54,8 @@ struct FunnelCounter {
     /// Per breakdown value, per step: the users who reached it and the median of their
     /// shortest times in milliseconds (`nil` for the first step or nobody).
     mutating func result() -> [[(users: Int, medianMilliseconds: Double?)]] {
-        // A stable counting sort by user keeps each user's events in time order.
+        // A stable counting sort by user keeps each user's events in order of their bucket;
+        // an insertion sort then orders each user's, within a bucket by name, by time.
         var firsts = [Int](repeating: 0, count: Int(events.lazy.map(\.user).max() ?? 0) + 2)
         for event in events { firsts[Int(event.user) + 1] += 1 }
         for index in firsts.indices.dropFirst() { firsts[index] += firsts[index - 1] }
@@ -66,9 +67,19 @@ struct FunnelCounter {
         }
         events = []
         var state = UserState(steps: steps)
-        byUser.withUnsafeBufferPointer { byUser in
+        byUser.withUnsafeMutableBufferPointer { byUser in
             for user in firsts.indices.dropLast() where firsts[user] < firsts[user + 1] {
-                count(UnsafeBufferPointer(rebasing: byUser[firsts[user]..<firsts[user + 1]]), state: &state)
+                let events = UnsafeMutableBufferPointer(rebasing: byUser[firsts[user]..<firsts[user + 1]])
+                for index in events.indices.dropFirst() {
+                    let event = events[index]
+                    var position = index
+                    while position > events.startIndex, events[position - 1].time > event.time {
+                        events[position] = events[position - 1]
+                        position -= 1
+                    }
+                    events[position] = event
+                }
+                count(UnsafeBufferPointer(events), state: &state)
             }
         }
         return durations.map { steps in

@@ -144,7 +144,7 @@ struct PostgresRollupRows: RollupRows {
         for row in rows.logs {
             try row.events.withUnsafeReadableBytes { bytes in
                 let log = try BucketLog.View(bytes)
-                ids.formUnion(log.names)
+                ids.formUnion(log.sections.map(\.name))
                 ids.formUnion(log.screens)
             }
         }

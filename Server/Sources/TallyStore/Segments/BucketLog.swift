@@ -2,17 +2,18 @@
 /// segments and funnels read, so that they stay exact without raw events.
 ///
 /// Each event is its user, its millisecond from the bucket's start, its name, its segment key
-/// (``SegmentDelta``) and its screen (a `screen_view`'s `screen`, else 0), sorted by user, then
-/// time, so a reader meets each user's events in order.
+/// (``SegmentDelta``) and its screen (a `screen_view`'s `screen`, else 0). Events are grouped
+/// by name, then sorted by user, then time: a funnel reads only its steps' names, and a day's
+/// metric set counts a user's events of a name from the length of their run.
 ///
-/// The blob is column-wise, so that a scan reads only the columns it needs and decides most
-/// events with one byte: a header of ``Varint``s (the event count, the run count, then the
-/// bucket's distinct names, keys and screens, each a dictionary), the runs (per user
+/// The blob is column-wise: a header of ``Varint``s (the bucket's distinct keys and screens,
+/// each a dictionary; then per name its `label` id, event count and runs — per user
 /// ascending, the gap from the previous user and the user's event count), then one column per
-/// field: dictionary indexes of the names, keys and screens (1, 2 or 4 bytes each, as the
-/// dictionary's size needs), and the milliseconds in 3 bytes, little-endian. About 6 bytes an
-/// event. With the fields as varints event by event, a funnel over 30 days of the
-/// 20,000-user fixture decoded every event of every name and took 144 ms.
+/// field over all events: dictionary indexes of the keys and screens (1, 2 or 4 bytes each, as
+/// the dictionary's size needs) and the milliseconds in 3 bytes, little-endian. About 5 bytes
+/// an event. With the fields as varints event by event, a funnel over 30 days of the
+/// 20,000-user fixture decoded every event of every name and took 144 ms; with the events in
+/// user order and names in a column, it still tested every event's name (107 ms).
 struct BucketLog: Equatable {
     /// One event.
     struct Entry: Comparable {
@@ -27,11 +28,11 @@ struct BucketLog: Equatable {
         var screen: Int64
 
         static func < (a: Entry, b: Entry) -> Bool {
-            (a.user, a.offset, a.name, a.key, a.screen) < (b.user, b.offset, b.name, b.key, b.screen)
+            (a.name, a.user, a.offset, a.key, a.screen) < (b.name, b.user, b.offset, b.key, b.screen)
         }
     }
 
-    /// The events, sorted.
+    /// The events, sorted by name, user and time.
     private(set) var entries: [Entry]
 
     /// A log of `entries`, in any order.
@@ -46,12 +47,14 @@ struct BucketLog: Equatable {
         let view = try View(bytes)
         entries = []
         entries.reserveCapacity(view.count)
-        view.forEachRun { user, events in
-            for index in events {
-                entries.append(
-                    Entry(
-                        user: user, offset: view.offset(at: index), name: view.names[view.nameIndex(at: index)],
-                        key: view.keys[view.keyIndex(at: index)], screen: view.screens[view.screenIndex(at: index)]))
+        for section in view.sections {
+            view.forEachRun(of: section) { user, events in
+                for index in events {
+                    entries.append(
+                        Entry(
+                            user: user, offset: view.offset(at: index), name: section.name, key: view.keys[view.keyIndex(at: index)],
+                            screen: view.screens[view.screenIndex(at: index)]))
+                }
             }
         }
     }
@@ -67,28 +70,37 @@ struct BucketLog: Equatable {
             let distinct = Array(Set(values)).sorted()
             return (distinct, Dictionary(uniqueKeysWithValues: distinct.enumerated().map { ($1, $0) }))
         }
-        let names = dictionary(entries.lazy.map(\.name))
         let keys = dictionary(entries.lazy.map(\.key))
         let screens = dictionary(entries.lazy.map(\.screen))
-        var runs: [(user: UInt32, count: Int)] = []
-        for entry in entries {
-            if runs.last?.user == entry.user { runs[runs.count - 1].count += 1 } else { runs.append((entry.user, 1)) }
-        }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(entries.count * 6 + runs.count * 3 + 64)
-        Varint.append(UInt64(entries.count), to: &bytes)
-        Varint.append(UInt64(runs.count), to: &bytes)
-        for dictionary in [names.values, keys.values, screens.values] {
+        bytes.reserveCapacity(entries.count * 5 + 64)
+        for dictionary in [keys.values, screens.values] {
             Varint.append(UInt64(dictionary.count), to: &bytes)
             for value in dictionary { Varint.append(UInt64(value), to: &bytes) }
         }
-        var previous: UInt32 = 0
-        for run in runs {
-            Varint.append(UInt64(run.user - previous), to: &bytes)
-            Varint.append(UInt64(run.count), to: &bytes)
-            previous = run.user
+        var sections: [(name: Int64, events: Int, runs: [(user: UInt32, count: Int)])] = []
+        for entry in entries {
+            if sections.last?.name != entry.name { sections.append((entry.name, 0, [])) }
+            sections[sections.count - 1].events += 1
+            if sections[sections.count - 1].runs.last?.user == entry.user {
+                sections[sections.count - 1].runs[sections[sections.count - 1].runs.count - 1].count += 1
+            } else {
+                sections[sections.count - 1].runs.append((entry.user, 1))
+            }
         }
-        for (dictionary, field) in [(names, \Entry.name), (keys, \Entry.key), (screens, \Entry.screen)] {
+        Varint.append(UInt64(sections.count), to: &bytes)
+        for section in sections {
+            Varint.append(UInt64(section.name), to: &bytes)
+            Varint.append(UInt64(section.events), to: &bytes)
+            Varint.append(UInt64(section.runs.count), to: &bytes)
+            var previous: UInt32 = 0
+            for run in section.runs {
+                Varint.append(UInt64(run.user - previous), to: &bytes)
+                Varint.append(UInt64(run.count), to: &bytes)
+                previous = run.user
+            }
+        }
+        for (dictionary, field) in [(keys, \Entry.key), (screens, \Entry.screen)] {
             let width = View.width(forCount: dictionary.values.count)
             for entry in entries {
                 let index = UInt32(dictionary.indexes[entry[keyPath: field]]!)
@@ -101,22 +113,31 @@ struct BucketLog: Equatable {
         return bytes
     }
 
-    /// A stored blob read in place: its dictionaries decoded, its columns read on demand.
+    /// A stored blob read in place: its dictionaries and sections decoded, its columns read on
+    /// demand.
     struct View {
-        /// The distinct names, keys and screens, by dictionary index.
-        let names: [Int64]
+        /// The events of one name.
+        struct Section {
+            /// The name's `label` id.
+            let name: Int64
+            /// The indexes of its events in the columns.
+            let events: Range<Int>
+            /// Where its runs start in the blob, and how many there are.
+            fileprivate let runsStart: Int
+            fileprivate let runCount: Int
+        }
+
+        /// The distinct keys and screens, by dictionary index.
         let keys: [Int64]
         let screens: [Int64]
+        /// The names' sections, by name ascending.
+        let sections: [Section]
         /// The number of events.
         let count: Int
         private let bytes: UnsafeRawBufferPointer
-        private let runsStart: Int
-        private let runCount: Int
-        private let nameColumn: Int
         private let keyColumn: Int
         private let screenColumn: Int
         private let offsetColumn: Int
-        private let nameWidth: Int
         private let keyWidth: Int
         private let screenWidth: Int
 
@@ -126,7 +147,7 @@ struct BucketLog: Equatable {
         }
 
         /// Reads the header of `bytes` and checks that the columns fit and hold only valid
-        /// dictionary indexes and milliseconds.
+        /// dictionary indexes.
         ///
         /// - Throws: ``DamagedRollup`` if they do not.
         init(_ bytes: UnsafeRawBufferPointer) throws {
@@ -136,32 +157,37 @@ struct BucketLog: Equatable {
                 return Int(value)
             }
             let limit = UInt64(bytes.count) + 1
-            count = try number(below: limit)
-            runCount = try number(below: limit)
             func dictionary() throws -> [Int64] {
                 try (0..<number(below: limit)).map { _ in Int64(try number(below: UInt64(Int64.max))) }
             }
-            (names, keys, screens) = (try dictionary(), try dictionary(), try dictionary())
-            runsStart = position
-            var (events, user) = (0, 0 as UInt64)
-            for _ in 0..<runCount {
-                user += UInt64(try number(below: UInt64(UInt32.max) + 1))
-                events += try number(below: limit)
+            (keys, screens) = (try dictionary(), try dictionary())
+            var sections: [Section] = []
+            var events = 0
+            for _ in 0..<(try number(below: limit)) {
+                let name = Int64(try number(below: UInt64(Int64.max)))
+                let count = try number(below: limit)
+                let runCount = try number(below: limit)
+                let runsStart = position
+                var (runEvents, user) = (0, 0 as UInt64)
+                for _ in 0..<runCount {
+                    user += UInt64(try number(below: UInt64(UInt32.max) + 1))
+                    runEvents += try number(below: limit)
+                }
+                guard user <= UInt32.max, runEvents == count else { throw DamagedRollup(table: "bucket_log") }
+                sections.append(Section(name: name, events: events..<events + count, runsStart: runsStart, runCount: runCount))
+                events += count
             }
-            (nameWidth, keyWidth, screenWidth) = (
-                Self.width(forCount: names.count), Self.width(forCount: keys.count), Self.width(forCount: screens.count)
-            )
-            nameColumn = position
-            keyColumn = nameColumn + count * nameWidth
+            self.sections = sections
+            count = events
+            (keyWidth, screenWidth) = (Self.width(forCount: keys.count), Self.width(forCount: screens.count))
+            keyColumn = position
             screenColumn = keyColumn + count * keyWidth
             offsetColumn = screenColumn + count * screenWidth
-            guard user <= UInt32.max, events == count, offsetColumn + count * 3 == bytes.count else { throw DamagedRollup(table: "bucket_log") }
+            guard offsetColumn + count * 3 == bytes.count else { throw DamagedRollup(table: "bucket_log") }
             self.bytes = bytes
             // Every dictionary index must name an entry (a millisecond out of range would only
             // move its event, so it is not checked).
-            for (column, width, size) in [
-                (nameColumn, nameWidth, names.count), (keyColumn, keyWidth, keys.count), (screenColumn, screenWidth, screens.count),
-            ] {
+            for (column, width, size) in [(keyColumn, keyWidth, keys.count), (screenColumn, screenWidth, screens.count)] {
                 let largest =
                     width == 1
                     ? Int(UnsafeRawBufferPointer(rebasing: bytes[column..<column + count]).max() ?? 0)
@@ -177,25 +203,20 @@ struct BucketLog: Equatable {
             return value
         }
 
-        /// Calls `body` with each user, ascending, and the indexes of their events, in time order.
+        /// Calls `body` with each user of `section`, ascending, and the indexes of their
+        /// events of its name, in time order.
         @inline(__always)
-        func forEachRun(_ body: (_ user: UInt32, _ events: Range<Int>) throws -> Void) rethrows {
-            var position = runsStart
+        func forEachRun(of section: Section, _ body: (_ user: UInt32, _ events: Range<Int>) throws -> Void) rethrows {
+            var position = section.runsStart
             var user: UInt64 = 0
-            var first = 0
-            for _ in 0..<runCount {
+            var first = section.events.lowerBound
+            for _ in 0..<section.runCount {
                 // Checked by init.
                 user += Varint.read(bytes, at: &position)!
                 let events = Int(Varint.read(bytes, at: &position)!)
                 try body(UInt32(truncatingIfNeeded: user), first..<first + events)
                 first += events
             }
-        }
-
-        /// The dictionary index of the name of event `index`.
-        @inline(__always)
-        func nameIndex(at index: Int) -> Int {
-            nameWidth == 1 ? Int(bytes[nameColumn + index]) : Self.read(bytes, at: nameColumn + index * nameWidth, width: nameWidth)
         }
 
         /// The dictionary index of the key of event `index`.

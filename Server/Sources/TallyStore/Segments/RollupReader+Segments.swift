@@ -34,17 +34,19 @@ extension RollupReader {
     }
 
     /// Calls `body` with the bucket and each event of `buckets` the ``segment`` matches, in
-    /// bucket order and, within a bucket, by user and time.
+    /// bucket order and, within a bucket, by name, user and time.
     func forEachSegmentEvent(in buckets: Range<Int64>, _ body: (_ bucket: Int64, _ event: BucketLog.Entry) throws -> Void) throws {
         try forEachLog(in: buckets) { bucket, log, keyMatches in
-            try log.forEachRun { user, events in
-                guard segment?.allows(user: user) ?? true else { return }
-                for index in events where keyMatches[log.keyIndex(at: index)] {
-                    try body(
-                        bucket,
-                        BucketLog.Entry(
-                            user: user, offset: log.offset(at: index), name: log.names[log.nameIndex(at: index)],
-                            key: log.keys[log.keyIndex(at: index)], screen: log.screens[log.screenIndex(at: index)]))
+            for section in log.sections {
+                try log.forEachRun(of: section) { user, events in
+                    guard segment?.allows(user: user) ?? true else { return }
+                    for index in events where keyMatches[log.keyIndex(at: index)] {
+                        try body(
+                            bucket,
+                            BucketLog.Entry(
+                                user: user, offset: log.offset(at: index), name: section.name, key: log.keys[log.keyIndex(at: index)],
+                                screen: log.screens[log.screenIndex(at: index)]))
+                    }
                 }
             }
         }
@@ -54,7 +56,8 @@ extension RollupReader {
     ///
     /// Every count lives in arrays indexed densely (names and screens by ``DenseLabels``, users
     /// by a slot given at their first event), not in dictionaries: with a dictionary per
-    /// event the scan of a day of the 20,000-user fixture under `app_version` took 56 ms.
+    /// event the scan of a day of the 20,000-user fixture under `app_version` took 56 ms. A
+    /// user's events of a name are one run of the log, counted at once.
     func segmentScan(in buckets: Range<Int64>) throws -> SegmentScan {
         if let known = scans.scans[buckets] { return known }
         guard let segment else { throw RollupNeeds.Unfetched() }
@@ -69,6 +72,18 @@ extension RollupReader {
         var perName: [[UInt32]] = []
         var lastTime: [Int64] = []
         var lastVersion: [Int64] = []
+        /// The slot of `user`, given at their first event.
+        func slotOf(_ user: UInt32) -> Int {
+            let number = Int(user)
+            if number >= slots.count { slots.append(contentsOf: repeatElement(-1, count: max(number + 1 - slots.count, slots.count))) }
+            if slots[number] < 0 {
+                slots[number] = Int32(slotUsers.count)
+                slotUsers.append(user)
+                lastTime.append(.min)
+                lastVersion.append(0)
+            }
+            return Int(slots[number])
+        }
         var versionTexts: [Int64: String] = [:]
         func versionText(_ id: Int64) throws -> String {
             if let known = versionTexts[id] { return known }
@@ -77,50 +92,43 @@ extension RollupReader {
             return text
         }
         try forEachLog(in: buckets) { bucket, log, keyMatches in
-            // Per dictionary entry of the log: the dense index of its name and screen, and the
-            // version of its key.
-            let nameIndexes = log.names.map { names.index(of: $0) }
+            // Per dictionary entry of the log: the dense index of its screen, and the version
+            // of its key.
             let screenIndexes = log.screens.map { $0 == 0 ? -1 : screens.index(of: $0) }
             let versions = log.keys.map { segment.versions[Int($0)] }
-            while nameEvents.count < names.labels.count {
-                nameEvents.append(0)
-                perName.append([])
-            }
             while screenEvents.count < screens.labels.count { screenEvents.append(0) }
             let start = bucket * Bucket.milliseconds
-            try log.forEachRun { user, events in
-                guard segment.allows(user: user) else { return }
-                var slot = -1
-                for index in events {
-                    let key = log.keyIndex(at: index)
-                    guard keyMatches[key] else { continue }
-                    if slot < 0 {
-                        let number = Int(user)
-                        if number >= slots.count { slots.append(contentsOf: repeatElement(-1, count: max(number + 1 - slots.count, slots.count))) }
-                        slot = Int(slots[number])
-                        if slot < 0 {
-                            slot = slotUsers.count
-                            slots[number] = Int32(slot)
-                            slotUsers.append(user)
-                            lastTime.append(.min)
-                            lastVersion.append(0)
-                        }
+            for section in log.sections {
+                let name = names.index(of: section.name)
+                if name == nameEvents.count {
+                    nameEvents.append(0)
+                    perName.append([])
+                }
+                try log.forEachRun(of: section) { user, events in
+                    guard segment.allows(user: user) else { return }
+                    var matched = 0
+                    var slot = -1
+                    for index in events {
+                        let key = log.keyIndex(at: index)
+                        guard keyMatches[key] else { continue }
+                        matched += 1
+                        if slot < 0 { slot = slotOf(user) }
+                        let screen = screenIndexes[log.screenIndex(at: index)]
+                        if screen >= 0 { screenEvents[screen] += 1 }
+                        // The last event: the latest, and between events at one millisecond
+                        // the greatest version text.
+                        let time = start + Int64(log.offset(at: index))
+                        let version = versions[key]
+                        var later = time > lastTime[slot]
+                        if time == lastTime[slot], version != lastVersion[slot] { later = try versionText(version) > versionText(lastVersion[slot]) }
+                        if later { (lastTime[slot], lastVersion[slot]) = (time, version) }
                     }
-                    let name = nameIndexes[log.nameIndex(at: index)]
-                    nameEvents[name] += 1
+                    guard matched > 0 else { return }
+                    nameEvents[name] += matched
                     if perName[name].count <= slot {
                         perName[name].append(contentsOf: repeatElement(0, count: slotUsers.count - perName[name].count))
                     }
-                    perName[name][slot] += 1
-                    let screen = screenIndexes[log.screenIndex(at: index)]
-                    if screen >= 0 { screenEvents[screen] += 1 }
-                    // The last event: the latest, and between events at one millisecond the
-                    // greatest version text.
-                    let time = start + Int64(log.offset(at: index))
-                    let version = versions[key]
-                    var later = time > lastTime[slot]
-                    if time == lastTime[slot], version != lastVersion[slot] { later = try versionText(version) > versionText(lastVersion[slot]) }
-                    if later { (lastTime[slot], lastVersion[slot]) = (time, version) }
+                    perName[name][slot] += UInt32(matched)
                 }
             }
         }
