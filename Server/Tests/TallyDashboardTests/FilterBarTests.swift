@@ -324,6 +324,36 @@ import Testing
         }
     }
 
+    /// Live updates keep each page's filter: a filtered tab and an unfiltered one of the same
+    /// app each get the report of their own query.
+    @Test func liveUpdatesKeepTheFilter() async throws {
+        let bus = EventBus()
+        let live = LiveUpdates(bus: bus, tick: .milliseconds(20)) { [store] app, query in
+            try await DayReport.load(from: store, app: app, layout: Self.layout, query: query)
+        }
+        let all = try page()
+        let pro = try page("plan==pro")
+        _ = all.show(try await report(""))
+        _ = pro.show(try await report("plan==pro"))
+        #expect((metric("events", in: all.html), metric("events", in: pro.html)) == ("8", "4"))
+        live.register(all)
+        live.register(pro)
+        let noon = try Date("2026-11-20T12:30:00Z", strategy: .iso8601)
+        try await store.insert(
+            ["ann", "bob"].map { user in
+                Event(
+                    id: UUID(), name: "bill_created", timestamp: noon, deviceTimestamp: noon, userID: user, sessionID: nil, appVersion: "2.0",
+                    platform: "ios", properties: [:])
+            },
+            app: app.id)
+        bus.post(EventsCommitted(app: app.id, count: 2))
+        for _ in 0..<500 where metric("events", in: all.html) != "10" || metric("events", in: pro.html) != "5" {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect((metric("events", in: all.html), metric("events", in: pro.html)) == ("10", "5"))
+        #expect(pro.viewModel.query.value.filter == SegmentFilter([.is("plan", "pro")]))
+    }
+
     // MARK: Saved segments
 
     /// Saved segments come from a source the server is given; the bar lists them as links

@@ -39,14 +39,13 @@
       all.find((n) => n.textContent === el.textContent) || all[0] || null;
   }
 
-  // Replaces `old` with `node`, keeping the sideways scroll of item rows, the open sheet's
-  // scroll (when the same sheet comes again) and the focus.
+  // Replaces `old` with `node`, keeping the sideways scroll of item rows, the scroll of a
+  // sheet drawn again and the focus.
   function replace(old, node) {
     const scrolls = [old, ...old.querySelectorAll(".list-items")]
       .filter((row) => row.id && row.scrollLeft)
       .map((row) => [row.id, row.scrollLeft]);
-    const sheet = old.id === "sheet" ? old : old.querySelector("#sheet");
-    const sheetTop = sheet ? [sheet.dataset.sheet, sheet.scrollTop] : null;
+    const sheet = byId("sheet"), top = sheet && old.contains(sheet) && [sheet.dataset.sheet, sheet.scrollTop];
     const active = document.activeElement;
     const hadFocus = active && active !== document.body && old.contains(active);
     old.replaceWith(node);
@@ -55,7 +54,7 @@
       if (row) row.scrollLeft = left;
     }
     const again = byId("sheet");
-    if (sheetTop && again && again.dataset.sheet === sheetTop[0]) again.scrollTop = sheetTop[1];
+    if (top && again?.dataset.sheet === top[0]) again.scrollTop = top[1];
     if (hadFocus) twin(active, node)?.focus({ preventScroll: true });
   }
 
@@ -129,14 +128,10 @@
     afterPatches(sheetBefore);
     if (typeof message.url === "string") {
       try {
-        // A new filter is a new entry of the history (Back shows the page before it, its
-        // sheet closed); anything else replaces the current one.
-        if (typeof message.back === "string") {
-          history.replaceState(null, "", message.back);
-          history.pushState(null, "", message.url);
-        } else {
-          history.replaceState(null, "", message.url);
-        }
+        // A new filter is a new entry of the history, after `back`; the rest replaces it.
+        const push = typeof message.back === "string";
+        if (push) history.replaceState(null, "", message.back);
+        history[push ? "pushState" : "replaceState"](null, "", message.url);
       } catch (error) {
         console.warn("tally: bad url", message.url, error);
       }
@@ -214,19 +209,14 @@
     }
   });
 
-  // A form's fields as its event's value: `name=value&…`.
   const formValue = (form) => new URLSearchParams(new FormData(form)).toString();
 
   document.addEventListener("change", (event) => {
     const el = event.target;
-    if (el.matches?.("input[type=checkbox][data-event]")) {
-      send(el.dataset.event, el, el.checked ? "on" : "off");
-    } else if (el.matches?.("select[data-event]")) {
-      send(el.dataset.event, el, el.value);
-    } else if (el.form?.matches("form[data-live][data-event]")) {
-      // A live form (the funnel's) is sent as it changes.
-      send(el.form.dataset.event, el.form, formValue(el.form));
-    }
+    const form = el.form?.matches("form[data-live]") && el.form; // sent whole as it changes
+    if (el.matches?.("input[type=checkbox][data-event]")) send(el.dataset.event, el, el.checked ? "on" : "off");
+    else if (el.matches?.("select[data-event]")) send(el.dataset.event, el, el.value);
+    else if (form) send(form.dataset.event, form, formValue(form));
   });
 
   document.addEventListener("input", (event) => {
@@ -261,8 +251,7 @@
     }
   });
 
-  // Back or forward to another address of this page (a filter added or removed): the
-  // server shows it; without a socket, the address is loaded.
+  // Back or forward between filters: the server shows the address (or it loads).
   window.addEventListener("popstate", () => {
     if (!send("navigate", null, location.search)) location.reload();
   });

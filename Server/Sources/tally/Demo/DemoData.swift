@@ -81,7 +81,13 @@ enum DemoData {
                     try Task.checkCancellation()  // the server is shutting down
                     for event in chunk {
                         clock.now = event.time
-                        tracker.track(event.name, event.properties)
+                        if event.name == "identify" {
+                            // The SDK's identify with traits: it records the `identify` event
+                            // whose properties the store keeps as the user's.
+                            tracker.identify(plan.userID, properties: event.properties)
+                        } else {
+                            tracker.track(event.name, event.properties)
+                        }
                     }
                     clock.now = Date()
                     let report = await tracker.flush()

@@ -68,8 +68,7 @@ struct DemoUser {
             eras[eras.count - 1].events.append(PlannedEvent(time: time, name: name, properties: properties))
             time.addTimeInterval(Double.random(in: 5...90, using: &random))
         }
-        // The SDK's identify with traits: an `identify` event whose properties the store keeps
-        // as the user's (Tracker.identify(_:properties:) sends the same event).
+        // Sent with the SDK's identify(_:properties:) (see DemoData.fill).
         if identifies { send("identify", ["plan": .string(plan)]) }
         if first || random.chance(0.04) {
             send("login", ["method": .string(["phone", "wechat", "apple"].randomElement(using: &random)!)])

@@ -9,7 +9,11 @@
 //                     target < 512 KiB), and 10 pages through an hour of live updates
 //                     (14,400 reports each, one per 250 ms), sampled as it goes: it must stay flat.
 //
-//     swift run -c release DashboardLive          (TABS=100 for one size only)
+//   segments        — issue 30: a filtered page and the funnel sheet, each within 50 ms p95
+//                     (Segments.swift).
+//
+//     swift run -c release DashboardLive          (TABS=100 for one size only; PART=segments
+//                                                  for the segments' latencies alone)
 import Componentry
 import DashboardWorkload
 import Foundation
@@ -30,6 +34,10 @@ import TallyStore
 @main
 struct DashboardLive {
     static func main() async throws {
+        if ProcessInfo.processInfo.environment["PART"] == "segments" {
+            try await SegmentLatency.run()
+            return
+        }
         say("ingest-to-patch, 1,000 events/s over HTTP for 10 s, each size on a new demo store")
         say("tabs | ack p50 | ack p95 | patch p50 | patch p95 | patch max | reports read per tick")
         // TABS=100 runs one size only (to profile it), and skips the memory runs.
@@ -59,6 +67,7 @@ struct DashboardLive {
         if only == nil {
             let (store, created) = try await DemoApp.make()
             try await memory(store: store, app: created.app)
+            try await SegmentLatency.run()
         }
     }
 
