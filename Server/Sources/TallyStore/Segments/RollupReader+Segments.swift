@@ -61,29 +61,7 @@ extension RollupReader {
     func segmentScan(in buckets: Range<Int64>) throws -> SegmentScan {
         if let known = scans.scans[buckets] { return known }
         guard let segment else { throw RollupNeeds.Unfetched() }
-        var names = DenseLabels()
-        var screens = DenseLabels()
-        var nameEvents: [Int] = []
-        var screenEvents: [Int] = []
-        // Per user number: the user's slot, or -1. Per slot: the user, the events of each
-        // name (by name index, then slot), and the millisecond and version of the last event.
-        var slots: [Int32] = []
-        var slotUsers: [UInt32] = []
-        var perName: [[UInt32]] = []
-        var lastTime: [Int64] = []
-        var lastVersion: [Int64] = []
-        /// The slot of `user`, given at their first event.
-        func slotOf(_ user: UInt32) -> Int {
-            let number = Int(user)
-            if number >= slots.count { slots.append(contentsOf: repeatElement(-1, count: max(number + 1 - slots.count, slots.count))) }
-            if slots[number] < 0 {
-                slots[number] = Int32(slotUsers.count)
-                slotUsers.append(user)
-                lastTime.append(.min)
-                lastVersion.append(0)
-            }
-            return Int(slots[number])
-        }
+        var tally = ScanTally()
         var versionTexts: [Int64: String] = [:]
         func versionText(_ id: Int64) throws -> String {
             if let known = versionTexts[id] { return known }
@@ -94,16 +72,11 @@ extension RollupReader {
         try forEachLog(in: buckets) { bucket, log, keyMatches in
             // Per dictionary entry of the log: the dense index of its screen, and the version
             // of its key.
-            let screenIndexes = log.screens.map { $0 == 0 ? -1 : screens.index(of: $0) }
+            let screens = log.screens.map { $0 == 0 ? -1 : tally.screen($0) }
             let versions = log.keys.map { segment.versions[Int($0)] }
-            while screenEvents.count < screens.labels.count { screenEvents.append(0) }
             let start = bucket * Bucket.milliseconds
             for section in log.sections {
-                let name = names.index(of: section.name)
-                if name == nameEvents.count {
-                    nameEvents.append(0)
-                    perName.append([])
-                }
+                let name = tally.name(section.name)
                 try log.forEachRun(of: section) { user, events in
                     guard segment.allows(user: user) else { return }
                     var matched = 0
@@ -112,42 +85,41 @@ extension RollupReader {
                         let key = log.keyIndex(at: index)
                         guard keyMatches[key] else { continue }
                         matched += 1
-                        if slot < 0 { slot = slotOf(user) }
-                        let screen = screenIndexes[log.screenIndex(at: index)]
-                        if screen >= 0 { screenEvents[screen] += 1 }
+                        if slot < 0 { slot = tally.slot(of: user) }
+                        let screen = screens[log.screenIndex(at: index)]
+                        if screen >= 0 { tally.screenEvents[screen] += 1 }
                         // The last event: the latest, and between events at one millisecond
                         // the greatest version text.
                         let time = start + Int64(log.offset(at: index))
                         let version = versions[key]
-                        var later = time > lastTime[slot]
-                        if time == lastTime[slot], version != lastVersion[slot] { later = try versionText(version) > versionText(lastVersion[slot]) }
-                        if later { (lastTime[slot], lastVersion[slot]) = (time, version) }
+                        var later = time > tally.lastTime[slot]
+                        if time == tally.lastTime[slot], version != tally.lastVersion[slot] {
+                            later = try versionText(version) > versionText(tally.lastVersion[slot])
+                        }
+                        if later { (tally.lastTime[slot], tally.lastVersion[slot]) = (time, version) }
                     }
-                    guard matched > 0 else { return }
-                    nameEvents[name] += matched
-                    if perName[name].count <= slot {
-                        perName[name].append(contentsOf: repeatElement(0, count: slotUsers.count - perName[name].count))
-                    }
-                    perName[name][slot] += UInt32(matched)
+                    if matched > 0 { tally.add(matched, name: name, slot: slot) }
                 }
             }
         }
         var scan = SegmentScan()
         var users = DenseFlags()
-        for user in slotUsers { _ = users.insert(user) }
+        for user in tally.slotUsers { _ = users.insert(user) }
         scan.users = users.userSet
-        // The logs' dictionaries name every name and screen of their buckets, matching or not.
-        for (index, label) in names.labels.enumerated() where nameEvents[index] > 0 {
-            scan.events[label] = nameEvents[index]
-            var total = (events: nameEvents[index], users: 0, maximum: 0)
-            for count in perName[index] where count > 0 {
+        // The logs' dictionaries name every screen of their buckets, matching or not.
+        for (index, label) in tally.names.labels.enumerated() where tally.nameEvents[index] > 0 {
+            scan.events[label] = tally.nameEvents[index]
+            var total = (events: tally.nameEvents[index], users: 0, maximum: 0)
+            for count in tally.perName[index] where count > 0 {
                 total.users += 1
                 total.maximum = max(total.maximum, Int(count))
             }
             scan.perUser[label] = total
         }
-        for (index, label) in screens.labels.enumerated() where screenEvents[index] > 0 { scan.screens[label] = screenEvents[index] }
-        for version in lastVersion { scan.versions[version, default: 0] += 1 }
+        for (index, label) in tally.screens.labels.enumerated() where tally.screenEvents[index] > 0 {
+            scan.screens[label] = tally.screenEvents[index]
+        }
+        for version in tally.lastVersion { scan.versions[version, default: 0] += 1 }
         scans.scans[buckets] = scan
         return scan
     }
@@ -212,5 +184,59 @@ struct DenseLabels {
         }
         labels.append(label)
         return labels.count - 1
+    }
+}
+
+/// The running totals of a ``RollupReader/segmentScan(in:)``, in arrays indexed densely: one
+/// value the scan's closures mutate in place.
+private struct ScanTally {
+    var names = DenseLabels()
+    var screens = DenseLabels()
+    var nameEvents: [Int] = []
+    var screenEvents: [Int] = []
+    /// Per user number: the user's slot, or -1.
+    var slots: [Int32] = []
+    /// Per slot: the user, and the millisecond and version of their last event.
+    var slotUsers: [UInt32] = []
+    var lastTime: [Int64] = []
+    var lastVersion: [Int64] = []
+    /// Per name index, per slot: the user's events of the name.
+    var perName: [[UInt32]] = []
+
+    /// The index of the name `label`.
+    mutating func name(_ label: Int64) -> Int {
+        let index = names.index(of: label)
+        if index == nameEvents.count {
+            nameEvents.append(0)
+            perName.append([])
+        }
+        return index
+    }
+
+    /// The index of the screen `label`.
+    mutating func screen(_ label: Int64) -> Int {
+        let index = screens.index(of: label)
+        if index == screenEvents.count { screenEvents.append(0) }
+        return index
+    }
+
+    /// The slot of `user`, given at their first event.
+    mutating func slot(of user: UInt32) -> Int {
+        let number = Int(user)
+        if number >= slots.count { slots.append(contentsOf: repeatElement(-1, count: max(number + 1 - slots.count, slots.count))) }
+        if slots[number] < 0 {
+            slots[number] = Int32(slotUsers.count)
+            slotUsers.append(user)
+            lastTime.append(.min)
+            lastVersion.append(0)
+        }
+        return Int(slots[number])
+    }
+
+    /// Counts `events` events of the name `name` by the user of `slot`.
+    mutating func add(_ events: Int, name: Int, slot: Int) {
+        nameEvents[name] += events
+        if perName[name].count <= slot { perName[name].append(contentsOf: repeatElement(0, count: slotUsers.count - perName[name].count)) }
+        perName[name][slot] += UInt32(events)
     }
 }
