@@ -97,7 +97,7 @@ extension EventStore {
             for section in log.sections {
                 let named = matcher.steps(named: section.name)
                 guard named != 0 else { continue }
-                log.forEachRun(of: section) { user, events in
+                try log.forEachRun(of: section) { user, events in
                     guard reader.segment?.allows(user: user) ?? true else { return }
                     for index in events where keyMatches[log.keyIndex(at: index)] {
                         var mask = named

@@ -7,8 +7,9 @@
 /// metric set counts a user's events of a name from the length of their run.
 ///
 /// The blob is column-wise: a header of ``Varint``s (the bucket's distinct keys and screens,
-/// each a dictionary; then per name its `label` id, event count and runs — per user
-/// ascending, the gap from the previous user and the user's event count), then one column per
+/// each a dictionary; then per name its `label` id, event count, run count, the runs' length
+/// in bytes and the runs — per user ascending, the gap from the previous user and the user's
+/// event count), then one column per
 /// field over all events: dictionary indexes of the keys and screens (1, 2 or 4 bytes each, as
 /// the dictionary's size needs) and the milliseconds in 3 bytes, little-endian. About 5 bytes
 /// an event. With the fields as varints event by event, a funnel over 30 days of the
@@ -48,7 +49,7 @@ struct BucketLog: Equatable {
         entries = []
         entries.reserveCapacity(view.count)
         for section in view.sections {
-            view.forEachRun(of: section) { user, events in
+            try view.forEachRun(of: section) { user, events in
                 for index in events {
                     entries.append(
                         Entry(
@@ -89,16 +90,20 @@ struct BucketLog: Equatable {
             }
         }
         Varint.append(UInt64(sections.count), to: &bytes)
+        var runs: [UInt8] = []
         for section in sections {
+            runs.removeAll(keepingCapacity: true)
+            var previous: UInt32 = 0
+            for run in section.runs {
+                Varint.append(UInt64(run.user - previous), to: &runs)
+                Varint.append(UInt64(run.count), to: &runs)
+                previous = run.user
+            }
             Varint.append(UInt64(section.name), to: &bytes)
             Varint.append(UInt64(section.events), to: &bytes)
             Varint.append(UInt64(section.runs.count), to: &bytes)
-            var previous: UInt32 = 0
-            for run in section.runs {
-                Varint.append(UInt64(run.user - previous), to: &bytes)
-                Varint.append(UInt64(run.count), to: &bytes)
-                previous = run.user
-            }
+            Varint.append(UInt64(runs.count), to: &bytes)
+            bytes.append(contentsOf: runs)
         }
         for (dictionary, field) in [(keys, \Entry.key), (screens, \Entry.screen)] {
             let width = View.width(forCount: dictionary.values.count)
@@ -163,18 +168,15 @@ struct BucketLog: Equatable {
             (keys, screens) = (try dictionary(), try dictionary())
             var sections: [Section] = []
             var events = 0
+            // A section's runs are checked when they are read: a funnel reads a few sections.
             for _ in 0..<(try number(below: limit)) {
                 let name = Int64(try number(below: UInt64(Int64.max)))
                 let count = try number(below: limit)
                 let runCount = try number(below: limit)
-                let runsStart = position
-                var (runEvents, user) = (0, 0 as UInt64)
-                for _ in 0..<runCount {
-                    user += UInt64(try number(below: UInt64(UInt32.max) + 1))
-                    runEvents += try number(below: limit)
-                }
-                guard user <= UInt32.max, runEvents == count else { throw DamagedRollup(table: "bucket_log") }
-                sections.append(Section(name: name, events: events..<events + count, runsStart: runsStart, runCount: runCount))
+                let runsLength = try number(below: limit)
+                guard runsLength <= bytes.count - position else { throw DamagedRollup(table: "bucket_log") }
+                sections.append(Section(name: name, events: events..<events + count, runsStart: position, runCount: runCount))
+                position += runsLength
                 events += count
             }
             self.sections = sections
@@ -205,18 +207,23 @@ struct BucketLog: Equatable {
 
         /// Calls `body` with each user of `section`, ascending, and the indexes of their
         /// events of its name, in time order.
+        ///
+        /// - Throws: ``DamagedRollup`` if the runs do not decode or do not add up to the
+        ///   section's events; what `body` throws.
         @inline(__always)
-        func forEachRun(of section: Section, _ body: (_ user: UInt32, _ events: Range<Int>) throws -> Void) rethrows {
+        func forEachRun(of section: Section, _ body: (_ user: UInt32, _ events: Range<Int>) throws -> Void) throws {
             var position = section.runsStart
             var user: UInt64 = 0
             var first = section.events.lowerBound
             for _ in 0..<section.runCount {
-                // Checked by init.
-                user += Varint.read(bytes, at: &position)!
-                let events = Int(Varint.read(bytes, at: &position)!)
-                try body(UInt32(truncatingIfNeeded: user), first..<first + events)
-                first += events
+                guard let gap = Varint.read(bytes, at: &position), let events = Varint.read(bytes, at: &position),
+                    gap <= UInt64(UInt32.max) - user, events <= UInt64(section.events.upperBound - first)
+                else { throw DamagedRollup(table: "bucket_log") }
+                user += gap
+                try body(UInt32(user), first..<first + Int(events))
+                first += Int(events)
             }
+            guard first == section.events.upperBound else { throw DamagedRollup(table: "bucket_log") }
         }
 
         /// The dictionary index of the key of event `index`.
