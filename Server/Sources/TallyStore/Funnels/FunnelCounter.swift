@@ -1,9 +1,12 @@
+import Dispatch
+import Locking
+
 /// Counts a funnel user by user: the computation behind
 /// ``EventStore/funnel(app:steps:from:to:window:timeZone:filter:breakdown:)``.
 ///
 /// Events are gathered as the logs are read (bucket by bucket, each bucket's name by name),
 /// then grouped by user with a counting sort, each user's put in time order, and counted in
-/// one pass with their state in a few local words. Counting them in the order the logs hold them, with
+/// one pass with their state in a few local words, half the users on each of two threads. Counting them in the order the logs hold them, with
 /// every user's state in arrays indexed by user, spent most of a 30-day funnel of the
 /// 20,000-user fixture waiting for those arrays' cache lines (119 ms).
 ///
@@ -60,15 +63,12 @@ struct FunnelCounter {
         for event in events { firsts[Int(event.user) + 1] += 1 }
         for index in firsts.indices.dropFirst() { firsts[index] += firsts[index - 1] }
         var next = firsts
-        var byUser = [Event](repeating: Event(time: 0, user: 0, value: 0, steps: 0), count: events.count)
-        for event in events {
-            byUser[next[Int(event.user)]] = event
-            next[Int(event.user)] += 1
-        }
-        events = []
-        var state = UserState(steps: steps)
-        byUser.withUnsafeMutableBufferPointer { byUser in
-            for user in firsts.indices.dropLast() where firsts[user] < firsts[user + 1] {
+        let byUser = [Event](unsafeUninitializedCapacity: events.count) { byUser, initialized in
+            for event in events {
+                (byUser.baseAddress! + next[Int(event.user)]).initialize(to: event)
+                next[Int(event.user)] += 1
+            }
+            for user in firsts.indices.dropLast() where firsts[user] + 1 < firsts[user + 1] {
                 let events = UnsafeMutableBufferPointer(rebasing: byUser[firsts[user]..<firsts[user + 1]])
                 for index in events.indices.dropFirst() {
                     let event = events[index]
@@ -79,7 +79,29 @@ struct FunnelCounter {
                     }
                     events[position] = event
                 }
-                count(UnsafeBufferPointer(events), state: &state)
+            }
+            initialized = events.count
+        }
+        events = []
+        // The users in two halves of about equal events, counted on two threads.
+        var split = firsts.count / 2
+        if let middle = firsts.firstIndex(where: { $0 >= byUser.count / 2 }) { split = middle }
+        let halves = [0..<split, split..<max(split, firsts.count - 1)]
+        let results = Locked<[[[[Int64]]]]>([])
+        let (counter, starts) = (self, firsts)
+        DispatchQueue.concurrentPerform(iterations: 2) { half in
+            var durations = [[[Int64]]](repeating: Array(repeating: [], count: counter.steps), count: counter.values)
+            var state = UserState(steps: counter.steps)
+            byUser.withUnsafeBufferPointer { byUser in
+                for user in halves[half] where starts[user] < starts[user + 1] {
+                    counter.count(UnsafeBufferPointer(rebasing: byUser[starts[user]..<starts[user + 1]]), state: &state, into: &durations)
+                }
+            }
+            results.withLock { $0.append(durations) }
+        }
+        for part in results.withLock({ $0 }) {
+            for value in part.indices {
+                for step in part[value].indices { durations[value][step] += part[value][step] }
             }
         }
         return durations.map { steps in
@@ -130,8 +152,8 @@ struct FunnelCounter {
         }
     }
 
-    /// Counts one user's events, in time order.
-    private mutating func count(_ events: UnsafeBufferPointer<Event>, state: inout UserState) {
+    /// Counts one user's events, in time order, adding their shortest times to `durations`.
+    private func count(_ events: UnsafeBufferPointer<Event>, state: inout UserState, into durations: inout [[[Int64]]]) {
         state.reset()
         var time = events.first!.time
         for event in events {
