@@ -1,4 +1,4 @@
-public import TallyEvent
+import TallyEvent
 
 extension EventStore {
     /// Of `events`, raw events of `app` (for example a day's), those `filter` matches: its
