@@ -52,17 +52,3 @@ extension SegmentFilter {
         }
     }
 }
-
-extension PropertyValue {
-    /// The value as segments compare it (as the store's segments do): a string as it is, a
-    /// number as JSON writes it, `true` or `false`; `nil` for null and for numbers JSON cannot hold.
-    var filterText: String? {
-        switch self {
-        case .string(let text): text
-        case .int(let number): String(number)
-        case .double(let number): number.isFinite ? String(number) : nil
-        case .bool(let flag): flag ? "true" : "false"
-        case .null: nil
-        }
-    }
-}

@@ -107,7 +107,7 @@ extension DashboardPage {
             counts["app_version", default: [:]][event.appVersion, default: 0] += 1
             counts["platform", default: [:]][event.platform, default: 0] += 1
             for name in app.segmentProperties.event + app.segmentProperties.user {
-                if let value = event.properties[name]?.filterText { counts[name, default: [:]][value, default: 0] += 1 }
+                if let value = event.properties[name]?.segmentText { counts[name, default: [:]][value, default: 0] += 1 }
             }
         }
         // The day's versions are in the report already: they count too, whatever the filter.

@@ -1,4 +1,4 @@
-import TallyEvent
+public import TallyEvent
 
 /// The properties an app's segments and funnels can filter and break down by, beside the
 /// built-in `app_version` and `platform`: named in the app's settings
@@ -48,7 +48,7 @@ public struct SegmentProperties: Hashable, Sendable, Codable {
 extension PropertyValue {
     /// The value as segments compare it: a string as it is, a number as ``Breakdown`` writes it,
     /// `true` or `false`; `nil` for null and for numbers JSON cannot hold.
-    var segmentText: String? {
+    public var segmentText: String? {
         switch self {
         case .string(let text): text
         case .int(let number): String(number)
