@@ -92,16 +92,7 @@ struct FunnelMatcher {
         let stored = try reader.rows.segmentKeys()
         var keys = [Int32](repeating: noValue, count: Int(stored.keys.max() ?? -1) + 1)
         for (number, labels) in stored {
-            var value: Int64 = 0
-            switch breakdown {
-            case "app_version": value = labels.first ?? 0
-            case "platform": value = labels.count > 1 ? labels[1] : 0
-            default:
-                var position = 2
-                while position + 1 < labels.count, labels[position] != name { position += 2 }
-                if position + 1 < labels.count { value = labels[position + 1] }
-            }
-            keys[Int(number)] = try index(of: value)
+            keys[Int(number)] = try index(of: SegmentKey.value(of: breakdown, named: name, in: labels))
         }
         keyValues = keys
     }

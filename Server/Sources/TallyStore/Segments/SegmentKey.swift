@@ -20,4 +20,19 @@ enum SegmentKey {
         }
         return labels
     }
+
+    /// The `label` id of the value the key of `labels` holds for `property` (0: none):
+    /// `app_version` and `platform` by position, an event property by the pair whose first
+    /// element is `name`, its name's `label` id (`nil` when no label has that name yet).
+    static func value(of property: String, named name: Int64?, in labels: [Int64]) -> Int64 {
+        switch property {
+        case "app_version": return labels.first ?? 0
+        case "platform": return labels.count > 1 ? labels[1] : 0
+        default:
+            // The (name, value) pairs after app_version and platform.
+            var index = 2
+            while index + 1 < labels.count, labels[index] != name { index += 2 }
+            return index + 1 < labels.count ? labels[index + 1] : 0
+        }
+    }
 }

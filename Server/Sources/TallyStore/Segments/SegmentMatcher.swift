@@ -15,7 +15,8 @@ struct SegmentMatcher: Sendable {
     private let excluded: UserSet
     /// `included` minus `excluded` when there is an `included`, else `excluded`, as bits.
     private let bits: UserBits
-    private let hasUserConditions: Bool
+    /// Whether the filter has user conditions.
+    let restrictsUsers: Bool
 
     /// Compiles `filter` for an app with segment properties `properties` over its rows.
     ///
@@ -29,14 +30,13 @@ struct SegmentMatcher: Sendable {
             texts[label] = text
             return text
         }
-        var eventConditions: [(condition: SegmentFilter.Condition, position: Int?, name: Int64?)] = []
+        var eventConditions: [(condition: SegmentFilter.Condition, name: Int64?)] = []
         var included: UserSet?
         var excluded = UserSet()
         for condition in filter.conditions {
             switch condition.property {
-            case "app_version": eventConditions.append((condition, 0, nil))
-            case "platform": eventConditions.append((condition, 1, nil))
-            case let name where properties.event.contains(name): eventConditions.append((condition, nil, try rows.labelID(name)))
+            case let name where SegmentProperties.builtIn.contains(name): eventConditions.append((condition, nil))
+            case let name where properties.event.contains(name): eventConditions.append((condition, try rows.labelID(name)))
             case let name where properties.user.contains(name):
                 var listed = UserSet()
                 if let property = try rows.labelID(name) {
@@ -57,24 +57,16 @@ struct SegmentMatcher: Sendable {
         var versions = [Int64](repeating: 0, count: keys.count)
         for (number, labels) in stored {
             versions[Int(number)] = labels.first ?? 0
-            keys[Int(number)] = try eventConditions.allSatisfy { condition, position, name in
-                var value: String?
-                if let position {
-                    value = try position < labels.count ? text(labels[position]) : nil
-                } else if let name {
-                    // The (name, value) pairs after app_version and platform.
-                    var index = 2
-                    while index + 1 < labels.count, labels[index] != name { index += 2 }
-                    if index + 1 < labels.count, labels[index + 1] != 0 { value = try text(labels[index + 1]) }
-                }
-                return condition.matches(value)
+            keys[Int(number)] = try eventConditions.allSatisfy { condition, name in
+                let value = SegmentKey.value(of: condition.property, named: name, in: labels)
+                return condition.matches(value == 0 ? nil : try text(value))
             }
         }
         self.keys = keys
         self.versions = versions
         self.included = included
         self.excluded = excluded
-        hasUserConditions = included != nil || !excluded.isEmpty
+        restrictsUsers = included != nil || !excluded.isEmpty
         bits = UserBits(included.map { $0.subtracting(excluded) } ?? excluded)
     }
 
@@ -87,12 +79,9 @@ struct SegmentMatcher: Sendable {
     /// Whether the user conditions allow `user`.
     @inline(__always)
     func allows(user: UInt32) -> Bool {
-        guard hasUserConditions else { return true }
+        guard restrictsUsers else { return true }
         return bits.contains(user) == (included != nil)
     }
-
-    /// Whether the filter has user conditions.
-    var restrictsUsers: Bool { hasUserConditions }
 
     /// The numbers of the segment keys whose events meet the event conditions.
     var matchingKeys: Set<Int64> {
@@ -101,7 +90,7 @@ struct SegmentMatcher: Sendable {
 
     /// The members of `users` the user conditions allow.
     func allowed(_ users: UserSet) -> UserSet {
-        guard hasUserConditions else { return users }
+        guard restrictsUsers else { return users }
         return (included.map(users.intersection) ?? users).subtracting(excluded)
     }
 }
