@@ -238,6 +238,57 @@ class DashboardTests(unittest.TestCase):
         self.wait(lambda: self.chips() == [] and number(self.metric("mau")) == mau, message="removing the chip did not unfilter")
         self.assertNotIn("filters", self.query())
 
+    def segment_names(self):
+        return self.js("return [...document.querySelectorAll('#filter-bar .saved-segments a')].map(e => e.textContent)")
+
+    def open_segments_menu(self):
+        # The bar is drawn again as the filter changes: a click may find the menu stale.
+        self.retry(lambda: self.js("return document.querySelector('#segments[open]')") or
+                   self.driver.find_element(By.CSS_SELECTOR, "#segments > summary").click(), "no Segments menu")
+        self.wait(lambda: self.js("return !!document.querySelector('#segments[open]')"), message="the Segments menu did not open")
+
+    def test_a_segment_saved_from_the_filter_bar_is_picked_after_a_reload(self):
+        base = self.open_page(self.week_query())
+        mau = number(self.metric("mau"))
+        self.add_filter("platform", "android")
+        self.wait(lambda: number(self.metric("mau")) < mau, message="MAU did not drop under the filter")
+        android = number(self.metric("mau"))
+        # Saved from the bar's Segments menu under a name of its own (the server is shared).
+        name = f"Android {uuid.uuid4().hex[:6]}"
+        self.open_segments_menu()
+        self.retry(lambda: self.driver.find_element(By.ID, "segment-name").send_keys(name), "no name field")
+        self.retry(lambda: self.driver.find_element(By.CSS_SELECTOR, "#segment-save button[type=submit]").click(), "no Save button")
+        self.wait(lambda: name in self.segment_names(), message=f"the segment is not listed: {self.segment_names()}")
+        self.assertLessEqual(*self.js("return [document.documentElement.scrollWidth, innerWidth]"))
+
+        # A reload of the unfiltered page lists it; picking it applies its filter, in the address too.
+        self.driver.get(f"{base}?{self.week_query()}")
+        self.wait(lambda: self.chips() == [] and name in self.segment_names(), message="the reloaded page does not list the segment")
+        self.wait_live()
+        self.wait(lambda: number(self.metric("mau")) == mau, message="the unfiltered page shows other numbers")
+        self.open_segments_menu()
+        self.retry(lambda: next(link for link in self.driver.find_elements(By.CSS_SELECTOR, "#filter-bar .saved-segments a")
+                                if link.text == name).click(), f"cannot pick {name}")
+        self.wait(lambda: self.chips() == ["platform"] and number(self.metric("mau")) == android,
+                  message=f"picking the segment did not filter: {self.chips()}, MAU {self.metric('mau')}")
+        self.assertEqual(self.query().get("filters"), ["platform==android"])
+        self.assertFalse(self.js("return !!document.querySelector('#segments[open]')"), "the menu stayed open after a pick")
+        # The link shares it: a fresh load of the address shows the same numbers.
+        self.driver.get(self.driver.current_url)
+        self.wait(lambda: self.chips() == ["platform"] and self.metric("mau") is not None, message="the link lost the filter")
+        self.assertEqual(number(self.metric("mau")), android)
+
+        # Its × deletes it; the filter stays.
+        self.wait_live()
+        self.open_segments_menu()
+        self.retry(lambda: self.driver.find_element(
+            By.CSS_SELECTOR, f"#filter-bar .segment-delete[data-value='{name}']").click(), "no delete button")
+        self.wait(lambda: name not in self.segment_names(), message="the segment is still listed")
+        self.assertEqual(self.chips(), ["platform"])
+        self.driver.refresh()
+        self.wait(lambda: self.chips() == ["platform"], message="no chip after the reload")
+        self.assertNotIn(name, self.segment_names())
+
     def test_a_bad_filter_in_the_url_shows_a_message_and_the_whole_page(self):
         base = self.open_page(self.week_query())
         mau = number(self.metric("mau"))

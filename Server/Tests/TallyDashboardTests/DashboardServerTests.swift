@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import TallyStore
 import Testing
 
 @testable import TallyDashboard
@@ -122,6 +123,18 @@ import Testing
         try await fixture.test { client in
             let cookie = try await client.signIn()
             #expect(try await client.execute(uri: path, method: .get, headers: [.cookie: cookie]).status == .notFound)
+        }
+    }
+
+    /// The page `tally serve` answers lists the app's saved segments, from the store.
+    @Test func thePageListsTheAppsSavedSegments() async throws {
+        let fixture = try await DashboardFixture()
+        try await fixture.store.saveSegment(app: fixture.app.app.id, name: "iOS <users>", filter: SegmentFilter([.is("platform", "ios")]))
+        try await fixture.test { client in
+            let cookie = try await client.signIn()
+            let page = try await client.execute(uri: fixture.pagePath, method: .get, headers: [.cookie: cookie])
+            #expect(page.text.contains(#"data-event="filters" data-value="platform==ios""#))
+            #expect(page.text.contains(">iOS &lt;users&gt;</a>"))
         }
     }
 

@@ -356,17 +356,65 @@ import Testing
 
     // MARK: Saved segments
 
-    /// Saved segments come from a source the server is given; the bar lists them as links
-    /// that set the whole filter, and lists nothing without one.
+    /// The bar lists the app's saved segments as links that set the whole filter, the one
+    /// shown marked; with neither segments nor a filter it has no Segments menu.
     @Test func savedSegmentsAreListedWhenThereAreAny() throws {
         let none = try page()
         #expect(!DashboardViews.filterBar(for: none).contains("Segments"))
-        let segment = SavedSegment(name: "Pro on iOS", filter: SegmentFilter([.is("plan", "pro"), .is("platform", "ios")]))
+        let segment = SavedSegment(name: "Pro on iOS", filter: SegmentFilter([.is("plan", "pro"), .is("platform", "ios")]), createdAt: Date())
         let page = DashboardPage(
             app: app, layout: Self.layout, query: PageQuery(date: CalendarDay(Self.day)!), savedSegments: [segment])
         let bar = DashboardViews.filterBar(for: page)
-        #expect(bar.contains(#"data-event="filters" data-value="plan==pro;platform==ios">Pro on iOS</a>"#))
+        #expect(bar.contains(#"data-event="filters" data-value="plan==pro;platform==ios" title="plan is pro; Platform is ios">Pro on iOS</a>"#))
+        #expect(bar.contains(#"data-event="delete-segment" data-value="Pro on iOS""#))
+        #expect(!bar.contains("save-segment"))  // no filter to save
         try page.receive(BrowserEvent(section: nil, name: "filters", value: segment.filter.description))
         #expect(page.viewModel.query.value.filter == segment.filter)
+        #expect(page.url.contains("filters=plan==pro;platform==ios"))
+        #expect(DashboardViews.filterBar(for: page).contains(#"aria-current="true">Pro on iOS</a>"#))
+    }
+
+    /// The bar's form saves the page's filter under a name, in the store, and the bar lists
+    /// it at once; its × deletes it. Refusals are said, and change nothing.
+    @Test func aSegmentIsSavedFromTheBarAndDeleted() async throws {
+        let page = try page("plan==pro", store: store)
+        var messages: [PageMessage] = []
+        page.outbox = { messages.append($0) }
+        #expect(DashboardViews.filterBar(for: page).contains(#"data-event="save-segment""#))
+
+        // The script sends the form as `URLSearchParams` writes it: a space as `+`, a `+` as `%2B`.
+        #expect(DashboardPage.formItems("name=a+b%2Bc")?.first?.value == "a b+c")
+        try page.receive(BrowserEvent(section: nil, name: "save-segment", value: "name=+Pro+users+"))
+        for _ in 0..<500 where page.viewModel.savedSegments.value.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(page.viewModel.savedSegments.value.map(\.name) == ["Pro users"])
+        #expect(try await store.savedSegments(app: app.id).map(\.filter) == [SegmentFilter([.is("plan", "pro")])])
+        let redrawn = messages.flatMap(\.patches).compactMap { patch -> String? in
+            if case .replace(id: "filter-bar", let html) = patch { html } else { nil }
+        }
+        #expect(redrawn.last?.contains(#"aria-current="true">Pro users</a>"#) == true)
+        // A page opened later lists it too.
+        let later = try await DashboardPage(
+            app: app, layout: Self.layout, query: PageQuery(date: CalendarDay(Self.day)!), store: store,
+            savedSegments: store.savedSegments(app: app.id))
+        #expect(DashboardViews.filterBar(for: later).contains(">Pro users</a>"))
+
+        await page.saveSegment(named: "bad\u{7}name")
+        #expect(messages.last?.error?.contains("Invalid segment name") == true)
+        let unfiltered = try self.page(store: store)
+        unfiltered.outbox = { messages.append($0) }
+        await unfiltered.saveSegment(named: "Everything")
+        #expect(messages.last?.error?.hasPrefix("Add a filter first") == true)
+        #expect(throws: BrowserEventError.self) {
+            try page.receive(BrowserEvent(section: nil, name: "save-segment", value: "name=" + String(repeating: "x", count: 2_000)))
+        }
+        #expect(throws: BrowserEventError.self) { try page.receive(BrowserEvent(section: nil, name: "save-segment", value: "other=x")) }
+        #expect(try await store.savedSegments(app: app.id).map(\.name) == ["Pro users"])
+
+        try page.receive(BrowserEvent(section: nil, name: "delete-segment", value: "Pro users"))
+        for _ in 0..<500 where !page.viewModel.savedSegments.value.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(try await store.savedSegments(app: app.id).isEmpty)
+        #expect(!DashboardViews.filterBar(for: page).contains(">Pro users</a>"))
+        // The filter itself stays: only the segment is gone.
+        #expect(page.viewModel.query.value.filter == SegmentFilter([.is("plan", "pro")]))
     }
 }

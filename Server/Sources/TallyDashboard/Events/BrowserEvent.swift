@@ -7,8 +7,9 @@
 /// `yesterday`, `7d`, `30d`, `90d`, `month`), `custom` (value `from=YYYY-MM-DD&date=YYYY-MM-DD`,
 /// the date sheet's form) and `compare` (`on`, `off`); `search` (the text); `reload`; the
 /// filter bar's `filters` (a whole filter in Plausible's syntax: a saved segment, or none),
-/// `remove-filter` (the index of a condition) and the filter sheet's `filter-property` (a
-/// property to pick values of) and `add-filter` (its form:
+/// `remove-filter` (the index of a condition), `save-segment` (its form, `name=…`: the
+/// page's filter saved under that name) and `delete-segment` (a saved segment's name), and
+/// the filter sheet's `filter-property` (a property to pick values of) and `add-filter` (its form:
 /// `property=…&operator=is|is_not&value=…&other=…`); `funnel` (the funnel sheet's form:
 /// `step=…` per step, `window=…`, `breakdown=…`); `navigate` (the query of the address the
 /// browser went back or forward to).

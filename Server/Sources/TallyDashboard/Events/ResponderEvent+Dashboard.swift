@@ -22,6 +22,10 @@ extension ResponderEvent<String> {
     public static var showSection: Self { Self("showSection") }
     /// The search box's text changed.
     public static var search: Self { Self("search") }
+    /// The page's filter is saved as a segment of this name (the filter bar's form).
+    public static var saveSegment: Self { Self("saveSegment") }
+    /// The saved segment of this name is deleted (the filter bar).
+    public static var deleteSegment: Self { Self("deleteSegment") }
 }
 
 extension ResponderEvent<PageQuery.Sheet?> {

@@ -23,6 +23,8 @@ extension DashboardPage: ResponderEventHandling {
         table.on(.compare) { page, compare in page.change { $0.compare = compare } }
         table.on(.reload) { page, _ in page.reload() }
         table.on(.setFilter) { page, filter in page.setFilter(filter) }
+        table.on(.saveSegment) { page, name in Task { await page.saveSegment(named: name) } }
+        table.on(.deleteSegment) { page, name in Task { await page.deleteSegment(named: name) } }
         table.on(.navigate) { page, target in page.navigate(to: target.query, notice: target.ignoredFilter) }
     }
 
@@ -79,6 +81,14 @@ extension DashboardPage: ResponderEventHandling {
         case "add-filter":
             guard let condition = event.value.flatMap(condition(form:)) else { throw .badValue(event) }
             taker = origin.raise(.setFilter, viewModel.query.value.filter.setting(condition))
+        case "save-segment":
+            guard let form = event.value, form.utf8.count <= Self.maximumSegmentFormLength,
+                let name = Self.formItems(form)?.first(where: { $0.name == "name" })?.value
+            else { throw .badValue(event) }
+            taker = origin.raise(.saveSegment, name)
+        case "delete-segment":
+            guard let name = event.value, name.utf8.count <= Self.maximumSegmentFormLength else { throw .badValue(event) }
+            taker = origin.raise(.deleteSegment, name)
         case "filter-property":
             guard let name = event.value, name.isEmpty || filterProperties.contains(where: { $0.name == name }) else { throw .badValue(event) }
             taker = origin.raise(.showSheet, .filter(property: name.isEmpty ? nil : name))
@@ -97,16 +107,26 @@ extension DashboardPage: ResponderEventHandling {
         guard taker != nil else { throw .unhandled(event.name) }
     }
 
+    /// The longest value a `save-segment` or `delete-segment` event takes: a name of 64
+    /// characters, percent-encoded, has room; the store checks the name itself.
+    static let maximumSegmentFormLength = 1_024
+
     /// Today in the page's time zone.
     var today: CalendarDay {
         CalendarDay(Date(), in: TimeZone(identifier: viewModel.query.value.timeZone ?? app.timeZone) ?? .gmt)
+    }
+
+    /// The fields of a form as the page's script sends it (`URLSearchParams`, which writes a
+    /// space as `+`); `nil` if it does not read.
+    static func formItems(_ form: String) -> [URLQueryItem]? {
+        URLComponents(string: "?" + form.replacingOccurrences(of: "+", with: "%20"))?.queryItems
     }
 
     /// The condition the filter sheet's form names, as the page's script sends it:
     /// `property=…&operator=is|is_not`, then `value=…` per value ticked and `other=…` typed;
     /// `nil` without a property the page may filter by or without a value.
     func condition(form: String) -> SegmentFilter.Condition? {
-        let items = URLComponents(string: "?" + form)?.queryItems ?? []
+        let items = Self.formItems(form) ?? []
         func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
         guard let property = value("property"), filterProperties.contains(where: { $0.name == property }) else { return nil }
         var values = items.filter { $0.name == "value" }.compactMap(\.value)

@@ -72,7 +72,7 @@ public final class DashboardPage: ComponentContext {
             query.filter = SegmentFilter()
         }
         viewModel = DashboardViewModel(layout: layout, query: query, order: order)
-        viewModel.savedSegments = savedSegments
+        viewModel.savedSegments.value = savedSegments
         viewModel.filterNotice = notice.map { "The address's filter was left out. \($0)" }
         manager = ComponentManager(factory: Self.factory(for: layout))
         shown = RenderedList()
@@ -301,7 +301,7 @@ public final class DashboardPage: ComponentContext {
     }
 
     /// Wires the page's reactions: reports arriving on the bus, the debounced search, the
-    /// busy flag and the saved order.
+    /// busy flag, the saved order and the saved segments.
     private func observeState() {
         // Live updates arrive here: LiveUpdates posts each app's fresh report on the bus of
         // every page that shows it.
@@ -319,6 +319,9 @@ public final class DashboardPage: ComponentContext {
         }
         viewModel.order.observe().onMainActor().owner(self).didChange { page, order, _ in
             page.orderDidChange?(order)
+        }
+        viewModel.savedSegments.observe().onMainActor().owner(self).didChange { page, _, _ in
+            page.send(PageMessage(patches: [.replace(id: "filter-bar", html: DashboardViews.filterBar(for: page))] + page.refreshSheet()))
         }
     }
 }

@@ -1,5 +1,6 @@
 public import Componentry
 import Foundation
+public import TallyStore
 
 /// The state of one open dashboard, as observable values: the page and its sections react
 /// to changes of these.
@@ -31,9 +32,9 @@ public final class DashboardViewModel {
     public internal(set) var headlines: [String: HeadlineMetric] = [:]
     /// The open metric sheet's copy of its number.
     public internal(set) var detail: DetailMetric?
-    /// The app's saved segments, which the filter bar lists; none until the store keeps them
-    /// (see ``SavedSegmentSource``).
-    public internal(set) var savedSegments: [SavedSegment] = []
+    /// The app's saved segments, by name: the filter bar lists them, and redraws when they
+    /// change (a segment saved or deleted from this page).
+    public let savedSegments = Observable<[SavedSegment]>([])
     /// Why the filter the page's address named was left out (it does not read, or names a
     /// property the app does not segment by); the filter bar says so until the filter changes.
     public internal(set) var filterNotice: String?

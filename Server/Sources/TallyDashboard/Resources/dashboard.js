@@ -40,15 +40,20 @@
   }
 
   // Replaces `old` with `node`, keeping the sideways scroll of item rows, the scroll of a
-  // sheet drawn again and the focus.
+  // sheet drawn again, the menus open (a <details> with an id) and the focus.
   function replace(old, node) {
     const scrolls = [old, ...old.querySelectorAll(".list-items")]
       .filter((row) => row.id && row.scrollLeft)
       .map((row) => [row.id, row.scrollLeft]);
+    const open = [...old.querySelectorAll("details[id][open]")].map((menu) => menu.id);
     const sheet = byId("sheet"), top = sheet && old.contains(sheet) && [sheet.dataset.sheet, sheet.scrollTop];
     const active = document.activeElement;
     const hadFocus = active && active !== document.body && old.contains(active);
     old.replaceWith(node);
+    for (const id of open) {
+      const menu = byId(id);
+      if (menu) menu.open = true;
+    }
     for (const [id, left] of scrolls) {
       const row = byId(id);
       if (row) row.scrollLeft = left;
@@ -206,6 +211,8 @@
     if (send(el.dataset.event, el, el.dataset.value ?? null)) {
       event.preventDefault();
       if (el.dataset.event === "sheet") opener = el;
+      // A link chosen in a menu closes it; its buttons (a segment's ×) keep it open.
+      if (el.tagName === "A") el.closest("details")?.removeAttribute("open");
     }
   });
 

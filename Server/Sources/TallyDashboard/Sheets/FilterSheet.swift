@@ -32,12 +32,7 @@ struct FilterSheet {
             values["suggestions"] = listed.map { ["value": $0, "label": $0.isEmpty ? "(empty)" : $0, "checked": chosen.contains($0)] }
             values["empty"] = page.viewModel.filterSuggestions == nil ? "Reading the values seen lately…" : "No values seen lately: type one."
         }
-        let segments: [[String: Any]] = page.viewModel.savedSegments.map { segment in
-            [
-                "name": segment.name, "filter": segment.filter.description, "text": segment.filter.conditions.map(\.readable).joined(separator: "; "),
-                "query": query.with { $0.filter = segment.filter }.queryString,
-            ]
-        }
+        let segments = DashboardViews.savedSegments(for: page, query: query)
         values["segments"] = segments
         values["hasSegments"] = !segments.isEmpty
         let title = property.map { "Filter by \(SegmentFilter.label(of: $0))" } ?? "Add a filter"

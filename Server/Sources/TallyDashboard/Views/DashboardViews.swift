@@ -46,9 +46,11 @@ enum DashboardViews {
 
     /// The filter bar: a chip per condition of the page's filter (its label opens the
     /// filter sheet on its property, its × removes it), the button that opens the filter
-    /// sheet, the saved segments when there are any, the ad-hoc funnel's button, and the
-    /// notice of a filter the address named that was left out. Every control is a link to
-    /// the page it leads to, so it works without the script too.
+    /// sheet, the **Segments** menu (the saved segments, each applied by its link and deleted
+    /// by its ×, and a form that saves the page's filter under a name, when it has one), the
+    /// ad-hoc funnel's button, and the notice of a filter the address named that was left
+    /// out. Every link leads to the page it shows, so it works without the script too; saving
+    /// and deleting need it.
     @MainActor
     static func filterBar(for page: DashboardPage) -> String {
         let query = page.viewModel.query.value.with { $0.sheet = nil }
@@ -59,20 +61,30 @@ enum DashboardViews {
                 "editQuery": query.with { $0.sheet = .filter(property: condition.property) }.queryString,
             ]
         }
-        let segments: [[String: Any]] = page.viewModel.savedSegments.map { segment in
-            [
-                "name": segment.name, "filter": segment.filter.description, "current": segment.filter == query.filter,
-                "query": query.with { $0.filter = segment.filter }.queryString,
-            ]
-        }
+        let segments = savedSegments(for: page, query: query)
         var values: [String: Any] = [
             "chips": chips, "hasChips": !chips.isEmpty, "segments": segments, "hasSegments": !segments.isEmpty,
+            "hasSegmentMenu": !segments.isEmpty || !chips.isEmpty, "maximumNameLength": SavedSegment.maximumNameLength,
             "addQuery": query.with { $0.sheet = .filter(property: nil) }.queryString,
             "clearQuery": query.with { $0.filter = SegmentFilter() }.queryString,
             "funnelQuery": query.with { $0.sheet = .funnel(FunnelQuery()) }.queryString,
         ]
         if let notice = page.viewModel.filterNotice { values["notice"] = notice }
         return render("filter-bar", values)
+    }
+
+    /// The app's saved segments as the filter bar and the filter sheet list them: name,
+    /// filter, its conditions as people read them, whether it is the filter of `query`, and
+    /// the query of the page under it.
+    @MainActor
+    static func savedSegments(for page: DashboardPage, query: PageQuery) -> [[String: Any]] {
+        page.viewModel.savedSegments.value.map { segment in
+            [
+                "name": segment.name, "filter": segment.filter.description,
+                "text": segment.filter.conditions.map(\.readable).joined(separator: "; "), "current": segment.filter == query.filter,
+                "query": query.with { $0.filter = segment.filter }.queryString,
+            ]
+        }
     }
 
     /// The button that opens the date picker, labelled with the range shown.

@@ -25,7 +25,7 @@ public import TallyStore
 /// - `GET /apps/{id}/metrics/{key}.csv`: a metric's daily numbers;
 /// - `GET /assets/dashboard.js`, `GET /assets/dashboard.css`.
 public struct DashboardServer: Sendable {
-    /// Apps, events, users and sessions.
+    /// Apps, events, saved segments, users and sessions.
     public let store: EventStore
     /// The sections every page shows.
     public let layout: DashboardLayout
@@ -35,8 +35,6 @@ public struct DashboardServer: Sendable {
     public let live: LiveUpdates
     /// Keeps every copy of a headline number in step, across tabs and sheets.
     public let channel = SyncChannel()
-    /// Where the filter bar finds saved segments; `nil` until the store keeps them.
-    public let savedSegments: (any SavedSegmentSource)?
     /// The reverse proxies whose forwarding header names a sign-in's client address.
     let trustedProxies: TrustedProxies
     /// The names and attributes of the dashboard's cookies.
@@ -50,17 +48,16 @@ public struct DashboardServer: Sendable {
     /// the users of `access` (by default over `store`). Sign-ins through `trustedProxies` are
     /// counted by the client address the proxy names. With `secureCookies`, for a dashboard
     /// served over HTTPS, its cookies are `Secure` and `__Host-` prefixed; each user's live
-    /// sockets are held to `socketLimits`. The filter bar lists the saved segments of
-    /// `savedSegments`, none when it is `nil`.
+    /// sockets are held to `socketLimits`. The filter bar lists the app's saved segments, from
+    /// `store`.
     @MainActor
     public init(
         store: EventStore, bus: EventBus, layout: DashboardLayout = .default, access: DashboardAccess? = nil,
         trustedProxies: TrustedProxies = .init(), secureCookies: Bool = false, socketLimits: SocketLimits = .init(),
-        tick: Duration = .milliseconds(100), savedSegments: (any SavedSegmentSource)? = nil
+        tick: Duration = .milliseconds(100)
     ) {
         self.store = store
         self.layout = layout
-        self.savedSegments = savedSegments
         self.access = access ?? DashboardAccess(store: store)
         self.trustedProxies = trustedProxies
         cookies = DashboardCookies(secure: secureCookies)

@@ -80,8 +80,8 @@ extension DashboardServer {
     /// `filterNotice`.
     func makePage(app: App, query: PageQuery, user: DashboardUserID, filterNotice: String? = nil) async -> DashboardPage {
         let saved = try? await store.sectionLayout(user: user, app: app.id).flatMap { try JSONDecoder().decode(ComponentOrder.self, from: $0) }
-        // A source that fails leaves the list empty: the page works without it.
-        let segments = (try? await savedSegments?.savedSegments(app: app.id, user: user)) ?? []
+        // A read that fails leaves the list empty: the page works without it.
+        let segments = (try? await store.savedSegments(app: app.id)) ?? []
         return await MainActor.run { [store, layout, channel] in
             let page = DashboardPage(
                 app: app, layout: layout, query: query, order: saved, store: store, channel: channel, savedSegments: segments,

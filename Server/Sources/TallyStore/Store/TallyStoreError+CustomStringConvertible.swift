@@ -32,6 +32,12 @@ extension TallyStoreError: CustomStringConvertible {
             "Invalid funnel: \(reason)."
         case .unknownFilterProperty(let name):
             "Unknown filter property \"\(name)\": expected app_version, platform or one of the app's segment properties."
+        case .invalidSegmentName(let name):
+            "Invalid segment name \"\(name)\": expected 1 to \(SavedSegment.maximumNameLength) characters (\(SavedSegment.maximumNameBytes) bytes) once trimmed, none of them control characters."
+        case .invalidSegmentFilter(let reason):
+            "A segment cannot be saved with this filter: \(reason)."
+        case .tooManySavedSegments(let id):
+            "App \(id.rawValue) keeps \(SavedSegment.maximumPerApp) saved segments, the most it may: delete one first."
         }
     }
 }

@@ -41,4 +41,13 @@ public enum TallyStoreError: Error, Hashable, Sendable {
     case invalidFunnel(String)
     /// A filter naming a dimension that is neither built in nor one of the app's segment properties.
     case unknownFilterProperty(String)
+    /// A saved segment's name that, once trimmed, is empty, longer than
+    /// ``SavedSegment/maximumNameLength`` characters or ``SavedSegment/maximumNameBytes``
+    /// bytes, or holds a control character; the error repeats the name's start.
+    case invalidSegmentName(String)
+    /// A filter that cannot be saved as a segment: it has no condition, its text passes
+    /// ``SavedSegment/maximumFilterBytes``, or holds a NUL character; the text says which.
+    case invalidSegmentFilter(String)
+    /// An app that keeps ``SavedSegment/maximumPerApp`` saved segments already.
+    case tooManySavedSegments(AppID)
 }

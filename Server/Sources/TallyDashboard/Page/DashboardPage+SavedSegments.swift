@@ -1,0 +1,47 @@
+import Foundation
+import TallyStore
+
+extension DashboardPage {
+    /// Saves the page's filter as the app's segment `name` (replacing one of that name), then
+    /// lists the app's segments again. A refusal — no filter, a bad name, the app's limit —
+    /// is sent to the browser as an error, and changes nothing.
+    public func saveSegment(named name: String) async {
+        guard let store else { return }
+        let filter = viewModel.query.value.filter
+        guard !filter.isEmpty else {
+            send(PageMessage(error: "Add a filter first: a segment keeps the filter's conditions."))
+            return
+        }
+        do {
+            try await store.saveSegment(app: app.id, name: name, filter: filter)
+        } catch {
+            send(PageMessage(error: Self.refusal(error, doing: "saved")))
+            return
+        }
+        await readSavedSegments()
+    }
+
+    /// Deletes the app's segment `name`, then lists the app's segments again.
+    public func deleteSegment(named name: String) async {
+        guard let store else { return }
+        do {
+            try await store.deleteSegment(app: app.id, name: name)
+        } catch {
+            send(PageMessage(error: Self.refusal(error, doing: "deleted")))
+            return
+        }
+        await readSavedSegments()
+    }
+
+    /// Reads the app's saved segments into the view model, which redraws the filter bar
+    /// (and the filter sheet) when they changed. A failed read keeps the list shown.
+    func readSavedSegments() async {
+        guard let store, let segments = try? await store.savedSegments(app: app.id) else { return }
+        viewModel.savedSegments.value = segments
+    }
+
+    /// What the browser is told when the store refused to change a segment.
+    private static func refusal(_ error: any Error, doing action: String) -> String {
+        (error as? TallyStoreError)?.description ?? "The segment could not be \(action): \(error)"
+    }
+}

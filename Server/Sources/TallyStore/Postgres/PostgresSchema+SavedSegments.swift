@@ -1,0 +1,12 @@
+extension PostgresSchema {
+    /// Migration 3: `saved_segment`, as SQLite's "v5" (see ``Schema/createSavedSegments(_:)``).
+    static let savedSegments = """
+        CREATE TABLE saved_segment (
+            app_id bigint NOT NULL REFERENCES app(id) ON DELETE CASCADE,
+            name text NOT NULL,
+            filter text NOT NULL,
+            created_at bigint NOT NULL,
+            PRIMARY KEY (app_id, name)
+        );
+        """
+}
