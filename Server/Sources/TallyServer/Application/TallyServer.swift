@@ -24,6 +24,9 @@ public import TallyStore
 ///   `GET /v1/funnels?from=…&to=…&steps=a,b,c[&window=SECONDS][&breakdown=PROPERTY]` with
 ///   `Authorization: Bearer <read token>`; every one but the breakdown narrowed to a segment
 ///   by `filters=` (a `SegmentFilter` in Plausible's syntax, see `MetricsController`).
+/// - `GET /v1/segments`, `PUT /v1/segments/{name}` (body `{"filter": "…"}`) and
+///   `DELETE /v1/segments/{name}` with the same token: the app's saved segments (see
+///   `SavedSegmentController`).
 /// - `GET /healthz`.
 /// - `GET /openapi.json`: the OpenAPI 3.1 document of every route here (``OpenAPIDocument``).
 /// - `GET /metrics`, from loopback or with ``ServerSettings/metricsToken``: the
@@ -86,6 +89,10 @@ public struct TallyServer: Sendable {
         router.get("/v1/metrics/breakdown") { request, _ in try await metrics.breakdown(request) }
         router.get("/v1/retention") { request, _ in try await metrics.retention(request) }
         router.get("/v1/funnels") { request, _ in try await metrics.funnel(request) }
+        let segments = SavedSegmentController(store: store, apps: apps)
+        router.get("/v1/segments") { request, _ in try await segments.list(request) }
+        router.put("/v1/segments/:name") { request, context in try await segments.save(request, context: context) }
+        router.delete("/v1/segments/:name") { request, context in try await segments.delete(request, context: context) }
         router.get("/healthz") { _, _ in try Response.json(["status": "ok"]) }
         router.get("/openapi.json") { _, _ in try OpenAPIDocument.response() }
         let exposition = MetricsExposition(

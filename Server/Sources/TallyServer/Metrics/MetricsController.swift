@@ -133,7 +133,7 @@ struct MetricsController {
         _ request: Request, _ body: (App, QueryParameters, String) async throws -> some Encodable
     ) async throws -> Response {
         do {
-            var app = try await authenticate(request)
+            var app = try await apps.app(readTokenOf: request)
             let query = QueryParameters(request.uri.query)
             switch try query.get("debug") {
             case nil, "false": break
@@ -159,15 +159,5 @@ struct MetricsController {
             throw .badRequest("missing " + names.map { "\($0)=" }.joined(separator: ", "))
         }
         return values
-    }
-
-    private func authenticate(_ request: Request) async throws -> App {
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
-            throw APIError.unauthorized("missing Authorization: Bearer <read token>")
-        }
-        guard let app = try await apps.app(readToken: String(header.dropFirst("Bearer ".count))) else {
-            throw APIError.unauthorized("unknown read token")
-        }
-        return app
     }
 }

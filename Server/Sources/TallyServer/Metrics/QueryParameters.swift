@@ -27,12 +27,20 @@ struct QueryParameters {
     ///   has a `%` not followed by two hexadecimal digits, or is not UTF-8 once decoded.
     func get(_ name: String) throws(APIError) -> String? {
         guard let raw = pairs.first(where: { $0.name == name })?.value else { return nil }
+        return try Self.decoded(raw, name: name)
+    }
+
+    /// `raw`, a value as it came in a URI (a parameter's, or a path segment's), decoded.
+    ///
+    /// - Throws: A 400 naming `name` when the value is longer than ``maximumBytes`` bytes,
+    ///   has a `%` not followed by two hexadecimal digits, or is not UTF-8 once decoded.
+    static func decoded(_ raw: Substring, name: String) throws(APIError) -> String {
         // Each decoded byte takes one to three raw bytes: a raw value this long cannot fit.
-        guard raw.utf8.count <= 3 * Self.maximumBytes, let bytes = Self.percentDecoded(raw.utf8) else {
-            throw raw.utf8.count > 3 * Self.maximumBytes
-                ? Self.tooLong(name) : .badRequest("\(name) has a % that is not followed by two hexadecimal digits")
+        guard raw.utf8.count <= 3 * maximumBytes, let bytes = percentDecoded(raw.utf8) else {
+            throw raw.utf8.count > 3 * maximumBytes
+                ? tooLong(name) : .badRequest("\(name) has a % that is not followed by two hexadecimal digits")
         }
-        guard bytes.count <= Self.maximumBytes else { throw Self.tooLong(name) }
+        guard bytes.count <= maximumBytes else { throw tooLong(name) }
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw .badRequest("\(name) is not UTF-8 once percent-decoded")
         }
