@@ -1,13 +1,14 @@
 // A funnel of 4 steps over 30 days of the pipeline fixture, beside ClickHouse's windowFunnel
 // (chDB, in process, a Memory table) and DuckDB (in memory, 2 threads), in one run, over the
 // same events (funnel_side.py). Tally answers from its own storage (the bucket log), never raw
-// events: the p50 of 20 runs after a warm-up, with the first run's time beside it. The run
+// events: the p50 of 20 runs (or RUNS) after a warm-up, with the first run's time beside it. The run
 // stops unless the three agree on every step's users.
 //
 //     python3 -m pip install duckdb chdb
 //     swift run -c release FunnelVersusClickHouse                  # 60 days of 20k users, 10.6M events
 //     USERS=200000 swift run -c release FunnelVersusClickHouse     # 60 days of 200k users
 //     ZONE=Asia/Kathmandu STEPS=screen_view,tap,purchase WINDOW=3600 swift run -c release FunnelVersusClickHouse
+//     RUNS=500 perf record -g .build/release/FunnelVersusClickHouse      # Tally's runs to profile
 import Foundation
 import PipelineWorkload
 import TallyStore
@@ -39,7 +40,7 @@ let first = try await ContinuousClock().measure {
     funnel = try await store.funnel(app: app, steps: steps, from: from, to: to, window: window, timeZone: zone)
 }.seconds
 var times: [Double] = []
-for _ in 0..<20 {
+for _ in 0..<(environment["RUNS"].flatMap(Int.init) ?? 20) {
     times.append(
         try await ContinuousClock().measure {
             funnel = try await store.funnel(app: app, steps: steps, from: from, to: to, window: window, timeZone: zone)

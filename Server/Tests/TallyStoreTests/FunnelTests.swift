@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import TallyEvent
 import TallyStoreTesting
 import Testing
@@ -145,5 +146,48 @@ import Testing
         }
         let empty = try await store.funnel(app: app, steps: ["a", "b"], from: "2026-01-01", to: "2026-01-02")
         #expect(empty.steps.map(\.users) == [0, 0])
+    }
+}
+
+/// Funnels of thousands of users, counted in blocks on two threads by several queries at once:
+/// each equals brute force, and once more events land in the same buckets, the next answers
+/// count them too (the log cache serves a bucket's log only at the revision read).
+@Suite struct FunnelStressTests {
+    @Test(arguments: TestDatabase.all)
+    func concurrentFunnelsOfManyUsersMatchBruteForce(database: TestDatabase) async throws {
+        var random = SplitMix64(seed: 30)
+        let store = try await database.makeStore()
+        let app = try await store.createApp(name: "Funnels").app.id
+        let start = instant("2026-03-02T00:00:00Z").unixMilliseconds
+        let test = FunnelOracleTests.Case(steps: ["open", "tap", "buy"], window: 86_400)
+        var stored: [Event] = []
+        for _ in 0..<2 {
+            let events = (0..<15_000).map { _ in
+                Event(
+                    id: UUID(uuid: (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }.withUnsafeBytes { $0.load(as: uuid_t.self) }),
+                    name: ["open", "tap", "buy", "other"].randomElement(using: &random)!,
+                    // Within 2 days and an hour after them, on a 10-second grid so that
+                    // some of a user's events share their millisecond.
+                    timestamp: Date(unixMilliseconds: start + Int64.random(in: 0..<(2 * 8_640 + 360), using: &random) * 10_000),
+                    userID: "user\(Int.random(in: 0..<3_000, using: &random))", appVersion: "1.0", platform: "iOS", properties: [:])
+            }
+            for chunk in stride(from: 0, to: events.count, by: 1_000) {
+                try await store.insert(Array(events[chunk..<min(chunk + 1_000, events.count)]), app: app)
+            }
+            stored += events
+            let expected = FunnelOracleTests.expected(
+                test, events: stored, from: Date(unixMilliseconds: start), to: Date(unixMilliseconds: start + 2 * 86_400_000),
+                properties: SegmentProperties(), all: stored)
+            #expect(expected[2].users > 100)
+            try await withThrowingTaskGroup(of: Funnel.self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        try await store.funnel(
+                            app: app, steps: test.steps, from: "2026-03-02", to: "2026-03-03", window: test.window, timeZone: "UTC")
+                    }
+                }
+                for try await funnel in group { #expect(funnel.steps == expected) }
+            }
+        }
     }
 }

@@ -55,9 +55,13 @@ extension EventStore {
         } body: { reader, calendar in
             let (starts, buckets) = try scanned(calendar)
             let matcher = try FunnelMatcher(steps: steps, breakdown: breakdown, reader: reader)
-            var counter = FunnelCounter(steps: steps.count, window: windowMilliseconds, starts: starts, values: max(matcher.values.count, 1))
-            try Self.count(into: &counter, buckets: buckets, reader: reader, matcher: matcher, breakdown: breakdown != nil)
-            let counts = counter.result()
+            let logs = FunnelCounter.Logs(
+                try reader.logs(in: buckets).map { ($0.bucket * Bucket.milliseconds, $0.log, $0.keyMatches) }, steps: matcher.steps(named:))
+            let users = try reader.rows.userCount()
+            func counts(values: Int, breakdown: Bool) throws -> FunnelCounter.Counts {
+                try FunnelCounter(steps: steps.count, window: windowMilliseconds, starts: starts, values: values)
+                    .count(logs, users: users, matcher: matcher, segment: reader.segment, breakdown: breakdown)
+            }
             func funnelSteps(_ counts: [(users: Int, medianMilliseconds: Double?)]) -> [Funnel.Step] {
                 zip(steps, counts).map {
                     Funnel.Step(event: $0.description, users: $1.users, medianSeconds: $1.medianMilliseconds.map { $0 / 1_000 })
@@ -65,55 +69,18 @@ extension EventStore {
             }
             var funnel = Funnel(
                 from: days.lowerBound.description, to: days.upperBound.description, timeZone: calendar.identifier, window: window,
-                steps: funnelSteps(counts[0]))
+                steps: funnelSteps(try counts(values: 1, breakdown: false)[0]))
             if let breakdown {
                 // Every user of a step is in the segments of their first steps' values: the
-                // funnel's own steps add them up once, from the same counter without values.
-                var total = FunnelCounter(steps: steps.count, window: windowMilliseconds, starts: starts, values: 1)
-                try Self.count(into: &total, buckets: buckets, reader: reader, matcher: matcher, breakdown: false)
-                funnel.steps = funnelSteps(total.result()[0])
+                // funnel's own steps add them up once, from the count without values.
                 funnel.breakdownProperty = breakdown
-                funnel.breakdown = zip(matcher.values, counts)
+                funnel.breakdown = zip(matcher.values, try counts(values: max(matcher.values.count, 1), breakdown: true))
                     .map { Funnel.Segment(value: $0, steps: funnelSteps($1)) }
                     .filter { $0.steps[0].users > 0 }
                     .sorted { ($0.steps[0].users, $1.value ?? "") > ($1.steps[0].users, $0.value ?? "") }
                     .prefix(Self.maximumBreakdownValues).map { $0 }
             }
             return funnel
-        }
-    }
-
-    /// Adds to `counter` every event of `buckets` that matches a step, in time order per user,
-    /// with its breakdown value when `breakdown`.
-    ///
-    /// Reads only the steps' names' sections of the logs, and reads an event whole only for a
-    /// step with conditions beside its name, or a first step under a breakdown.
-    private static func count(
-        into counter: inout FunnelCounter, buckets: Range<Int64>, reader: RollupReader, matcher: FunnelMatcher, breakdown: Bool
-    ) throws {
-        let conditional = matcher.conditionalSteps
-        try reader.forEachLog(in: buckets) { bucket, log, keyMatches in
-            let start = bucket * Bucket.milliseconds
-            for section in log.sections {
-                let named = matcher.steps(named: section.name)
-                guard named != 0 else { continue }
-                try log.forEachRun(of: section) { user, events in
-                    guard reader.segment?.allows(user: user) ?? true else { return }
-                    for index in events where keyMatches[log.keyIndex(at: index)] {
-                        var mask = named
-                        var value: Int32 = 0
-                        if mask & conditional != 0 || breakdown && mask & 1 != 0 {
-                            let entry = BucketLog.Entry(
-                                user: user, offset: log.offset(at: index), name: section.name, key: log.keys[log.keyIndex(at: index)],
-                                screen: log.screens[log.screenIndex(at: index)])
-                            mask = matcher.steps(of: entry)
-                            if breakdown, mask & 1 != 0 { value = matcher.value(of: entry) }
-                            if mask == 0 { continue }
-                        }
-                        counter.add(FunnelCounter.Event(time: start + Int64(log.offset(at: index)), user: user, value: value, steps: mask))
-                    }
-                }
-            }
         }
     }
 }

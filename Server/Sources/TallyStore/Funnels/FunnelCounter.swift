@@ -4,11 +4,16 @@ import Locking
 /// Counts a funnel user by user: the computation behind
 /// ``EventStore/funnel(app:steps:from:to:window:timeZone:filter:breakdown:)``.
 ///
-/// Events are gathered as the logs are read (bucket by bucket, each bucket's name by name),
-/// then grouped by user with a counting sort, each user's put in time order, and counted in
-/// one pass with their state in a few local words, half the users on each of two threads. Counting them in the order the logs hold them, with
-/// every user's state in arrays indexed by user, spent most of a 30-day funnel of the
-/// 20,000-user fixture waiting for those arrays' cache lines (119 ms).
+/// Two passes, each on two threads. The first reads the step names' sections of the logs in
+/// order, each thread half of the buckets, and appends each matching event to the partition
+/// of its user (consecutive user numbers, about 65,536 events a partition). The second counts
+/// the partitions, alternately on each thread: it groups a partition's events by user with a
+/// counting sort (each thread's part in turn, so each user's events come in order of their
+/// bucket), puts each user's in time order and counts them in one pass, all within the core's
+/// cache. Every log is read once, front to back. Gathering every event first and grouping
+/// them over all users scattered them into 19 MB (87 ms for a 30-day funnel of the
+/// 20,000-user fixture on two threads); walking every section once per block of users
+/// instead missed the cache at each of their runs (46 ms).
 ///
 /// For each step k and breakdown value, the pass keeps the latest first-step time of a chain
 /// reaching step k so far: a later event of step k + 1 within the window of that time
@@ -17,100 +22,241 @@ import Locking
 /// completing step k at time t is best served by the latest start). Events at one
 /// millisecond see only what came strictly before them.
 struct FunnelCounter {
-    /// An event matching at least one step.
-    struct Event {
-        /// Milliseconds since 1970.
-        var time: Int64
+    /// The logs a funnel reads, in bucket order.
+    struct Logs: @unchecked Sendable {
+        // Unchecked: read only once made; its sources point into the bytes of `logs`, which it keeps.
+        /// Each log and, per entry of its key dictionary, whether the segment's event
+        /// conditions hold.
+        let logs: [(log: BucketLogCache.Log, keyMatches: [Bool])]
+        /// Each section (a name in a bucket) whose name matches a step, in bucket order.
+        private(set) var sources: [Source] = []
+        /// Every log's `keyMatches`, one after the other.
+        private(set) var keyMatches: [Bool] = []
+
+        /// The sections of `logs`, whose buckets start at `starts` (in milliseconds), where
+        /// `steps` gives the bits of the steps a name (a `label` id) matches.
+        init(_ logs: [(start: Int64, log: BucketLogCache.Log, keyMatches: [Bool])], steps: (Int64) -> UInt16) {
+            self.logs = logs.map { ($0.log, $0.keyMatches) }
+            for (index, (start, log, keyMatches)) in logs.enumerated() {
+                for section in log.view.sections {
+                    let named = steps(section.name)
+                    guard named != 0 else { continue }
+                    sources.append(
+                        Source(
+                            columns: log.view.columns, runs: log.view.runs(of: section), events: section.events.count, start: start,
+                            steps: named, name: section.name, log: index, keyMatches: self.keyMatches.count))
+                }
+                self.keyMatches += keyMatches
+            }
+        }
+    }
+
+    /// A section of a log read through plain values (no reference counting where every event
+    /// is read); its log's bytes live as long as the ``Logs``.
+    struct Source {
+        let columns: BucketLog.View.Columns
+        /// Its runs, unread.
+        let runs: BucketLog.View.Runs
+        /// Its number of events.
+        let events: Int
+        /// The bucket's first millisecond.
+        let start: Int64
+        /// The bits of the steps its name matches, before their conditions.
+        let steps: UInt16
+        /// The name's `label` id.
+        let name: Int64
+        /// Its log's index in ``Logs/logs``.
+        let log: Int
+        /// Where its log's entries start in ``Logs/keyMatches``.
+        let keyMatches: Int
+    }
+
+    /// An event that matches at least one step.
+    private struct Event {
+        /// The bits below a time in ``timeAndSteps``.
+        static let stepBits: Int64 = 10
+        /// Its millisecond from the first bucket's start, shifted left by ``stepBits``, and the
+        /// bits of the steps it matches (bit 0: the first step): 16 bytes an event.
+        var timeAndSteps: Int64
         var user: UInt32
         /// The breakdown value's index (0 without a breakdown); read on first-step events only.
         var value: Int32
-        /// The bits of the steps it matches (bit 0: the first step).
-        var steps: UInt16
+
+        var time: Int64 { timeAndSteps >> Self.stepBits }
+        var steps: UInt16 { UInt16(truncatingIfNeeded: timeAndSteps & (1 << Self.stepBits - 1)) }
     }
 
-    private let steps: Int
-    private let window: Int64
-    private let starts: Range<Int64>
-    private let values: Int
-    private var events: [Event] = []
-    /// Per value and step: the shortest times of the users who reached it.
-    private var durations: [[[Int64]]]
+    /// The result: per breakdown value, per step, the users who reached it and the median of
+    /// their shortest times in milliseconds (`nil` for the first step or nobody).
+    typealias Counts = [[(users: Int, medianMilliseconds: Double?)]]
+
+    /// The number of steps.
+    let steps: Int
+    /// The longest a chain takes from its first-step event, in milliseconds.
+    let window: Int64
+    /// The times of the first-step events that start a chain, in milliseconds since 1970.
+    let starts: Range<Int64>
+    /// The number of breakdown values (1 without a breakdown).
+    let values: Int
 
     private static let none = Int64.min
+    /// About the events a partition takes.
+    private static let eventsPerPartition = 65_536
 
-    /// A counter of `steps` steps whose chains take at most `window` milliseconds from a
-    /// first-step event at a time in `starts`, broken down into `values` values (1 without).
-    init(steps: Int, window: Int64, starts: Range<Int64>, values: Int) {
-        self.steps = steps
-        self.window = window
-        self.starts = starts
-        self.values = values
-        durations = Array(repeating: Array(repeating: [], count: steps), count: values)
-    }
-
-    /// Adds an event; each user's must come in order of their 15-minute bucket.
-    @inline(__always)
-    mutating func add(_ event: Event) {
-        events.append(event)
-    }
-
-    /// Per breakdown value, per step: the users who reached it and the median of their
-    /// shortest times in milliseconds (`nil` for the first step or nobody).
-    mutating func result() -> [[(users: Int, medianMilliseconds: Double?)]] {
-        // A stable counting sort by user keeps each user's events in order of their bucket;
-        // an insertion sort then orders each user's, within a bucket by name, by time.
-        var firsts = [Int](repeating: 0, count: Int(events.lazy.map(\.user).max() ?? 0) + 2)
-        for event in events { firsts[Int(event.user) + 1] += 1 }
-        for index in firsts.indices.dropFirst() { firsts[index] += firsts[index - 1] }
-        var next = firsts
-        let byUser = [Event](unsafeUninitializedCapacity: events.count) { byUser, initialized in
-            for event in events {
-                (byUser.baseAddress! + next[Int(event.user)]).initialize(to: event)
-                next[Int(event.user)] += 1
+    /// Counts the events of `logs`, of about `users` users (which sets the partitions).
+    ///
+    /// An event counts when its key matches (``Logs/keyMatches``), `segment` allows its user,
+    /// and `matcher` finds it matches a step; with `breakdown`, its first-step events take
+    /// their value from `matcher`.
+    ///
+    /// - Throws: ``DamagedRollup`` if a log's runs do not decode.
+    func count(_ logs: Logs, users: Int, matcher: FunnelMatcher, segment: SegmentMatcher?, breakdown: Bool) throws -> Counts {
+        let events = logs.sources.reduce(0) { $0 + $1.events }
+        let partitions = max(2, (events + Self.eventsPerPartition - 1) / Self.eventsPerPartition)
+        let partitionUsers = max(1, (users + partitions - 1) / partitions)
+        let base = logs.sources.first?.start ?? 0
+        // The first thread takes the sources up to half of the events, the second the rest.
+        var half = 0
+        var taken = 0
+        while half < logs.sources.count, taken < events / 2 {
+            taken += logs.sources[half].events
+            half += 1
+        }
+        let halves = [0..<half, half..<logs.sources.count]
+        let parts = Locked<[[[Event]]]>(Array(repeating: [], count: 2))
+        let failure = Locked<DamagedRollup?>(nil)
+        DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            var partitioned = [[Event]](repeating: [], count: partitions)
+            for index in partitioned.indices { partitioned[index].reserveCapacity(events / partitions / 2 * 5 / 4) }
+            do throws(DamagedRollup) {
+                try partition(
+                    logs, halves[thread], into: &partitioned, users: partitionUsers, base: base, matcher: matcher, segment: segment,
+                    breakdown: breakdown)
+            } catch {
+                failure.withLock { $0 = error }
             }
-            for user in firsts.indices.dropLast() where firsts[user] + 1 < firsts[user + 1] {
-                let events = UnsafeMutableBufferPointer(rebasing: byUser[firsts[user]..<firsts[user + 1]])
-                for index in events.indices.dropFirst() {
-                    let event = events[index]
-                    var position = index
-                    while position > events.startIndex, events[position - 1].time > event.time {
-                        events[position] = events[position - 1]
-                        position -= 1
-                    }
-                    events[position] = event
+            parts.withLock { $0[thread] = partitioned }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+        let partitioned = parts.withLock { $0 }
+        let durations = Locked([[[Int64]]](repeating: Array(repeating: [], count: steps), count: values))
+        DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            var counted = [[[Int64]]](repeating: Array(repeating: [], count: steps), count: values)
+            var partition = Partition(counter: self, starts: (starts.lowerBound - base)..<(starts.upperBound - base))
+            for index in stride(from: thread, to: partitions, by: 2) {
+                partition.count(partitioned[0][index], partitioned[1][index], from: index * partitionUsers, into: &counted)
+            }
+            durations.withLock { durations in
+                for value in counted.indices {
+                    for step in counted[value].indices { durations[value][step] += counted[value][step] }
                 }
             }
-            initialized = events.count
         }
-        events = []
-        // The users in two halves of about equal events, counted on two threads.
-        var split = firsts.count / 2
-        if let middle = firsts.firstIndex(where: { $0 >= byUser.count / 2 }) { split = middle }
-        let halves = [0..<split, split..<max(split, firsts.count - 1)]
-        let results = Locked<[[[[Int64]]]]>([])
-        let (counter, starts) = (self, firsts)
-        DispatchQueue.concurrentPerform(iterations: 2) { half in
-            var durations = [[[Int64]]](repeating: Array(repeating: [], count: counter.steps), count: counter.values)
-            var state = UserState(steps: counter.steps)
-            byUser.withUnsafeBufferPointer { byUser in
-                for user in halves[half] where starts[user] < starts[user + 1] {
-                    counter.count(UnsafeBufferPointer(rebasing: byUser[starts[user]..<starts[user + 1]]), state: &state, into: &durations)
-                }
-            }
-            results.withLock { $0.append(durations) }
-        }
-        for part in results.withLock({ $0 }) {
-            for value in part.indices {
-                for step in part[value].indices { durations[value][step] += part[value][step] }
-            }
-        }
-        return durations.map { steps in
+        return durations.withLock { $0 }.map { steps in
             steps.enumerated().map { step, times in
-                guard step > 0, !times.isEmpty else { return (times.count, nil) }
-                let sorted = times.sorted()
-                let middle = sorted.count / 2
-                let median = sorted.count % 2 == 1 ? Double(sorted[middle]) : Double(sorted[middle - 1] + sorted[middle]) / 2
-                return (times.count, median)
+                var times = times
+                return (times.count, step > 0 ? Self.median(&times) : nil)
+            }
+        }
+    }
+
+    /// Appends each event of `sources` that counts to the partition of its user, `users`
+    /// users a partition.
+    private func partition(
+        _ logs: Logs, _ sources: Range<Int>, into partitions: inout [[Event]], users: Int, base: Int64, matcher: FunnelMatcher,
+        segment: SegmentMatcher?, breakdown: Bool
+    ) throws(DamagedRollup) {
+        let conditional = matcher.conditionalSteps
+        let restricts = segment?.restrictsUsers ?? false
+        let last = partitions.count - 1
+        try logs.keyMatches.withUnsafeBufferPointer { keyMatches throws(DamagedRollup) in
+            for source in logs.sources[sources] {
+                let columns = source.columns
+                let start = (source.start - base) << Event.stepBits
+                var runs = source.runs
+                while let (user, run) = try runs.next() {
+                    guard !restricts || segment!.allows(user: user) else { continue }
+                    let partition = min(Int(user) / users, last)
+                    for event in run where keyMatches[source.keyMatches + columns.keyIndex(at: event)] {
+                        var steps = source.steps
+                        var value: Int32 = 0
+                        if steps & conditional != 0 || breakdown && steps & 1 != 0 {
+                            let view = logs.logs[source.log].log.view
+                            let entry = BucketLog.Entry(
+                                user: user, offset: columns.offset(at: event), name: source.name, key: view.keys[columns.keyIndex(at: event)],
+                                screen: view.screens[columns.screenIndex(at: event)])
+                            steps = matcher.steps(of: entry)
+                            if breakdown, steps & 1 != 0 { value = matcher.value(of: entry) }
+                            if steps == 0 { continue }
+                        }
+                        partitions[partition].append(
+                            Event(timeAndSteps: start + Int64(columns.offset(at: event)) << Event.stepBits | Int64(steps), user: user, value: value))
+                    }
+                }
+            }
+        }
+    }
+
+    /// One thread's storage for counting partitions, reused from one to the next.
+    private struct Partition {
+        let counter: FunnelCounter
+        /// The first-step times that start a chain, from the first bucket's start.
+        let starts: Range<Int64>
+        var byUser: [Event] = []
+        var ends: [Int] = []
+        var state: UserState
+        /// Per step, the latest start and the shortest time: a user's chains without a breakdown.
+        var chain: [(latestStart: Int64, shortest: Int64)]
+
+        init(counter: FunnelCounter, starts: Range<Int64>) {
+            (self.counter, self.starts) = (counter, starts)
+            state = UserState(steps: counter.steps)
+            chain = Array(repeating: (FunnelCounter.none, .max), count: counter.steps)
+        }
+
+        /// Counts the events of `earlier` then `later` (a partition's events from each half
+        /// of the buckets, of users numbered from `first`) user by user, adding their shortest
+        /// times to `durations`.
+        mutating func count(_ earlier: [Event], _ later: [Event], from first: Int, into durations: inout [[[Int64]]]) {
+            guard !earlier.isEmpty || !later.isEmpty else { return }
+            let last = Int(max(earlier.lazy.map(\.user).max() ?? 0, later.lazy.map(\.user).max() ?? 0))
+            // A stable counting sort by user keeps each user's events in order of their
+            // bucket; an insertion sort then orders each user's, within a bucket by name, by time.
+            ends.removeAll(keepingCapacity: true)
+            ends.append(contentsOf: repeatElement(0, count: last - first + 2))
+            for event in earlier { ends[Int(event.user) - first + 1] += 1 }
+            for event in later { ends[Int(event.user) - first + 1] += 1 }
+            for index in ends.indices.dropFirst() { ends[index] += ends[index - 1] }
+            byUser.removeAll(keepingCapacity: true)
+            byUser.append(contentsOf: earlier)
+            byUser.append(contentsOf: later)
+            byUser.withUnsafeMutableBufferPointer { byUser in
+                for events in [earlier, later] {
+                    for event in events {
+                        byUser[ends[Int(event.user) - first]] = event
+                        ends[Int(event.user) - first] += 1
+                    }
+                }
+                // `ends[user]` is now where the user's events end.
+                var start = 0
+                for end in ends.dropLast() where end > start {
+                    let events = UnsafeMutableBufferPointer(rebasing: byUser[start..<end])
+                    for index in events.indices.dropFirst() {
+                        let event = events[index]
+                        var position = index
+                        while position > events.startIndex, events[position - 1].timeAndSteps > event.timeAndSteps {
+                            events[position] = events[position - 1]
+                            position -= 1
+                        }
+                        events[position] = event
+                    }
+                    if counter.values == 1 {
+                        counter.count(UnsafeBufferPointer(events), starts: starts, state: &chain, into: &durations[0])
+                    } else {
+                        counter.count(UnsafeBufferPointer(events), starts: starts, state: &state, into: &durations)
+                    }
+                    start = end
+                }
             }
         }
     }
@@ -152,8 +298,50 @@ struct FunnelCounter {
         }
     }
 
+    /// Counts one user's events, in time order, without a breakdown, adding their shortest
+    /// times to `durations`: the counting below with one value, its state in one array (4 ns
+    /// an event instead of 12).
+    ///
+    /// An event's steps are taken from the last, so that a step it completes does not feed
+    /// the next step in the same event; events sharing a millisecond read what came before it.
+    private func count(
+        _ events: UnsafeBufferPointer<Event>, starts: Range<Int64>, state chain: inout [(latestStart: Int64, shortest: Int64)],
+        into durations: inout [[Int64]]
+    ) {
+        chain.withUnsafeMutableBufferPointer { chain in
+            for step in chain.indices { chain[step] = (Self.none, .max) }
+            var index = events.startIndex
+            while index < events.endIndex {
+                let time = events[index].time
+                var end = index + 1
+                while end < events.endIndex, events[end].time == time { end += 1 }
+                // What the events of this millisecond read: before them, unless there is one.
+                let before = end - index == 1 ? nil : Array(chain.map(\.latestStart))
+                for event in events[index..<end] {
+                    var steps = event.steps
+                    while steps != 0 {
+                        let step = 15 - steps.leadingZeroBitCount
+                        steps &= ~(1 << step)
+                        if step == 0 {
+                            guard starts.contains(time) else { continue }
+                            chain[0] = (time, 0)
+                        } else {
+                            let start = before?[step - 1] ?? chain[step - 1].latestStart
+                            guard start != Self.none, time - start <= window else { continue }
+                            chain[step] = (max(chain[step].latestStart, start), min(chain[step].shortest, time - start))
+                        }
+                    }
+                }
+                index = end
+            }
+            for step in chain.indices where chain[step].latestStart != Self.none { durations[step].append(chain[step].shortest) }
+        }
+    }
+
     /// Counts one user's events, in time order, adding their shortest times to `durations`.
-    private func count(_ events: UnsafeBufferPointer<Event>, state: inout UserState, into durations: inout [[[Int64]]]) {
+    private func count(
+        _ events: UnsafeBufferPointer<Event>, starts: Range<Int64>, state: inout UserState, into durations: inout [[[Int64]]]
+    ) {
         state.reset()
         var time = events.first!.time
         for event in events {
@@ -182,5 +370,35 @@ struct FunnelCounter {
                 durations[Int(value)][step].append(state.shortest[slot * steps + step])
             }
         }
+    }
+
+    /// The median of `times`, which it reorders; `nil` if empty. Selects the middle instead of
+    /// sorting: sorting each step's 20,000 times took a millisecond of a 30-day funnel.
+    static func median(_ times: inout [Int64]) -> Double? {
+        guard !times.isEmpty else { return nil }
+        let middle = times.count / 2
+        let upper = select(middle, in: &times)
+        guard times.count % 2 == 0 else { return Double(upper) }
+        // Everything before `middle` is now at most `upper`: the other middle is their largest.
+        return (Double(times[..<middle].max()!) + Double(upper)) / 2
+    }
+
+    /// The element of `times` that would be at `index` sorted; after it, the ones before
+    /// `index` are at most it, the ones after at least it.
+    private static func select(_ index: Int, in times: inout [Int64]) -> Int64 {
+        var range = times.indices
+        while range.count > 1 {
+            let pivot = times[range.lowerBound + range.count / 2]
+            let below = times[range].partition { $0 >= pivot }
+            let equal = times[below..<range.upperBound].partition { $0 > pivot }
+            if index < below {
+                range = range.lowerBound..<below
+            } else if index < equal {
+                return pivot
+            } else {
+                range = equal..<range.upperBound
+            }
+        }
+        return times[index]
     }
 }

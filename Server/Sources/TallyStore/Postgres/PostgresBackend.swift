@@ -16,6 +16,8 @@ final class PostgresBackend: GroupCommitBackend {
     let groupCommit: GroupCommit<PostgresGroupWriter>
     /// Label texts by id, for metrics: labels never change once interned.
     let labels = Locked(LabelTexts())
+    /// The bucket logs read lately.
+    let logCache = BucketLogCache()
     private let running: Task<Void, Never>
 
     /// How long opening waits for a connection.
@@ -106,10 +108,11 @@ extension PostgresBackend {
         if declared.segmentKeys { declared.labelTexts += stored.segmentProperties.event + stored.segmentProperties.user }
         let needs = declared
         let known = labels.withLock { $0.texts }
-        let rows = try await client.withOpenConnection { [logger] connection in
+        let rows = try await client.withOpenConnection { [logger, logCache] connection in
             try await connection.query("START TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
             do {
-                let rows = try await PostgresRollupRows.fetch(needs, app: app, knownLabels: known, connection, logger: logger)
+                let rows = try await PostgresRollupRows.fetch(
+                    needs, app: app, knownLabels: known, logCache: logCache, connection, logger: logger)
                 try await connection.query("COMMIT", logger: logger)
                 return rows
             } catch {

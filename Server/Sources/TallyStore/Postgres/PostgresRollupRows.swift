@@ -24,7 +24,9 @@ struct PostgresRollupRows: RollupRows {
     private var userSets: [UserSetPeriod: [(period: Int64, active: ByteBuffer, first: ByteBuffer)]] = [:]
     /// The fetched ranges of `bucket_log`, and its rows ascending by bucket.
     private var logRanges: [Range<Int64>] = []
-    private var logs: [(bucket: Int64, events: ByteBuffer)] = []
+    private var logs: [(bucket: Int64, log: BucketLogCache.Log)] = []
+    /// The app's number of users, fetched with the logs.
+    private var users: Int?
     /// The app's segment keys, if fetched (see ``RollupNeeds/segmentKeys``).
     private var keys: [Int64: [Int64]]?
     /// The fetched ranges of `day_key_users` (the whole UTC days of the user windows), and
@@ -37,12 +39,14 @@ struct PostgresRollupRows: RollupRows {
     private var labelIDs: [String: Int64] = [:]
 
     /// Fetches what `needs` declares for `app` over `connection`, inside a transaction the
-    /// caller opened; `knownLabels` spares fetching label texts already known.
+    /// caller opened; `knownLabels` spares fetching label texts already known, and `logCache`
+    /// the logs it holds at the rows' revisions.
     static func fetch(
-        _ needs: RollupNeeds, app: AppID, knownLabels: [Int64: String], _ connection: PostgresConnection, logger: Logger
+        _ needs: RollupNeeds, app id: AppID, knownLabels: [Int64: String], logCache: BucketLogCache, _ connection: PostgresConnection,
+        logger: Logger
     ) async throws -> Self {
         var rows = PostgresRollupRows()
-        let app = app.rawValue
+        let app = id.rawValue
         func query<each Column: PostgresDecodable & Sendable>(
             _ query: PostgresQuery, as types: (repeat each Column).Type
         ) async throws -> [(repeat each Column)] {
@@ -95,14 +99,28 @@ struct PostgresRollupRows: RollupRows {
         }
         if !needs.logs.isEmpty {
             rows.logRanges = Self.merged(needs.logs)
-            rows.logs = try await query(
+            let revisions = try await query(
                 """
-                SELECT t.bucket, t.events FROM bucket_log t
+                SELECT t.bucket, t.revision FROM bucket_log t
                 JOIN unnest(\(rows.logRanges.map(\.lowerBound)), \(rows.logRanges.map(\.upperBound))) AS r (low, high)
                     ON t.bucket >= r.low AND t.bucket < r.high
                 WHERE t.app_id = \(app) ORDER BY t.bucket
-                """, as: (Int64, ByteBuffer).self
-            ).map { ($0.0, $0.1) }
+                """, as: (Int64, Int64).self
+            ).map { (bucket: $0.0, revision: $0.1) }
+            let logs = logCache.logs(app: id, revisions)
+            var fetched: [(bucket: Int64, log: BucketLogCache.Log)] = []
+            let missing = zip(revisions, logs).filter { $1 == nil }.map(\.0.bucket)
+            if !missing.isEmpty {
+                for (bucket, revision, events) in try await query(
+                    "SELECT bucket, revision, events FROM bucket_log WHERE app_id = \(app) AND bucket = ANY(\(missing))",
+                    as: (Int64, Int64, ByteBuffer).self)
+                {
+                    fetched.append((bucket, try events.withUnsafeReadableBytes { try BucketLogCache.Log(revision: revision, bytes: $0) }))
+                }
+            }
+            rows.logs = logCache.completing(logs, of: revisions, app: id, with: fetched)
+            let users: Int64 = try await query("SELECT coalesce(max(number) + 1, 0) FROM app_user WHERE app_id = \(app)", as: Int64.self)[0]
+            rows.users = Int(users)
         }
         if needs.segmentKeys {
             var keys: [Int64: [Int64]] = [:]
@@ -142,11 +160,8 @@ struct PostgresRollupRows: RollupRows {
         // Segments name events, screens and versions through the logs and keys, and compare
         // the texts of key labels and user property values.
         for row in rows.logs {
-            try row.events.withUnsafeReadableBytes { bytes in
-                let log = try BucketLog.View(bytes)
-                ids.formUnion(log.sections.map(\.name))
-                ids.formUnion(log.screens)
-            }
+            ids.formUnion(row.log.view.sections.map(\.name))
+            ids.formUnion(row.log.view.screens)
         }
         for labels in (rows.keys ?? [:]).values { ids.formUnion(labels) }
         for (property, values) in rows.traitUsers {
@@ -209,10 +224,10 @@ struct PostgresRollupRows: RollupRows {
         }
     }
 
-    func forEachLog(in buckets: Range<Int64>, _ body: (_ bucket: Int64, _ events: UnsafeRawBufferPointer) throws -> Void) throws {
+    func logs(in buckets: Range<Int64>) throws -> [(bucket: Int64, log: BucketLogCache.Log)] {
         guard buckets.isEmpty || logRanges.contains(where: { $0.lowerBound <= buckets.lowerBound && buckets.upperBound <= $0.upperBound })
         else { throw RollupNeeds.Unfetched() }
-        for row in Self.slice(logs, key: \.bucket, in: buckets) { try row.events.withUnsafeReadableBytes { try body(row.bucket, $0) } }
+        return Array(Self.slice(logs, key: \.bucket, in: buckets))
     }
 
     func forEachDayKeyUsers(in days: Range<Int64>, _ body: (_ key: Int64, _ users: UnsafeRawBufferPointer) throws -> Void) throws {
@@ -220,6 +235,11 @@ struct PostgresRollupRows: RollupRows {
             days.isEmpty || dayKeyRanges.contains(where: { $0.lowerBound <= days.lowerBound && days.upperBound <= $0.upperBound })
         else { throw RollupNeeds.Unfetched() }
         for row in Self.slice(dayKeyUsers, key: \.day, in: days) { try row.users.withUnsafeReadableBytes { try body(row.key, $0) } }
+    }
+
+    func userCount() throws -> Int {
+        guard let users else { throw RollupNeeds.Unfetched() }
+        return users
     }
 
     func segmentKeys() throws -> [Int64: [Int64]] {

@@ -11,7 +11,8 @@ import PostgresNIO
 ///   kept as written.
 /// - `event_key` holds every stored `(app_id, id)`: a partition cannot enforce uniqueness
 ///   across months, so deduplication inserts there first.
-/// - Rollups, segments and accounts are the same tables as on SQLite, with blobs as `bytea`.
+/// - Rollups, segments and accounts are the same tables as on SQLite, with blobs as `bytea`;
+///   a `bucket_log` row's `revision` comes from the sequence `bucket_log_revision`.
 ///
 /// Migrations run under an advisory lock, so collectors starting together apply each once.
 enum PostgresSchema {
@@ -144,9 +145,11 @@ enum PostgresSchema {
             CREATE TABLE bucket_log (
                 app_id bigint NOT NULL,
                 bucket bigint NOT NULL,
+                revision bigint NOT NULL,
                 events bytea NOT NULL,
                 PRIMARY KEY (app_id, bucket)
             );
+            CREATE SEQUENCE bucket_log_revision;
             CREATE TABLE day_key_users (
                 app_id bigint NOT NULL,
                 day bigint NOT NULL,
@@ -171,6 +174,7 @@ enum PostgresSchema {
             );
             """
         ),
+        (3, savedSegments),
     ]
 
     /// What migration `version` does after its SQL, in the same transaction: version 2 fills

@@ -133,8 +133,9 @@ extension PostgresRollupWrites {
         }
         try await connection.query(
             """
-            INSERT INTO bucket_log (app_id, bucket, events) SELECT \(app), * FROM unnest(\(rows.map(\.bucket)), \(rows.map(\.events)))
-            ON CONFLICT (app_id, bucket) DO UPDATE SET events = excluded.events
+            INSERT INTO bucket_log (app_id, bucket, revision, events)
+            SELECT \(app), bucket, nextval('bucket_log_revision'), events FROM unnest(\(rows.map(\.bucket)), \(rows.map(\.events))) AS r (bucket, events)
+            ON CONFLICT (app_id, bucket) DO UPDATE SET revision = excluded.revision, events = excluded.events
             """, logger: logger)
     }
 

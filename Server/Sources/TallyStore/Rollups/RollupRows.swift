@@ -24,9 +24,9 @@ protocol RollupRows {
         _ column: UserSetColumn, of period: UserSetPeriod, in range: Range<Int64>, _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws
 
-    /// Calls `body` with the bucket and the `events` blob (see ``BucketLog``) of each
-    /// `bucket_log` row in `buckets`.
-    func forEachLog(in buckets: Range<Int64>, _ body: (_ bucket: Int64, _ events: UnsafeRawBufferPointer) throws -> Void) throws
+    /// The bucket and log (see ``BucketLog``) of each `bucket_log` row in `buckets`, taken from
+    /// the ``BucketLogCache`` where it holds the row's revision.
+    func logs(in buckets: Range<Int64>) throws -> [(bucket: Int64, log: BucketLogCache.Log)]
 
     /// Calls `body` with the segment key and serialized ``UserSet`` of each `day_key_users`
     /// row of the UTC days `days`.
@@ -38,6 +38,9 @@ protocol RollupRows {
     /// Calls `body` with the value's `label` id and the serialized ``UserSet`` of each
     /// `trait_users` row of the user property whose name has `label` id `property`.
     func forEachTraitUsers(property: Int64, _ body: (_ value: Int64, _ users: UnsafeRawBufferPointer) throws -> Void) throws
+
+    /// How many users the app has: their numbers are below it.
+    func userCount() throws -> Int
 
     /// The text of the `label` with id `id`.
     func label(_ id: Int64) throws -> String

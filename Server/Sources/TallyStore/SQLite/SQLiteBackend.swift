@@ -24,6 +24,8 @@ import GRDB
 final class SQLiteBackend: GroupCommitBackend {
     let pool: DatabasePool
     let groupCommit: GroupCommit<SQLiteGroupWriter>
+    /// The bucket logs read lately.
+    let logCache = BucketLogCache()
 
     /// Opens the database at `path`, creating the file and schema if needed and migrating an
     /// older schema. A new file is readable and writable by its owner only (0600, whatever the
@@ -65,7 +67,7 @@ final class SQLiteBackend: GroupCommitBackend {
     ) async throws -> T {
         try await pool.read { db in
             guard let stored = try App.fetch(db, id: app) else { throw TallyStoreError.unknownApp(app) }
-            return try body(RollupReader(rows: SQLiteRollupRows(db: db, app: app)), stored)
+            return try body(RollupReader(rows: SQLiteRollupRows(db: db, app: app, logCache: logCache)), stored)
         }
     }
 }

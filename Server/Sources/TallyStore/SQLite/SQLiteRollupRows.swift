@@ -5,6 +5,8 @@ import GRDB
 struct SQLiteRollupRows: RollupRows {
     let db: Database
     let app: AppID
+    /// The logs kept between reads.
+    let logCache: BucketLogCache
 
     func forEachCount(
         _ table: CountTable, in buckets: Range<Int64>, _ body: (_ bucket: Int64, _ label: Int64, _ count: Int64) throws -> Void
@@ -50,9 +52,20 @@ struct SQLiteRollupRows: RollupRows {
         while try rows.step() { try rows.withBlob(at: 0, body) }
     }
 
-    func forEachLog(in buckets: Range<Int64>, _ body: (_ bucket: Int64, _ events: UnsafeRawBufferPointer) throws -> Void) throws {
-        let rows = try self.rows(sql: "SELECT bucket, events FROM bucket_log WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3", in: buckets)
-        while try rows.step() { try rows.withBlob(at: 1) { try body(rows.int64(at: 0), $0) } }
+    func logs(in buckets: Range<Int64>) throws -> [(bucket: Int64, log: BucketLogCache.Log)] {
+        var revisions: [(bucket: Int64, revision: Int64)] = []
+        let rows = try self.rows(sql: "SELECT bucket, revision FROM bucket_log WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3", in: buckets)
+        while try rows.step() { revisions.append((rows.int64(at: 0), rows.int64(at: 1))) }
+        let logs = logCache.logs(app: app, revisions)
+        var fetched: [(bucket: Int64, log: BucketLogCache.Log)] = []
+        for range in revisions.missing(logs) {
+            let rows = try self.rows(
+                sql: "SELECT bucket, revision, events FROM bucket_log WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3", in: range)
+            while try rows.step() {
+                fetched.append(try rows.withBlob(at: 2) { (rows.int64(at: 0), try BucketLogCache.Log(revision: rows.int64(at: 1), bytes: $0)) })
+            }
+        }
+        return logCache.completing(logs, of: revisions, app: app, with: fetched)
     }
 
     func forEachDayKeyUsers(in days: Range<Int64>, _ body: (_ key: Int64, _ users: UnsafeRawBufferPointer) throws -> Void) throws {
@@ -73,6 +86,12 @@ struct SQLiteRollupRows: RollupRows {
         rows.bind(app.rawValue, at: 1)
         rows.bind(property, at: 2)
         while try rows.step() { try rows.withBlob(at: 1) { try body(rows.int64(at: 0), $0) } }
+    }
+
+    func userCount() throws -> Int {
+        let rows = try RawStatement.cached(db, sql: "SELECT coalesce(max(number) + 1, 0) FROM app_user WHERE app_id = ?1")
+        rows.bind(app.rawValue, at: 1)
+        return Int(try rows.executeReturningRow { $0.int64(at: 0) })
     }
 
     func label(_ id: Int64) throws -> String {

@@ -28,7 +28,10 @@ import TallyEvent
 /// - `segment_key`: per app, its value combinations (`app_version`, `platform`, then each event
 ///   segment property's value, as `label` ids, 0 for none; ``SegmentKey``), numbered densely.
 /// - `bucket_log`: per bucket, every event as the engine keeps it (``BucketLog``): user,
-///   millisecond, name, segment key and screen, users ascending.
+///   millisecond, name, segment key and screen, users ascending; and its `revision`, taken
+///   from the one-row `bucket_log_revision` at every write, so a revision is never reused and
+///   a ``BucketLogCache`` entry of the same revision holds the same bytes. The index
+///   `bucket_log_revisions` reads a range's revisions without the rows' pages.
 /// - `day_key_users`: per UTC day and segment key, the ``UserSet`` of users with an event of
 ///   that key, so a filtered window of whole days reads one set per day and key.
 /// - `user_trait`: per app, user property (its name's `label` id) and user, the latest value
@@ -224,9 +227,13 @@ enum Schema {
                     CREATE TABLE bucket_log (
                         app_id INTEGER NOT NULL,
                         bucket INTEGER NOT NULL,
+                        revision INTEGER NOT NULL,
                         events BLOB NOT NULL,
                         PRIMARY KEY (app_id, bucket)
                     ) WITHOUT ROWID;
+                    CREATE INDEX bucket_log_revisions ON bucket_log(app_id, bucket, revision);
+                    CREATE TABLE bucket_log_revision (revision INTEGER NOT NULL);
+                    INSERT INTO bucket_log_revision VALUES (0);
                     CREATE TABLE day_key_users (
                         app_id INTEGER NOT NULL,
                         day INTEGER NOT NULL,
@@ -254,6 +261,7 @@ enum Schema {
                 for id in [app, -app] { try SegmentDelta.rebuild(db, app: AppID(rawValue: id), properties: SegmentProperties()) }
             }
         }
+        migrator.registerMigration("v5", migrate: createSavedSegments)
         return migrator
     }
 

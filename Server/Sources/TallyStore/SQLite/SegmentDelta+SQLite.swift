@@ -107,16 +107,19 @@ extension SegmentDelta {
 
     /// Merges each bucket's new events into its `bucket_log` row.
     private static func writeLog(_ buckets: [Int64: [BucketLog.Entry]], _ db: Database, app: AppID) throws {
+        guard !buckets.isEmpty else { return }
         let read = try RawStatement(db, sql: "SELECT events FROM bucket_log WHERE app_id = ?1 AND bucket = ?2")
-        let write = try RawStatement(db, sql: "REPLACE INTO bucket_log (app_id, bucket, events) VALUES (?1, ?2, ?3)")
+        let write = try RawStatement(db, sql: "REPLACE INTO bucket_log (app_id, bucket, revision, events) VALUES (?1, ?2, ?3, ?4)")
+        let revision = try RawStatement(db, sql: "UPDATE bucket_log_revision SET revision = revision + 1 RETURNING revision")
         read.bind(app.rawValue, at: 1)
         write.bind(app.rawValue, at: 1)
+        write.bind(try revision.executeReturningRow { $0.int64(at: 0) }, at: 3)
         for (bucket, entries) in buckets {
             read.bind(bucket, at: 2)
             var log = try read.executeReturningFirstRow { row in try row.withBlob(at: 0) { try BucketLog(encoded: $0) } } ?? BucketLog()
             log.merge(entries)
             write.bind(bucket, at: 2)
-            write.bind(log.encoded, at: 3)
+            write.bind(log.encoded, at: 4)
             try write.execute()
         }
     }

@@ -139,12 +139,10 @@ struct BucketLog: Equatable {
         let sections: [Section]
         /// The number of events.
         let count: Int
-        private let bytes: UnsafeRawBufferPointer
-        private let keyColumn: Int
-        private let screenColumn: Int
-        private let offsetColumn: Int
-        private let keyWidth: Int
-        private let screenWidth: Int
+        /// The columns, read through a plain value: no reference counting where every event
+        /// is read.
+        let columns: Columns
+        private var bytes: UnsafeRawBufferPointer { columns.bytes }
 
         /// The bytes of a dictionary index for a dictionary of `count` values.
         static func width(forCount count: Int) -> Int {
@@ -181,12 +179,14 @@ struct BucketLog: Equatable {
             }
             self.sections = sections
             count = events
-            (keyWidth, screenWidth) = (Self.width(forCount: keys.count), Self.width(forCount: screens.count))
-            keyColumn = position
-            screenColumn = keyColumn + count * keyWidth
-            offsetColumn = screenColumn + count * screenWidth
+            let (keyWidth, screenWidth) = (Self.width(forCount: keys.count), Self.width(forCount: screens.count))
+            let keyColumn = position
+            let screenColumn = keyColumn + count * keyWidth
+            let offsetColumn = screenColumn + count * screenWidth
             guard offsetColumn + count * 3 == bytes.count else { throw DamagedRollup(table: "bucket_log") }
-            self.bytes = bytes
+            columns = Columns(
+                bytes: bytes, keyColumn: keyColumn, screenColumn: screenColumn, offsetColumn: offsetColumn, keyWidth: keyWidth,
+                screenWidth: screenWidth)
             // Every dictionary index must name an entry (a millisecond out of range would only
             // move its event, so it is not checked).
             for (column, width, size) in [(keyColumn, keyWidth, keys.count), (screenColumn, screenWidth, screens.count)] {
@@ -199,7 +199,7 @@ struct BucketLog: Equatable {
         }
 
         @inline(__always)
-        private static func read(_ bytes: UnsafeRawBufferPointer, at position: Int, width: Int) -> Int {
+        fileprivate static func read(_ bytes: UnsafeRawBufferPointer, at position: Int, width: Int) -> Int {
             var value = 0
             for byte in 0..<width { value |= Int(bytes[position + byte]) << (8 * byte) }
             return value
@@ -212,37 +212,89 @@ struct BucketLog: Equatable {
         ///   section's events; what `body` throws.
         @inline(__always)
         func forEachRun(of section: Section, _ body: (_ user: UInt32, _ events: Range<Int>) throws -> Void) throws {
-            var position = section.runsStart
-            var user: UInt64 = 0
-            var first = section.events.lowerBound
-            for _ in 0..<section.runCount {
-                guard let gap = Varint.read(bytes, at: &position), let events = Varint.read(bytes, at: &position),
-                    gap <= UInt64(UInt32.max) - user, events <= UInt64(section.events.upperBound - first)
-                else { throw DamagedRollup(table: "bucket_log") }
-                user += gap
-                try body(UInt32(user), first..<first + Int(events))
-                first += Int(events)
+            var runs = runs(of: section)
+            while let run = try runs.next() { try body(run.user, run.events) }
+        }
+
+        /// The runs of `section`, to read one at a time.
+        func runs(of section: Section) -> Runs {
+            Runs(
+                bytes: bytes, position: section.runsStart, remaining: section.runCount, first: section.events.lowerBound,
+                end: section.events.upperBound)
+        }
+
+        /// A section's runs read one at a time: each user's events of its name, users ascending.
+        struct Runs {
+            fileprivate let bytes: UnsafeRawBufferPointer
+            fileprivate var position: Int
+            fileprivate var remaining: Int
+            fileprivate var first: Int
+            fileprivate let end: Int
+            fileprivate var user: UInt64 = 0
+
+            fileprivate init(bytes: UnsafeRawBufferPointer, position: Int, remaining: Int, first: Int, end: Int) {
+                (self.bytes, self.position, self.remaining, self.first, self.end) = (bytes, position, remaining, first, end)
             }
-            guard first == section.events.upperBound else { throw DamagedRollup(table: "bucket_log") }
+
+            /// The next user and the indexes of their events, in time order; `nil` after the last.
+            ///
+            /// - Throws: ``DamagedRollup`` if the runs do not decode or do not add up to the
+            ///   section's events.
+            @inline(__always)
+            mutating func next() throws(DamagedRollup) -> (user: UInt32, events: Range<Int>)? {
+                guard remaining > 0 else {
+                    guard first == end else { throw DamagedRollup(table: "bucket_log") }
+                    return nil
+                }
+                guard let gap = Varint.read(bytes, at: &position), let events = Varint.read(bytes, at: &position),
+                    gap <= UInt64(UInt32.max) - user, events <= UInt64(end - first)
+                else { throw DamagedRollup(table: "bucket_log") }
+                remaining -= 1
+                user += gap
+                defer { first += Int(events) }
+                return (UInt32(user), first..<first + Int(events))
+            }
         }
 
         /// The dictionary index of the key of event `index`.
         @inline(__always)
-        func keyIndex(at index: Int) -> Int {
-            keyWidth == 1 ? Int(bytes[keyColumn + index]) : Self.read(bytes, at: keyColumn + index * keyWidth, width: keyWidth)
-        }
+        func keyIndex(at index: Int) -> Int { columns.keyIndex(at: index) }
 
         /// The dictionary index of the screen of event `index`.
         @inline(__always)
-        func screenIndex(at index: Int) -> Int {
-            screenWidth == 1 ? Int(bytes[screenColumn + index]) : Self.read(bytes, at: screenColumn + index * screenWidth, width: screenWidth)
-        }
+        func screenIndex(at index: Int) -> Int { columns.screenIndex(at: index) }
 
         /// The millisecond of event `index` from the bucket's start.
         @inline(__always)
-        func offset(at index: Int) -> UInt32 {
-            let position = offsetColumn + index * 3
-            return UInt32(bytes[position]) | UInt32(bytes[position + 1]) << 8 | UInt32(bytes[position + 2]) << 16
+        func offset(at index: Int) -> UInt32 { columns.offset(at: index) }
+
+        /// Where a log's columns are in its blob, and the blob.
+        struct Columns {
+            fileprivate let bytes: UnsafeRawBufferPointer
+            fileprivate let keyColumn: Int
+            fileprivate let screenColumn: Int
+            fileprivate let offsetColumn: Int
+            fileprivate let keyWidth: Int
+            fileprivate let screenWidth: Int
+
+            /// The dictionary index of the key of event `index`.
+            @inline(__always)
+            func keyIndex(at index: Int) -> Int {
+                keyWidth == 1 ? Int(bytes[keyColumn + index]) : View.read(bytes, at: keyColumn + index * keyWidth, width: keyWidth)
+            }
+
+            /// The dictionary index of the screen of event `index`.
+            @inline(__always)
+            func screenIndex(at index: Int) -> Int {
+                screenWidth == 1 ? Int(bytes[screenColumn + index]) : View.read(bytes, at: screenColumn + index * screenWidth, width: screenWidth)
+            }
+
+            /// The millisecond of event `index` from the bucket's start.
+            @inline(__always)
+            func offset(at index: Int) -> UInt32 {
+                let position = offsetColumn + index * 3
+                return UInt32(bytes[position]) | UInt32(bytes[position + 1]) << 8 | UInt32(bytes[position + 2]) << 16
+            }
         }
     }
 }

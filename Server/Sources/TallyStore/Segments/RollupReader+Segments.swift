@@ -27,10 +27,13 @@ extension RollupReader {
     func forEachLog(
         in buckets: Range<Int64>, _ body: (_ bucket: Int64, _ log: BucketLog.View, _ keyMatches: [Bool]) throws -> Void
     ) throws {
-        try rows.forEachLog(in: buckets) { bucket, bytes in
-            let log = try BucketLog.View(bytes)
-            try body(bucket, log, log.keys.map { segment?.matches(key: $0) ?? true })
-        }
+        for (bucket, log, keyMatches) in try logs(in: buckets) { try body(bucket, log.view, keyMatches) }
+    }
+
+    /// Each bucket of `buckets` that has a log, the log, and per entry of its key dictionary
+    /// whether the ``segment``'s event conditions hold (all, without one).
+    func logs(in buckets: Range<Int64>) throws -> [(bucket: Int64, log: BucketLogCache.Log, keyMatches: [Bool])] {
+        try rows.logs(in: buckets).map { bucket, log in (bucket, log, log.view.keys.map { segment?.matches(key: $0) ?? true }) }
     }
 
     /// Calls `body` with the bucket and each event of `buckets` the ``segment`` matches, in
