@@ -6,7 +6,7 @@ import Locking
 ///
 /// Two passes, each on two threads. The first reads the step names' sections of the logs in
 /// order, each thread half of the buckets, and appends each matching event to the partition
-/// of its user (consecutive user numbers, about 65,536 events a partition). The second counts
+/// of its user (consecutive user numbers, about 16,384 events a partition). The second counts
 /// the partitions, alternately on each thread: it groups a partition's events by user with a
 /// counting sort (each thread's part in turn, so each user's events come in order of their
 /// bucket), puts each user's in time order and counts them in one pass, all within the core's
@@ -101,7 +101,7 @@ struct FunnelCounter {
 
     private static let none = Int64.min
     /// About the events a partition takes.
-    private static let eventsPerPartition = 65_536
+    private static let eventsPerPartition = 16_384
 
     /// Counts the events of `logs`, of about `users` users (which sets the partitions).
     ///
@@ -123,22 +123,20 @@ struct FunnelCounter {
             half += 1
         }
         let halves = [0..<half, half..<logs.sources.count]
-        let parts = Locked<[[[Event]]]>(Array(repeating: [], count: 2))
+        let parts = Locked<[Partitioned?]>([nil, nil])
         let failure = Locked<DamagedRollup?>(nil)
         DispatchQueue.concurrentPerform(iterations: 2) { thread in
-            var partitioned = [[Event]](repeating: [], count: partitions)
-            for index in partitioned.indices { partitioned[index].reserveCapacity(events / partitions / 2 * 5 / 4) }
             do throws(DamagedRollup) {
-                try partition(
-                    logs, halves[thread], into: &partitioned, users: partitionUsers, base: base, matcher: matcher, segment: segment,
+                let partitioned = try partition(
+                    logs, halves[thread], into: partitions, users: partitionUsers, base: base, matcher: matcher, segment: segment,
                     breakdown: breakdown)
+                parts.withLock { $0[thread] = partitioned }
             } catch {
                 failure.withLock { $0 = error }
             }
-            parts.withLock { $0[thread] = partitioned }
         }
         if let error = failure.withLock({ $0 }) { throw error }
-        let partitioned = parts.withLock { $0 }
+        let partitioned = parts.withLock { $0.map { $0! } }
         let durations = Locked([[[Int64]]](repeating: Array(repeating: [], count: steps), count: values))
         DispatchQueue.concurrentPerform(iterations: 2) { thread in
             var counted = [[[Int64]]](repeating: Array(repeating: [], count: steps), count: values)
@@ -160,41 +158,84 @@ struct FunnelCounter {
         }
     }
 
-    /// Appends each event of `sources` that counts to the partition of its user, `users`
-    /// users a partition.
+    /// One thread's events, by partition, in one buffer it owns.
+    private final class Partitioned: @unchecked Sendable {
+        // Unchecked: written by one thread, then only read once handed over.
+        let buffer: UnsafeMutableBufferPointer<Event>
+        /// Where each partition's events start in `buffer`, and where they end.
+        let starts: [Int]
+        var ends: [Int]
+
+        init(counts: [Int]) {
+            var starts = [0]
+            for count in counts { starts.append(starts.last! + count) }
+            buffer = .allocate(capacity: starts.last!)
+            self.starts = starts
+            ends = Array(starts.dropLast())
+        }
+
+        deinit { buffer.deallocate() }
+
+        /// The events of partition `index`.
+        subscript(index: Int) -> UnsafeBufferPointer<Event> {
+            UnsafeBufferPointer(rebasing: buffer[starts[index]..<ends[index]])
+        }
+    }
+
+    /// Each event of `sources` that counts, by the partition of its user (`users` users a
+    /// partition, `partitions` partitions).
+    ///
+    /// Reads the runs twice: first their event counts, to size each partition's part of one
+    /// buffer, then their events, written in place. Appending to an array per partition spent
+    /// a quarter of the pass checking and growing the arrays.
     private func partition(
-        _ logs: Logs, _ sources: Range<Int>, into partitions: inout [[Event]], users: Int, base: Int64, matcher: FunnelMatcher,
+        _ logs: Logs, _ sources: Range<Int>, into partitions: Int, users: Int, base: Int64, matcher: FunnelMatcher,
         segment: SegmentMatcher?, breakdown: Bool
-    ) throws(DamagedRollup) {
+    ) throws(DamagedRollup) -> Partitioned {
         let conditional = matcher.conditionalSteps
         let restricts = segment?.restrictsUsers ?? false
-        let last = partitions.count - 1
+        let last = partitions - 1
+        var counts = [Int](repeating: 0, count: partitions)
+        for source in logs.sources[sources] {
+            var runs = source.runs
+            while let (user, run) = try runs.next() {
+                if !restricts || segment!.allows(user: user) { counts[min(Int(user) / users, last)] += run.count }
+            }
+        }
+        let partitioned = Partitioned(counts: counts)
         try logs.keyMatches.withUnsafeBufferPointer { keyMatches throws(DamagedRollup) in
-            for source in logs.sources[sources] {
-                let columns = source.columns
-                let start = (source.start - base) << Event.stepBits
-                var runs = source.runs
-                while let (user, run) = try runs.next() {
-                    guard !restricts || segment!.allows(user: user) else { continue }
-                    let partition = min(Int(user) / users, last)
-                    for event in run where keyMatches[source.keyMatches + columns.keyIndex(at: event)] {
-                        var steps = source.steps
-                        var value: Int32 = 0
-                        if steps & conditional != 0 || breakdown && steps & 1 != 0 {
-                            let view = logs.logs[source.log].log.view
-                            let entry = BucketLog.Entry(
-                                user: user, offset: columns.offset(at: event), name: source.name, key: view.keys[columns.keyIndex(at: event)],
-                                screen: view.screens[columns.screenIndex(at: event)])
-                            steps = matcher.steps(of: entry)
-                            if breakdown, steps & 1 != 0 { value = matcher.value(of: entry) }
-                            if steps == 0 { continue }
+            try partitioned.ends.withUnsafeMutableBufferPointer { ends throws(DamagedRollup) in
+                let buffer = partitioned.buffer
+                for source in logs.sources[sources] {
+                    let columns = source.columns
+                    let start = (source.start - base) << Event.stepBits
+                    var runs = source.runs
+                    while let (user, run) = try runs.next() {
+                        guard !restricts || segment!.allows(user: user) else { continue }
+                        let partition = min(Int(user) / users, last)
+                        for event in run where keyMatches[source.keyMatches + columns.keyIndex(at: event)] {
+                            var steps = source.steps
+                            var value: Int32 = 0
+                            if steps & conditional != 0 || breakdown && steps & 1 != 0 {
+                                let view = logs.logs[source.log].log.view
+                                let entry = BucketLog.Entry(
+                                    user: user, offset: columns.offset(at: event), name: source.name,
+                                    key: view.keys[columns.keyIndex(at: event)], screen: view.screens[columns.screenIndex(at: event)])
+                                steps = matcher.steps(of: entry)
+                                if breakdown, steps & 1 != 0 { value = matcher.value(of: entry) }
+                                if steps == 0 { continue }
+                            }
+                            (buffer.baseAddress! + ends[partition]).initialize(
+                                to: Event(
+                                    timeAndSteps: start + Int64(columns.offset(at: event)) << Event.stepBits | Int64(steps), user: user,
+                                    value: value))
+                            ends[partition] += 1
                         }
-                        partitions[partition].append(
-                            Event(timeAndSteps: start + Int64(columns.offset(at: event)) << Event.stepBits | Int64(steps), user: user, value: value))
                     }
                 }
             }
         }
+        return partitioned
     }
 
     /// One thread's storage for counting partitions, reused from one to the next.
@@ -217,7 +258,9 @@ struct FunnelCounter {
         /// Counts the events of `earlier` then `later` (a partition's events from each half
         /// of the buckets, of users numbered from `first`) user by user, adding their shortest
         /// times to `durations`.
-        mutating func count(_ earlier: [Event], _ later: [Event], from first: Int, into durations: inout [[[Int64]]]) {
+        mutating func count(
+            _ earlier: UnsafeBufferPointer<Event>, _ later: UnsafeBufferPointer<Event>, from first: Int, into durations: inout [[[Int64]]]
+        ) {
             guard !earlier.isEmpty || !later.isEmpty else { return }
             let last = Int(max(earlier.lazy.map(\.user).max() ?? 0, later.lazy.map(\.user).max() ?? 0))
             // A stable counting sort by user keeps each user's events in order of their
@@ -227,9 +270,8 @@ struct FunnelCounter {
             for event in earlier { ends[Int(event.user) - first + 1] += 1 }
             for event in later { ends[Int(event.user) - first + 1] += 1 }
             for index in ends.indices.dropFirst() { ends[index] += ends[index - 1] }
-            byUser.removeAll(keepingCapacity: true)
-            byUser.append(contentsOf: earlier)
-            byUser.append(contentsOf: later)
+            let count = earlier.count + later.count
+            if byUser.count < count { byUser = Array(repeating: Event(timeAndSteps: 0, user: 0, value: 0), count: count) }
             byUser.withUnsafeMutableBufferPointer { byUser in
                 for events in [earlier, later] {
                     for event in events {
