@@ -60,9 +60,24 @@ struct BucketLog: Equatable {
         }
     }
 
-    /// Adds `new` to the log.
+    /// Adds `new` to the log: sorts only `new`, then merges the two in one pass.
     mutating func merge(_ new: [Entry]) {
-        entries = (entries + new).sorted()
+        let new = new.sorted()
+        var merged: [Entry] = []
+        merged.reserveCapacity(entries.count + new.count)
+        var (old, added) = (entries.startIndex, new.startIndex)
+        while old < entries.endIndex, added < new.endIndex {
+            if new[added] < entries[old] {
+                merged.append(new[added])
+                added += 1
+            } else {
+                merged.append(entries[old])
+                old += 1
+            }
+        }
+        merged += entries[old...]
+        merged += new[added...]
+        entries = merged
     }
 
     /// The blob.

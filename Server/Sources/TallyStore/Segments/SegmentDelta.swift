@@ -71,10 +71,15 @@ struct SegmentDelta {
     /// event segment property values, and user properties' names and values.
     func labelTexts(_ properties: SegmentProperties) -> Set<String> {
         var texts = Set(properties.user + properties.event)
+        // A batch's events mostly share their version and platform: compared, not hashed again.
+        var previous: (version: String, platform: String)?
         for (event, timestamp) in events {
             texts.insert(event.name)
-            texts.insert(event.appVersion)
-            texts.insert(event.platform)
+            if previous?.version != event.appVersion || previous?.platform != event.platform {
+                texts.insert(event.appVersion)
+                texts.insert(event.platform)
+                previous = (event.appVersion, event.platform)
+            }
             if let screen = Self.screen(of: event) { texts.insert(screen) }
             for property in properties.event {
                 if let value = event.properties[property]?.segmentText { texts.insert(value) }
@@ -88,9 +93,18 @@ struct SegmentDelta {
 
     /// Each event's segment key, as `label` ids, in the order of ``events``.
     func keys(_ properties: SegmentProperties, labels: [String: Int64]) -> [[Int64]] {
-        events.map { event, _ in
-            [labels[event.appVersion]!, labels[event.platform]!]
-                + properties.event.flatMap { [labels[$0]!, event.properties[$0]?.segmentText.map { labels[$0]! } ?? 0] }
+        var previous = (version: "", platform: "", ids: [Int64]())
+        return events.map { event, _ in
+            if previous.ids.isEmpty || previous.version != event.appVersion || previous.platform != event.platform {
+                previous = (event.appVersion, event.platform, [labels[event.appVersion]!, labels[event.platform]!])
+            }
+            var key = previous.ids
+            key.reserveCapacity(2 + 2 * properties.event.count)
+            for property in properties.event {
+                key.append(labels[property]!)
+                key.append(event.properties[property]?.segmentText.map { labels[$0]! } ?? 0)
+            }
+            return key
         }
     }
 

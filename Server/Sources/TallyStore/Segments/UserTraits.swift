@@ -18,7 +18,9 @@ enum UserTraits {
 
     /// The values `event`, at `timestamp` milliseconds since 1970, sets among `properties`.
     static func assignments(of event: Event, timestamp: Int64, properties: [String]) -> [Assignment] {
-        guard !properties.isEmpty else { return [] }
+        let (set, setOnce) = (event.properties["$set"], event.properties["$set_once"])
+        // Most events assign nothing: they return before anything is allocated.
+        guard !properties.isEmpty, event.name == "identify" || set != nil || setOnce != nil else { return [] }
         let time = max(timestamp, 0)
         var assignments: [Assignment] = []
         func assign(_ values: [String: PropertyValue], rank: Int64) {
@@ -27,9 +29,8 @@ enum UserTraits {
             }
         }
         if event.name == "identify" { assign(event.properties, rank: time) }
-        for (key, rank) in [("$set", time), ("$set_once", -1 - time)] {
-            if case .string(let json)? = event.properties[key], let values = objectMembers(json) { assign(values, rank: rank) }
-        }
+        if case .string(let json)? = set, let values = objectMembers(json) { assign(values, rank: time) }
+        if case .string(let json)? = setOnce, let values = objectMembers(json) { assign(values, rank: -1 - time) }
         return assignments
     }
 
