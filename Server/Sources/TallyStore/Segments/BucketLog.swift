@@ -82,12 +82,16 @@ struct BucketLog: Equatable {
 
     /// The blob.
     var encoded: [UInt8] {
-        func dictionary(_ values: some Sequence<Int64>) -> (values: [Int64], indexes: [Int64: Int]) {
-            let distinct = Array(Set(values)).sorted()
-            return (distinct, Dictionary(uniqueKeysWithValues: distinct.enumerated().map { ($1, $0) }))
+        // Each column's distinct values sorted, an entry's found by halves: a log has tens of
+        // distinct keys and screens, and hashing each entry's twice (into a Set, then a
+        // Dictionary) was most of the encoding.
+        func dictionary(_ column: [Int64]) -> (column: [Int64], values: [Int64]) {
+            var distinct: [Int64] = []
+            for value in column.sorted() where distinct.last != value { distinct.append(value) }
+            return (column, distinct)
         }
-        let keys = dictionary(entries.lazy.map(\.key))
-        let screens = dictionary(entries.lazy.map(\.screen))
+        let keys = dictionary(entries.map(\.key))
+        let screens = dictionary(entries.map(\.screen))
         var bytes: [UInt8] = []
         bytes.reserveCapacity(entries.count * 5 + 64)
         for dictionary in [keys.values, screens.values] {
@@ -120,11 +124,15 @@ struct BucketLog: Equatable {
             Varint.append(UInt64(runs.count), to: &bytes)
             bytes.append(contentsOf: runs)
         }
-        for (dictionary, field) in [(keys, \Entry.key), (screens, \Entry.screen)] {
+        for dictionary in [keys, screens] {
             let width = View.width(forCount: dictionary.values.count)
-            for entry in entries {
-                let index = UInt32(dictionary.indexes[entry[keyPath: field]]!)
-                for byte in 0..<width { bytes.append(UInt8(truncatingIfNeeded: index >> (8 * byte))) }
+            for value in dictionary.column {
+                var (low, high) = (0, dictionary.values.count)
+                while low < high {
+                    let middle = (low + high) / 2
+                    if dictionary.values[middle] < value { low = middle + 1 } else { high = middle }
+                }
+                for byte in 0..<width { bytes.append(UInt8(truncatingIfNeeded: UInt32(low) >> (8 * byte))) }
             }
         }
         for entry in entries {
