@@ -6,7 +6,9 @@
 #      batch durable before its answer;
 #   2. metrics: the day metric set (p50 and p95), the retention matrix and tiles, at 1M
 #      (DAYS=6) and 10M (DAYS=60) events, on SQLite and on PostgreSQL, each beside DuckDB
-#      (PyPI's `duckdb`, installed if missing) over the same events exported as CSV.
+#      (PyPI's `duckdb`, installed if missing) over the same events exported as CSV;
+#   3. funnels: a 4-step funnel over 30 days of the 10M-event fixture, on SQLite, beside
+#      ClickHouse's windowFunnel (PyPI's `chdb`, installed if missing) and DuckDB.
 #
 #     Benchmarks/published.sh            # all of it (the 10M fixtures take a while to fill)
 #     DAYS_LIST=6 Benchmarks/published.sh    # 1M events only
@@ -31,9 +33,11 @@ if [ -z "${TALLY_BENCH_POSTGRES_URL:-}" ]; then
 fi
 export TALLY_BENCH_POSTGRES_URL
 python3 -c "import duckdb" 2>/dev/null || python3 -m pip install --quiet duckdb
+python3 -c "import chdb" 2>/dev/null || python3 -m pip install --quiet chdb
 
 swift build -c release --product IngestOnOneCore
 swift build -c release --product AnalyticsVersusDuckDB
+swift build -c release --product FunnelVersusClickHouse
 cpus=$(nproc)
 pin() { # CORE COMMAND...: runs COMMAND on one core when the machine has two or more
     local core=$1
@@ -64,3 +68,6 @@ for days in ${DAYS_LIST:-6 60}; do
     env -u TALLY_BENCH_POSTGRES_URL DAYS="$days" .build/release/AnalyticsVersusDuckDB
     DAYS="$days" .build/release/AnalyticsVersusDuckDB
 done
+
+echo "== funnels: 4 steps over 30 days of 10M events"
+env -u TALLY_BENCH_POSTGRES_URL .build/release/FunnelVersusClickHouse
