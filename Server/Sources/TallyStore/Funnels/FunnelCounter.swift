@@ -207,34 +207,40 @@ struct FunnelCounter {
             }
         }
         let partitioned = Partitioned(counts: counts)
+        let filtered = segment != nil
         try logs.keyMatches.withUnsafeBufferPointer { keyMatches throws(DamagedRollup) in
             try partitioned.ends.withUnsafeMutableBufferPointer { ends throws(DamagedRollup) in
                 let buffer = partitioned.buffer
                 for source in logs.sources[sources] {
                     let columns = source.columns
                     let start = (source.start - base) << Event.stepBits
+                    // Most sections need neither an entry nor a value: their events are only
+                    // checked against the segment's keys, if it has a filter, and written.
+                    let plain = source.steps & conditional == 0 && !(breakdown && source.steps & 1 != 0)
+                    let named = start | Int64(source.steps)
                     var runs = source.runs
                     while let (user, run) = try runs.next() {
                         guard !restricts || segment!.allows(user: user) else { continue }
                         let partition = min(Int(user) >> shift, last)
-                        for event in run where keyMatches[source.keyMatches + columns.keyIndex(at: event)] {
-                            var steps = source.steps
-                            var value: Int32 = 0
-                            if steps & conditional != 0 || breakdown && steps & 1 != 0 {
-                                let view = logs.logs[source.log].log.view
-                                let entry = BucketLog.Entry(
-                                    user: user, offset: columns.offset(at: event), name: source.name,
-                                    key: view.keys[columns.keyIndex(at: event)], screen: view.screens[columns.screenIndex(at: event)])
-                                steps = matcher.steps(of: entry)
-                                if breakdown, steps & 1 != 0 { value = matcher.value(of: entry) }
-                                if steps == 0 { continue }
+                        var end = ends[partition]
+                        for event in run where filtered ? keyMatches[source.keyMatches + columns.keyIndex(at: event)] : true {
+                            if plain {
+                                buffer[end] = Event(timeAndSteps: named &+ Int64(columns.offset(at: event)) &<< Event.stepBits, user: user, value: 0)
+                                end += 1
+                                continue
                             }
-                            (buffer.baseAddress! + ends[partition]).initialize(
-                                to: Event(
-                                    timeAndSteps: start + Int64(columns.offset(at: event)) << Event.stepBits | Int64(steps), user: user,
-                                    value: value))
-                            ends[partition] += 1
+                            let view = logs.logs[source.log].log.view
+                            let entry = BucketLog.Entry(
+                                user: user, offset: columns.offset(at: event), name: source.name,
+                                key: view.keys[columns.keyIndex(at: event)], screen: view.screens[columns.screenIndex(at: event)])
+                            let steps = matcher.steps(of: entry)
+                            guard steps != 0 else { continue }
+                            let value = breakdown && steps & 1 != 0 ? matcher.value(of: entry) : 0
+                            buffer[end] = Event(
+                                timeAndSteps: start + Int64(columns.offset(at: event)) << Event.stepBits | Int64(steps), user: user, value: value)
+                            end += 1
                         }
+                        ends[partition] = end
                     }
                 }
             }
