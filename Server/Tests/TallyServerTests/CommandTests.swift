@@ -146,7 +146,8 @@ final class CommandTests {
     }
 
     @Test func sigtermEndsTheServerWhileTheDemoIsStillSending() async throws {
-        let server = try CommandProcess(["serve", "--demo", "--demo-users", "200", "--port", "0", "--db", db])
+        // 2,000 users take seconds to fill: 200 were filled before a loaded machine sent the signal.
+        let server = try CommandProcess(["serve", "--demo", "--demo-users", "2000", "--port", "0", "--db", db])
         _ = try await server.listeningPort()
         server.send(SIGTERM)
         #expect(try await server.exitStatus(within: 30) == 0, "\(server.standardError)")
