@@ -440,7 +440,7 @@ struct FunnelCounter {
         let upper = select(middle, in: &times)
         guard times.count % 2 == 0 else { return Double(upper) }
         // Everything before `middle` is now at most `upper`: the other middle is their largest.
-        return (Double(times[..<middle].max()!) + Double(upper)) / 2
+        return (Double(times[..<middle].max() ?? upper) + Double(upper)) / 2
     }
 
     /// The element of `times` that would be at `index` sorted; after it, the ones before
