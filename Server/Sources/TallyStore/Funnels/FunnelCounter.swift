@@ -7,15 +7,12 @@ import Locking
 /// It walks the logs in bucket order, so that each user's events come in time order without
 /// sorting them: in a bucket, the sections of the steps' names each list their users
 /// ascending, each user's events in time order, and are merged by user; each user's events of
-/// the bucket then extend that user's chains, kept in an array by user number. Partitioning
-/// every event by user and then sorting each user's instead took 22 ms for a 30-day funnel of
-/// the 20,000-user fixture, half of it moving the 755,000 events.
-///
-/// Two threads split the buckets by time, at a boundary: the first walks them up to the
-/// boundary plus the window, the second from the boundary on. A chain that starts before the
-/// boundary ends within the first's buckets, one that starts at or after it within the
-/// second's, and each thread finds only real chains (it reads real events): so each user's
-/// shortest time to a step is the lesser of the two threads'.
+/// the bucket then extend that user's chains, kept in an array by user number, a user's in one
+/// cache line for 4 steps. Two threads split the users in halves: each walks every bucket, the
+/// second skipping the runs of the first's users. Partitioning every event by user and then
+/// sorting each user's instead took 22 ms for a 30-day funnel of the 20,000-user fixture,
+/// half of it moving the 755,000 events; splitting the buckets by time instead gave each
+/// thread every user's chains, twice its core's cache, and the walk waited on them.
 ///
 /// For each step k and breakdown value, a user's chains keep the latest first-step time of a
 /// chain reaching step k so far: a later event of step k + 1 within the window of that time
@@ -32,9 +29,8 @@ struct FunnelCounter {
         let logs: [(log: BucketLogCache.Log, keyMatches: [Bool])]
         /// Each section (a name in a bucket) whose name matches a step, in bucket order.
         private(set) var sources: [Source] = []
-        /// The buckets with such sections, in order: their first millisecond, their sources in
-        /// ``sources`` and their number of events.
-        private(set) var buckets: [(start: Int64, sources: Range<Int>, events: Int)] = []
+        /// The sources of each bucket that has any, in bucket order.
+        private(set) var buckets: [Range<Int>] = []
         /// Every log's `keyMatches`, one after the other.
         private(set) var keyMatches: [Bool] = []
 
@@ -44,7 +40,6 @@ struct FunnelCounter {
             self.logs = logs.map { ($0.log, $0.keyMatches) }
             for (index, (start, log, keyMatches)) in logs.enumerated() {
                 let first = sources.count
-                var events = 0
                 for section in log.view.sections {
                     let named = steps(section.name)
                     guard named != 0 else { continue }
@@ -52,9 +47,8 @@ struct FunnelCounter {
                         Source(
                             columns: log.view.columns, runs: log.view.runs(of: section), start: start, steps: named, name: section.name,
                             log: index, keyMatches: self.keyMatches.count))
-                    events += section.events.count
                 }
-                if sources.count > first { buckets.append((start, first..<sources.count, events)) }
+                if sources.count > first { buckets.append(first..<sources.count) }
                 self.keyMatches += keyMatches
             }
         }
@@ -103,38 +97,33 @@ struct FunnelCounter {
 
     private static let none = Int64.min
 
-    /// Counts the events of `logs`, whose users are numbered below `users`.
+    /// Counts the events of `logs` of the users numbered below `users`.
     ///
     /// An event counts when its key matches (``Logs/keyMatches``), `segment` allows its user,
     /// and `matcher` finds it matches a step; with `breakdown`, its first-step events take
     /// their value from `matcher`.
     ///
-    /// - Throws: ``DamagedRollup`` if a log's runs do not decode or name a user from `users` on.
+    /// - Throws: ``DamagedRollup`` if a log's runs do not decode.
     func count(_ logs: Logs, users: Int, matcher: FunnelMatcher, segment: SegmentMatcher?, breakdown: Bool) throws -> Counts {
-        let halves = split(logs.buckets)
-        let walks = Locked<[Walk?]>([nil, nil])
+        let halves = [0..<users / 2, users / 2..<users]
+        let durations = Locked([[[Int64]]](repeating: Array(repeating: [], count: steps), count: values))
         let failure = Locked<DamagedRollup?>(nil)
         DispatchQueue.concurrentPerform(iterations: halves.count) { thread in
             do throws(DamagedRollup) {
-                var walk = Walk(counter: self, users: users, breakdown: breakdown)
-                try walk.walk(logs, buckets: halves[thread], matcher: matcher, segment: segment)
-                walks.withLock { $0[thread] = walk }
+                var walk = Walk(counter: self, users: halves[thread], breakdown: breakdown)
+                try walk.walk(logs, matcher: matcher, segment: segment)
+                let found = walk.shortestTimes()
+                durations.withLock { durations in
+                    for value in found.indices {
+                        for step in found[value].indices { durations[value][step] += found[value][step] }
+                    }
+                }
             } catch {
                 failure.withLock { $0 = error }
             }
         }
         if let error = failure.withLock({ $0 }) { throw error }
-        let done = walks.withLock { $0.compactMap { $0 } }
-        var durations = [[[Int64]]](repeating: Array(repeating: [], count: steps), count: values)
-        if breakdown {
-            Walk.addShortest(of: done, users: users, to: &durations)
-        } else {
-            for index in 0..<users * steps {
-                let shortest = done.reduce(Int64.max) { min($0, $1.shortest[index]) }
-                if shortest != .max { durations[0][index % steps].append(shortest) }
-            }
-        }
-        return durations.map { steps in
+        return durations.withLock { $0 }.map { steps in
             steps.enumerated().map { step, times in
                 var times = times
                 return (times.count, step > 0 ? Self.median(&times) : nil)
@@ -142,36 +131,18 @@ struct FunnelCounter {
         }
     }
 
-    /// The buckets of each thread: the first's from the start up to a boundary plus the window,
-    /// the second's from the boundary on, the boundary chosen so that each reads about as many
-    /// events; one range when splitting would not make the longer one shorter.
-    private func split(_ buckets: [(start: Int64, sources: Range<Int>, events: Int)]) -> [Range<Int>] {
-        var before = [0]
-        for bucket in buckets { before.append(before.last! + bucket.events) }
-        let total = before.last!
-        var best = (work: total, boundary: buckets.count, firstEnd: buckets.count)
-        var firstEnd = 0
-        for boundary in buckets.indices.dropFirst() {
-            while firstEnd < buckets.count, buckets[firstEnd].start < buckets[boundary].start + window { firstEnd += 1 }
-            let work = max(before[firstEnd], total - before[boundary])
-            if work < best.work { best = (work, boundary, firstEnd) }
-        }
-        guard best.boundary < buckets.count else { return [buckets.indices] }
-        return [0..<best.firstEnd, best.boundary..<buckets.count]
-    }
-
-    /// One thread's walk: its users' chains, by user (by slot with a breakdown).
-    private struct Walk: @unchecked Sendable {
-        // Unchecked: made and written by one thread, then only read once handed over.
+    /// One thread's walk: its users' chains.
+    private struct Walk {
         let counter: FunnelCounter
-        let users: Int
+        /// The users it counts.
+        let users: Range<Int>
         let steps: Int
         let breakdown: Bool
-        /// Per slot and step: the latest first-step time of a chain reaching the step
-        /// (``FunnelCounter/none`` for none), and the shortest time from a first step to it
-        /// (`.max` for none). Slot `user` is the user's without a breakdown.
-        var latestStart: [Int64]
-        var shortest: [Int64]
+        /// Per slot, 2 × `steps` numbers: per step, the latest first-step time of a chain
+        /// reaching it (``FunnelCounter/none`` for none), then per step the shortest time from a
+        /// first step to it (`.max` for none). Without a breakdown, a user's slot is their
+        /// number from `users.lowerBound`.
+        var chains: [Int64]
         /// With a breakdown, a slot per user and value: each user's first slot (-1 for none),
         /// each slot's next of the same user and its value.
         var firstSlot: [Int32] = []
@@ -185,31 +156,39 @@ struct FunnelCounter {
         var cursors: [(runs: BucketLog.View.Runs, user: UInt32, events: Range<Int>, source: Int)] = []
         var events: [Event] = []
 
-        init(counter: FunnelCounter, users: Int, breakdown: Bool) {
+        init(counter: FunnelCounter, users: Range<Int>, breakdown: Bool) {
             (self.counter, self.users, steps, self.breakdown) = (counter, users, counter.steps, breakdown)
             before = Array(repeating: FunnelCounter.none, count: steps)
             if breakdown {
-                (latestStart, shortest) = ([], [])
-                firstSlot = Array(repeating: -1, count: users)
+                chains = []
+                firstSlot = Array(repeating: -1, count: users.count)
             } else {
-                latestStart = Array(repeating: FunnelCounter.none, count: users * steps)
-                shortest = Array(repeating: .max, count: users * steps)
+                chains = []
+                chains.reserveCapacity(users.count * 2 * steps)
+                for _ in users {
+                    chains += repeatElement(FunnelCounter.none, count: steps)
+                    chains += repeatElement(.max, count: steps)
+                }
             }
         }
 
-        /// Walks the sources of `buckets`, user by user within each bucket.
-        mutating func walk(_ logs: Logs, buckets: Range<Int>, matcher: FunnelMatcher, segment: SegmentMatcher?) throws(DamagedRollup) {
+        /// Walks the sources of every bucket, user by user within each bucket.
+        mutating func walk(_ logs: Logs, matcher: FunnelMatcher, segment: SegmentMatcher?) throws(DamagedRollup) {
             let restricts = segment?.restrictsUsers ?? false
-            for bucket in logs.buckets[buckets] {
+            let (first, end) = (UInt32(clamping: users.lowerBound), UInt32(clamping: users.upperBound))
+            for bucket in logs.buckets {
                 cursors.removeAll(keepingCapacity: true)
-                for source in bucket.sources {
+                for source in bucket {
                     var runs = logs.sources[source].runs
-                    if let (user, events) = try runs.next() { cursors.append((runs, user, events, source)) }
+                    while let (user, events) = try runs.next() {
+                        guard user >= first else { continue }
+                        if user < end { cursors.append((runs, user, events, source)) }
+                        break
+                    }
                 }
                 while !cursors.isEmpty {
                     var user = UInt32.max
                     for cursor in cursors { user = min(user, cursor.user) }
-                    guard Int(user) < users else { throw DamagedRollup(table: "bucket_log") }
                     let allowed = !restricts || segment!.allows(user: user)
                     events.removeAll(keepingCapacity: true)
                     var merged = 0
@@ -222,10 +201,10 @@ struct FunnelCounter {
                         if allowed {
                             gather(
                                 cursors[index].events, of: user, from: logs.sources[cursors[index].source], in: logs, matcher: matcher,
-                                filtered: segment != nil, breakdown: breakdown)
+                                filtered: segment != nil)
                             merged += 1
                         }
-                        if let (next, events) = try cursors[index].runs.next() {
+                        if let (next, events) = try cursors[index].runs.next(), next < end {
                             (cursors[index].user, cursors[index].events) = (next, events)
                             index += 1
                         } else {
@@ -235,16 +214,14 @@ struct FunnelCounter {
                     }
                     guard !events.isEmpty else { continue }
                     if merged > 1 { sortEventsByTime() }
-                    if breakdown { takeWithValues(of: user) } else { take(of: user) }
+                    if breakdown { takeWithValues(of: Int(user - first)) } else { take(slot: Int(user - first)) }
                 }
             }
         }
 
         /// Appends to ``events`` those of `run` (of `user`, in `source`) that count.
         @inline(__always)
-        private mutating func gather(
-            _ run: Range<Int>, of user: UInt32, from source: Source, in logs: Logs, matcher: FunnelMatcher, filtered: Bool, breakdown: Bool
-        ) {
+        private mutating func gather(_ run: Range<Int>, of user: UInt32, from source: Source, in logs: Logs, matcher: FunnelMatcher, filtered: Bool) {
             let columns = source.columns
             // Most sections need neither an entry nor a value: their events are only checked
             // against the segment's keys, if it has a filter.
@@ -280,59 +257,58 @@ struct FunnelCounter {
             }
         }
 
-        /// Extends `user`'s chains by ``events``, without a breakdown.
+        /// Extends the chains of `slot` (a user's, without a breakdown) by ``events``.
         ///
         /// An event's steps are taken from the last, so that a step it completes does not feed
         /// the next step in the same event; events sharing a millisecond read what came before it.
-        private mutating func take(of user: UInt32) {
+        private mutating func take(slot: Int) {
             let (steps, window, starts) = (self.steps, counter.window, counter.starts)
-            let base = Int(user) * steps
+            let base = slot * 2 * steps
             let events = self.events
-            latestStart.withUnsafeMutableBufferPointer { latestStart in
-                shortest.withUnsafeMutableBufferPointer { shortest in
-                    before.withUnsafeMutableBufferPointer { before in
-                        /// Takes `event`'s steps, reading the chain's latest starts from `earlier`.
-                        func take(_ event: Event, earlier: UnsafeMutableBufferPointer<Int64>, at offset: Int) {
-                            var bits = event.steps
-                            while bits != 0 {
-                                let step = 15 - bits.leadingZeroBitCount
-                                bits &= ~(1 << step)
-                                if step == 0 {
-                                    if starts.contains(event.time) {
-                                        latestStart[base] = event.time
-                                        shortest[base] = 0
-                                    }
-                                } else {
-                                    let start = earlier[offset + step - 1]
-                                    if start != FunnelCounter.none, event.time - start <= window {
-                                        latestStart[base + step] = max(latestStart[base + step], start)
-                                        shortest[base + step] = min(shortest[base + step], event.time - start)
-                                    }
+            chains.withUnsafeMutableBufferPointer { chains in
+                before.withUnsafeMutableBufferPointer { before in
+                    /// Takes `event`'s steps, reading the latest starts from `earlier` at `offset`.
+                    func take(_ event: Event, earlier: UnsafeMutableBufferPointer<Int64>, at offset: Int) {
+                        var bits = event.steps
+                        while bits != 0 {
+                            let step = 15 - bits.leadingZeroBitCount
+                            bits &= ~(1 << step)
+                            if step == 0 {
+                                if starts.contains(event.time) {
+                                    chains[base] = event.time
+                                    chains[base + steps] = 0
+                                }
+                            } else {
+                                let start = earlier[offset + step - 1]
+                                if start != FunnelCounter.none, event.time - start <= window {
+                                    chains[base + step] = max(chains[base + step], start)
+                                    chains[base + steps + step] = min(chains[base + steps + step], event.time - start)
                                 }
                             }
                         }
-                        var index = 0
-                        while index < events.count {
-                            let time = events[index].time
-                            guard index + 1 < events.count, events[index + 1].time == time else {
-                                take(events[index], earlier: latestStart, at: base)
-                                index += 1
-                                continue
-                            }
-                            // Events sharing a millisecond read the chains as they were before it.
-                            for step in 0..<steps { before[step] = latestStart[base + step] }
-                            while index < events.count, events[index].time == time {
-                                take(events[index], earlier: before, at: 0)
-                                index += 1
-                            }
+                    }
+                    var index = 0
+                    while index < events.count {
+                        let time = events[index].time
+                        guard index + 1 < events.count, events[index + 1].time == time else {
+                            take(events[index], earlier: chains, at: base)
+                            index += 1
+                            continue
+                        }
+                        // Events sharing a millisecond read the chains as they were before it.
+                        for step in 0..<steps { before[step] = chains[base + step] }
+                        while index < events.count, events[index].time == time {
+                            take(events[index], earlier: before, at: 0)
+                            index += 1
                         }
                     }
                 }
             }
         }
 
-        /// Extends `user`'s chains by ``events``, per breakdown value of their first steps.
-        private mutating func takeWithValues(of user: UInt32) {
+        /// Extends the chains of the user numbered `user` from ``users``'s start by
+        /// ``events``, per breakdown value of their first steps.
+        private mutating func takeWithValues(of user: Int) {
             var time = events[0].time
             for event in events {
                 if event.time != time {
@@ -340,13 +316,13 @@ struct FunnelCounter {
                     time = event.time
                 }
                 if event.steps & ~1 != 0 {
-                    var slot = Int(firstSlot[Int(user)])
+                    var slot = Int(firstSlot[user])
                     while slot >= 0 {
                         var later = event.steps & ~1
                         while later != 0 {
                             let step = later.trailingZeroBitCount
                             later &= later - 1
-                            let start = latestStart[slot * steps + step - 1]
+                            let start = chains[slot * 2 * steps + step - 1]
                             if start != FunnelCounter.none, event.time - start <= counter.window { pending.append((slot, step, start)) }
                         }
                         slot = Int(nextSlot[slot])
@@ -359,54 +335,43 @@ struct FunnelCounter {
             apply(at: time)
         }
 
-        /// `user`'s slot of `value`, made if missing.
-        private mutating func slot(of value: Int32, for user: UInt32) -> Int {
-            var slot = Int(firstSlot[Int(user)])
+        /// The slot of `value` of the user numbered `user` from ``users``'s start, made if missing.
+        private mutating func slot(of value: Int32, for user: Int) -> Int {
+            var slot = Int(firstSlot[user])
             while slot >= 0 {
                 if slotValues[slot] == value { return slot }
                 slot = Int(nextSlot[slot])
             }
             let new = slotValues.count
             slotValues.append(value)
-            nextSlot.append(firstSlot[Int(user)])
-            firstSlot[Int(user)] = Int32(new)
-            latestStart.append(contentsOf: repeatElement(FunnelCounter.none, count: steps))
-            shortest.append(contentsOf: repeatElement(.max, count: steps))
+            nextSlot.append(firstSlot[user])
+            firstSlot[user] = Int32(new)
+            chains += repeatElement(FunnelCounter.none, count: steps)
+            chains += repeatElement(.max, count: steps)
             return new
         }
 
         /// Applies the changes decided at the millisecond `time`.
         private mutating func apply(at time: Int64) {
             for (slot, step, start) in pending {
-                let index = slot * steps + step
-                latestStart[index] = max(latestStart[index], start)
-                shortest[index] = min(shortest[index], time - start)
+                let index = slot * 2 * steps + step
+                chains[index] = max(chains[index], start)
+                chains[index + steps] = min(chains[index + steps], time - start)
             }
             pending.removeAll(keepingCapacity: true)
         }
 
-        /// Adds each user's shortest time to each step, per breakdown value, to `durations`:
-        /// the lesser of the `walks`' where more than one found it.
-        static func addShortest(of walks: [Walk], users: Int, to durations: inout [[[Int64]]]) {
-            var found: [(value: Int32, shortest: ArraySlice<Int64>)] = []
-            for user in 0..<users {
-                found.removeAll(keepingCapacity: true)
-                for walk in walks {
-                    var slot = Int(walk.firstSlot[user])
-                    while slot >= 0 {
-                        let times = walk.shortest[slot * walk.steps..<(slot + 1) * walk.steps]
-                        if let known = found.firstIndex(where: { $0.value == walk.slotValues[slot] }) {
-                            found[known].shortest = ArraySlice(zip(found[known].shortest, times).map(min))
-                        } else {
-                            found.append((walk.slotValues[slot], times))
-                        }
-                        slot = Int(walk.nextSlot[slot])
-                    }
-                }
-                for (value, times) in found {
-                    for (step, time) in zip(0..., times) where time != .max { durations[Int(value)][step].append(time) }
+        /// Per breakdown value (one without a breakdown), per step, the shortest time of each
+        /// of its users who reached it.
+        func shortestTimes() -> [[[Int64]]] {
+            var durations = [[[Int64]]](repeating: Array(repeating: [], count: steps), count: counter.values)
+            for slot in 0..<chains.count / (2 * steps) {
+                let value = breakdown ? Int(slotValues[slot]) : 0
+                for step in 0..<steps where chains[(2 * slot + 1) * steps + step] != .max {
+                    durations[value][step].append(chains[(2 * slot + 1) * steps + step])
                 }
             }
+            return durations
         }
     }
 
