@@ -62,13 +62,16 @@ struct SustainedIngestTests {
 
     /// Runs `wrk` with the ingest script against `collector` for `seconds`, sampling the
     /// collector's resident memory each second if asked; returns wrk's result line's numbers.
+    /// A request unanswered after 30 s counts as a timeout: the other system suites run beside
+    /// this one on CI's two cores, and under them one answer took longer than wrk's default 2 s.
     static func run(
         _ wrk: String, seconds: Int, against collector: Collector, keys: [String], sampling: Bool = false
     ) async throws -> (result: [String: Int], samples: [Int]) {
         let load = try ChildProcess(
             executable: URL(fileURLWithPath: wrk),
             [
-                "-t2", "-c16", "-d\(seconds)s", "-s", try #require(PackageRoot.url()).appending(path: "Tests/Fixtures/wrk/ingest.lua").path,
+                "-t2", "-c16", "-d\(seconds)s", "--timeout", "30s", "-s",
+                try #require(PackageRoot.url()).appending(path: "Tests/Fixtures/wrk/ingest.lua").path,
                 collector.url.absoluteString, "--",
             ] + keys)
         var samples: [Int] = []
