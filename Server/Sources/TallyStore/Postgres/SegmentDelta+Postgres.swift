@@ -23,8 +23,8 @@ extension SegmentDelta {
         guard !isEmpty else { return }
         let database = PostgresRollupWrites(connection: connection, logger: logger, app: app.rawValue)
         let keys = keys(properties, labels: labels)
-        let numbers = try await database.resolveKeys(keys.distinct, cache: &cache)
-        let changes = changes(properties, keys: keys.ofEvents, keyNumbers: numbers, users: users, labels: labels)
+        let numbers = try await database.resolveKeys(Set(keys), cache: &cache)
+        let changes = changes(properties, keys: keys, keyNumbers: numbers, users: users, labels: labels)
         try await database.writeLog(changes.log)
         try await database.writeDayKeys(changes.dayKeys)
         try await database.writeTraits(changes.traits)

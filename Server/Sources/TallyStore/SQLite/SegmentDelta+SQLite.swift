@@ -14,8 +14,8 @@ extension SegmentDelta {
     private func write(_ db: Database, app: AppID, users: [String: UInt32], cache: inout RollupCache, properties: SegmentProperties) throws {
         let labels = try RollupDelta.resolveLabels(db, labelTexts(properties), cache: &cache)
         let keys = keys(properties, labels: labels)
-        let numbers = try Self.resolveKeys(keys.distinct, db, app: app, cache: &cache)
-        let changes = changes(properties, keys: keys.ofEvents, keyNumbers: numbers, users: users, labels: labels)
+        let numbers = try Self.resolveKeys(Set(keys), db, app: app, cache: &cache)
+        let changes = changes(properties, keys: keys, keyNumbers: numbers, users: users, labels: labels)
         try Self.writeLog(changes.log, db, app: app)
         try Self.writeDayKeys(changes.dayKeys, db, app: app)
         try Self.writeTraits(changes.traits, db, app: app)

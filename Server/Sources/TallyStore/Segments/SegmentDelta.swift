@@ -71,16 +71,15 @@ struct SegmentDelta {
     /// event segment property values, and user properties' names and values.
     func labelTexts(_ properties: SegmentProperties) -> Set<String> {
         var texts = Set(properties.user + properties.event)
-        // A batch's events mostly share their version and platform, and often their name with
-        // the one before: compared, not hashed again.
-        var previous: (name: String, version: String, platform: String)?
+        // A batch's events mostly share their version and platform: compared, not hashed again.
+        var previous: (version: String, platform: String)?
         for (event, timestamp) in events {
-            if previous?.name != event.name { texts.insert(event.name) }
+            texts.insert(event.name)
             if previous?.version != event.appVersion || previous?.platform != event.platform {
                 texts.insert(event.appVersion)
                 texts.insert(event.platform)
+                previous = (event.appVersion, event.platform)
             }
-            previous = (event.name, event.appVersion, event.platform)
             if let screen = Self.screen(of: event) { texts.insert(screen) }
             for property in properties.event {
                 if let value = event.properties[property]?.segmentText { texts.insert(value) }
@@ -92,32 +91,21 @@ struct SegmentDelta {
         return texts
     }
 
-    /// Each event's segment key, as `label` ids, in the order of ``events``, and the distinct keys.
-    ///
-    /// A batch's events mostly share their key with the one before: such an event takes the
-    /// same array, neither built nor hashed again (building and hashing one per event was a
-    /// fifth of the segments' share of ingest).
-    func keys(_ properties: SegmentProperties, labels: [String: Int64]) -> (ofEvents: [[Int64]], distinct: Set<[Int64]>) {
-        var previous: (version: String, platform: String, values: [String?], key: [Int64])?
-        var distinct: Set<[Int64]> = []
-        let ofEvents = events.map { event, _ in
-            if let previous, previous.version == event.appVersion, previous.platform == event.platform,
-                zip(properties.event, previous.values).allSatisfy({ event.properties[$0]?.segmentText == $1 })
-            {
-                return previous.key
+    /// Each event's segment key, as `label` ids, in the order of ``events``.
+    func keys(_ properties: SegmentProperties, labels: [String: Int64]) -> [[Int64]] {
+        var previous = (version: "", platform: "", ids: [Int64]())
+        return events.map { event, _ in
+            if previous.ids.isEmpty || previous.version != event.appVersion || previous.platform != event.platform {
+                previous = (event.appVersion, event.platform, [labels[event.appVersion]!, labels[event.platform]!])
             }
-            let values = properties.event.map { event.properties[$0]?.segmentText }
-            var key = [labels[event.appVersion]!, labels[event.platform]!]
+            var key = previous.ids
             key.reserveCapacity(2 + 2 * properties.event.count)
-            for (property, value) in zip(properties.event, values) {
+            for property in properties.event {
                 key.append(labels[property]!)
-                key.append(value.map { labels[$0]! } ?? 0)
+                key.append(event.properties[property]?.segmentText.map { labels[$0]! } ?? 0)
             }
-            distinct.insert(key)
-            previous = (event.appVersion, event.platform, values, key)
             return key
         }
-        return (ofEvents, distinct)
     }
 
     /// The changes, given each event's key (``keys(_:labels:)``) and the keys' numbers, the
@@ -127,25 +115,18 @@ struct SegmentDelta {
         labels: [String: Int64]
     ) -> Changes {
         var changes = Changes()
-        // Consecutive events mostly share their user, name and key: looked up once.
-        var previous: (user: String, number: UInt32, name: String, label: Int64, key: [Int64], keyNumber: Int64)?
         for ((event, timestamp), key) in zip(events, keys) {
-            var known =
-                previous
-                ?? (event.userID, users[event.userID]!, event.name, labels[event.name]!, key, keyNumbers[key]!)
-            if known.user != event.userID { (known.user, known.number) = (event.userID, users[event.userID]!) }
-            if known.name != event.name { (known.name, known.label) = (event.name, labels[event.name]!) }
-            if known.key != key { (known.key, known.keyNumber) = (key, keyNumbers[key]!) }
-            previous = known
+            let user = users[event.userID]!
             let bucket = Bucket.containing(milliseconds: timestamp)
+            let number = keyNumbers[key]!
             changes.log[bucket, default: []].append(
                 BucketLog.Entry(
-                    user: known.number, offset: UInt32(timestamp - bucket * Bucket.milliseconds), name: known.label, key: known.keyNumber,
+                    user: user, offset: UInt32(timestamp - bucket * Bucket.milliseconds), name: labels[event.name]!, key: number,
                     screen: Self.screen(of: event).map { labels[$0]! } ?? 0))
-            changes.dayKeys[DayKey(day: Bucket.day(of: bucket), key: known.keyNumber), default: []].append(known.number)
+            changes.dayKeys[DayKey(day: Bucket.day(of: bucket), key: number), default: []].append(user)
             for assignment in UserTraits.assignments(of: event, timestamp: timestamp, properties: properties.user) {
                 let trait = Trait(value: labels[assignment.value]!, text: assignment.value, rank: assignment.rank)
-                let key = TraitKey(property: labels[properties.user[assignment.property]]!, user: known.number)
+                let key = TraitKey(property: labels[properties.user[assignment.property]]!, user: user)
                 if let known = changes.traits[key], !trait.beats((known.value, known.rank), storedText: { known.text }) { continue }
                 changes.traits[key] = trait
             }
