@@ -173,15 +173,18 @@ extension PostgresGroupWriter {
                 }
             }
             var texts: Set<String> = []
+            var plans: [AppID: SegmentDelta.Plan] = [:]
             for (app, delta) in deltas {
                 texts.formUnion(delta.labelTexts)
-                if !delta.segments.isEmpty { texts.formUnion(delta.segments.labelTexts(properties[app.production] ?? SegmentProperties())) }
+                guard !delta.segments.isEmpty else { continue }
+                let plan = delta.segments.plan(properties[app.production] ?? SegmentProperties())
+                texts.formUnion(plan.texts)
+                plans[app] = plan
             }
             let labels = try await PostgresRollupWrites.resolveLabels(texts, cache: &cache, connection: connection, logger: logger)
             for (app, delta) in deltas.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
                 try await delta.write(
-                    connection, app: app, labels: labels, segmentProperties: properties[app.production] ?? SegmentProperties(), cache: &cache,
-                    logger: logger)
+                    connection, app: app, labels: labels, segmentPlan: plans[app] ?? SegmentDelta.Plan(), cache: &cache, logger: logger)
             }
         }
 

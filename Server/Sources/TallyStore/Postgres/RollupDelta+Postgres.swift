@@ -5,16 +5,15 @@ import PostgresNIO
 extension RollupDelta {
     /// Merges the delta into the rollup tables of `app` in PostgreSQL, as
     /// ``write(_:app:cache:)`` does in SQLite, with each table's rows read and written in one
-    /// statement, then its ``segments`` under `segmentProperties`, the app's. Call inside the
-    /// transaction that inserted the events, holding the app's advisory lock (see
-    /// ``PostgresGroupWriter``).
+    /// statement, then its ``segments`` as `segmentPlan` reads them (``SegmentDelta/plan(_:)``
+    /// under the app's segment properties). Call inside the transaction that inserted the
+    /// events, holding the app's advisory lock (see ``PostgresGroupWriter``).
     ///
-    /// - Parameter labels: The `label` id of every text of ``labelTexts`` and of the
-    ///   segments' ``SegmentDelta/labelTexts(_:)``, which the caller interns in one statement
-    ///   with the other apps' of its transaction (see
-    ///   ``PostgresRollupWrites/resolveLabels(_:cache:connection:logger:)``).
+    /// - Parameter labels: The `label` id of every text of ``labelTexts`` and of
+    ///   `segmentPlan`, which the caller interns in one statement with the other apps' of its
+    ///   transaction (see ``PostgresRollupWrites/resolveLabels(_:cache:connection:logger:)``).
     func write(
-        _ connection: PostgresConnection, app: AppID, labels: [String: Int64], segmentProperties: SegmentProperties,
+        _ connection: PostgresConnection, app: AppID, labels: [String: Int64], segmentPlan: SegmentDelta.Plan,
         cache: inout RollupCache, logger: Logger
     ) async throws {
         let database = PostgresRollupWrites(connection: connection, logger: logger, app: app.rawValue)
@@ -40,8 +39,7 @@ extension RollupDelta {
         let sets = setChanges(numbers: users.numbers, moves: users.moves)
         try await database.write(sets.buckets, to: "bucket_users", periodColumn: "bucket")
         try await database.write(sets.days, to: "day_users", periodColumn: "day")
-        try await segments.write(
-            connection, app: app, properties: segmentProperties, users: users.numbers, labels: labels, cache: &cache, logger: logger)
+        try await segments.write(connection, app: app, plan: segmentPlan, users: users.numbers, labels: labels, cache: &cache, logger: logger)
     }
 }
 

@@ -13,18 +13,20 @@ extension SegmentDelta {
     /// read, merged and written back, by one transaction at a time.
     ///
     /// - Parameters:
-    ///   - properties: The app's segment properties, read while holding its lock.
+    ///   - plan: The delta's ``plan(_:)`` under the app's segment properties, read while
+    ///     holding its lock.
     ///   - users: The number of every user of the delta.
-    ///   - labels: The `label` id of every text of ``labelTexts(_:)``.
+    ///   - labels: The `label` id of every text of the plan.
     func write(
-        _ connection: PostgresConnection, app: AppID, properties: SegmentProperties, users: [String: UInt32], labels: [String: Int64],
+        _ connection: PostgresConnection, app: AppID, plan: Plan, users: [String: UInt32], labels: [String: Int64],
         cache: inout RollupCache, logger: Logger
     ) async throws {
         guard !isEmpty else { return }
         let database = PostgresRollupWrites(connection: connection, logger: logger, app: app.rawValue)
-        let keys = keys(properties, labels: labels)
+        let ids = plan.texts.map { labels[$0]! }
+        let keys = plan.keyLabels(ids)
         let numbers = try await database.resolveKeys(Set(keys), cache: &cache)
-        let changes = changes(properties, keys: keys, keyNumbers: numbers, users: users, labels: labels)
+        let changes = changes(plan, ids: ids, keyNumbers: keys.map { numbers[$0]! }, users: users)
         try await database.writeLog(changes.log)
         try await database.writeDayKeys(changes.dayKeys)
         try await database.writeTraits(changes.traits)
@@ -70,9 +72,9 @@ extension SegmentDelta {
                 }
                 guard unknown.allSatisfy({ numbers[$0] != nil }) else { throw DamagedRollup(table: "app_user") }
             }
-            let labels = try await PostgresRollupWrites.resolveLabels(
-                delta.labelTexts(properties), cache: &cache, connection: connection, logger: logger)
-            try await delta.write(connection, app: app, properties: properties, users: numbers, labels: labels, cache: &cache, logger: logger)
+            let plan = delta.plan(properties)
+            let labels = try await PostgresRollupWrites.resolveLabels(Set(plan.texts), cache: &cache, connection: connection, logger: logger)
+            try await delta.write(connection, app: app, plan: plan, users: numbers, labels: labels, cache: &cache, logger: logger)
             if numbers.count > RollupCache.maximumEntries { numbers = [:] }
             cache.trim()
         }

@@ -11,7 +11,8 @@ import TallyEvent
 /// when the app's segment properties change (the store then rebuilds what refers to keys).
 /// The write:
 ///
-/// 1. interns ``labelTexts(_:)`` and resolves ``keys(_:labels:)`` to numbers;
+/// 1. reads the events once into a ``Plan``, interns its ``Plan/texts`` and resolves its
+///    ``Plan/keyLabels(_:)`` to numbers;
 /// 2. merges ``Changes/log`` into each bucket's ``BucketLog`` and ``Changes/dayKeys`` into
 ///    `day_key_users`;
 /// 3. applies ``Changes/traits`` to `user_trait` and `trait_users` where ``Trait/beats(_:storedText:)``.
@@ -67,69 +68,103 @@ struct SegmentDelta {
     /// Whether no event was added.
     var isEmpty: Bool { events.isEmpty }
 
-    /// Every text the write needs a `label` id for: names, screens, versions, platforms,
-    /// event segment property values, and user properties' names and values.
-    func labelTexts(_ properties: SegmentProperties) -> Set<String> {
-        var texts = Set(properties.user + properties.event)
-        // A batch's events mostly share their version and platform: compared, not hashed again.
-        var previous: (version: String, platform: String)?
-        for (event, timestamp) in events {
-            texts.insert(event.name)
+    /// The delta's events read once, under the app's segment properties: every text the write
+    /// needs a `label` id for, each once, and per event the indexes of its texts.
+    struct Plan {
+        /// Names, screens, versions, platforms, event segment property names and values, and
+        /// user property names and values, each once.
+        private(set) var texts: [String] = []
+        /// Per event of ``SegmentDelta/events``: its name's and screen's index in ``texts``
+        /// (-1: no screen), and its key's index in ``keys``.
+        fileprivate var events: [(name: Int32, screen: Int32, key: Int32)] = []
+        /// Each distinct key as indexes in ``texts``: the version, the platform and, for each
+        /// event segment property, its name and the event's value (-1: none).
+        fileprivate var keys: [[Int32]] = []
+        /// The user property values the events set: the event's index, and the value and its
+        /// index in ``texts``.
+        fileprivate var traits: [(event: Int, assignment: UserTraits.Assignment, value: Int32)] = []
+        /// Each user segment property's index in ``texts``.
+        fileprivate var userProperties: [Int32] = []
+        private var indexes: [String: Int32] = [:]
+
+        /// The index of `text` in ``texts``, added if missing.
+        fileprivate mutating func index(of text: String) -> Int32 {
+            if let index = indexes[text] { return index }
+            let index = Int32(texts.count)
+            texts.append(text)
+            indexes[text] = index
+            return index
+        }
+
+        /// The `label` id of each key (see ``SegmentKey``), given each text's id.
+        func keyLabels(_ ids: [Int64]) -> [[Int64]] {
+            keys.map { key in key.map { $0 < 0 ? 0 : ids[Int($0)] } }
+        }
+    }
+
+    /// The delta's events read once under `properties` (see ``Plan``).
+    ///
+    /// Each text is hashed once an event (a version and platform equal to the event before's
+    /// not at all), and each event's key once, as indexes: the texts were hashed once to list
+    /// them and again to look up their ids, and each event's key built as an array of ids and
+    /// hashed twice.
+    func plan(_ properties: SegmentProperties) -> Plan {
+        var plan = Plan()
+        let eventProperties = properties.event.map { plan.index(of: $0) }
+        plan.userProperties = properties.user.map { plan.index(of: $0) }
+        var keyIndexes: [[Int32]: Int32] = [:]
+        var key: [Int32] = []
+        var previous: (version: String, platform: String, indexes: (Int32, Int32))?
+        plan.events.reserveCapacity(events.count)
+        for (position, (event, timestamp)) in events.enumerated() {
             if previous?.version != event.appVersion || previous?.platform != event.platform {
-                texts.insert(event.appVersion)
-                texts.insert(event.platform)
-                previous = (event.appVersion, event.platform)
+                previous = (event.appVersion, event.platform, (plan.index(of: event.appVersion), plan.index(of: event.platform)))
             }
-            if let screen = Self.screen(of: event) { texts.insert(screen) }
-            for property in properties.event {
-                if let value = event.properties[property]?.segmentText { texts.insert(value) }
+            key.removeAll(keepingCapacity: true)
+            key.append(previous!.indexes.0)
+            key.append(previous!.indexes.1)
+            for (property, name) in zip(properties.event, eventProperties) {
+                key.append(name)
+                key.append(event.properties[property]?.segmentText.map { plan.index(of: $0) } ?? -1)
             }
+            let keyIndex: Int32
+            if let known = keyIndexes[key] {
+                keyIndex = known
+            } else {
+                keyIndex = Int32(plan.keys.count)
+                plan.keys.append(key)
+                keyIndexes[key] = keyIndex
+            }
+            plan.events.append((plan.index(of: event.name), Self.screen(of: event).map { plan.index(of: $0) } ?? -1, keyIndex))
             for assignment in UserTraits.assignments(of: event, timestamp: timestamp, properties: properties.user) {
-                texts.insert(assignment.value)
+                plan.traits.append((position, assignment, plan.index(of: assignment.value)))
             }
         }
-        return texts
+        return plan
     }
 
-    /// Each event's segment key, as `label` ids, in the order of ``events``.
-    func keys(_ properties: SegmentProperties, labels: [String: Int64]) -> [[Int64]] {
-        var previous = (version: "", platform: "", ids: [Int64]())
-        return events.map { event, _ in
-            if previous.ids.isEmpty || previous.version != event.appVersion || previous.platform != event.platform {
-                previous = (event.appVersion, event.platform, [labels[event.appVersion]!, labels[event.platform]!])
-            }
-            var key = previous.ids
-            key.reserveCapacity(2 + 2 * properties.event.count)
-            for property in properties.event {
-                key.append(labels[property]!)
-                key.append(event.properties[property]?.segmentText.map { labels[$0]! } ?? 0)
-            }
-            return key
-        }
-    }
-
-    /// The changes, given each event's key (``keys(_:labels:)``) and the keys' numbers, the
-    /// users' numbers and the labels' ids.
-    func changes(
-        _ properties: SegmentProperties, keys: [[Int64]], keyNumbers: [[Int64]: Int64], users: [String: UInt32],
-        labels: [String: Int64]
-    ) -> Changes {
+    /// The changes, given `plan`'s texts' `label` ids, its keys' numbers (in the order of
+    /// ``Plan/keyLabels(_:)``) and the users' numbers.
+    func changes(_ plan: Plan, ids: [Int64], keyNumbers: [Int64], users: [String: UInt32]) -> Changes {
         var changes = Changes()
-        for ((event, timestamp), key) in zip(events, keys) {
+        var numbers: [UInt32] = []
+        numbers.reserveCapacity(events.count)
+        for ((event, timestamp), planned) in zip(events, plan.events) {
             let user = users[event.userID]!
+            numbers.append(user)
             let bucket = Bucket.containing(milliseconds: timestamp)
-            let number = keyNumbers[key]!
+            let number = keyNumbers[Int(planned.key)]
             changes.log[bucket, default: []].append(
                 BucketLog.Entry(
-                    user: user, offset: UInt32(timestamp - bucket * Bucket.milliseconds), name: labels[event.name]!, key: number,
-                    screen: Self.screen(of: event).map { labels[$0]! } ?? 0))
+                    user: user, offset: UInt32(timestamp - bucket * Bucket.milliseconds), name: ids[Int(planned.name)], key: number,
+                    screen: planned.screen < 0 ? 0 : ids[Int(planned.screen)]))
             changes.dayKeys[DayKey(day: Bucket.day(of: bucket), key: number), default: []].append(user)
-            for assignment in UserTraits.assignments(of: event, timestamp: timestamp, properties: properties.user) {
-                let trait = Trait(value: labels[assignment.value]!, text: assignment.value, rank: assignment.rank)
-                let key = TraitKey(property: labels[properties.user[assignment.property]]!, user: user)
-                if let known = changes.traits[key], !trait.beats((known.value, known.rank), storedText: { known.text }) { continue }
-                changes.traits[key] = trait
-            }
+        }
+        for (position, assignment, value) in plan.traits {
+            let trait = Trait(value: ids[Int(value)], text: assignment.value, rank: assignment.rank)
+            let key = TraitKey(property: ids[Int(plan.userProperties[assignment.property])], user: numbers[position])
+            if let known = changes.traits[key], !trait.beats((known.value, known.rank), storedText: { known.text }) { continue }
+            changes.traits[key] = trait
         }
         return changes
     }
