@@ -23,10 +23,10 @@ extension SegmentDelta {
     ) async throws {
         guard !isEmpty else { return }
         let database = PostgresRollupWrites(connection: connection, logger: logger, app: app.rawValue)
-        let ids = plan.texts.map { labels[$0]! }
+        let ids = try plan.ids(labels)
         let keys = plan.keyLabels(ids)
         let numbers = try await database.resolveKeys(Set(keys), cache: &cache)
-        let changes = changes(plan, ids: ids, keyNumbers: keys.map { numbers[$0]! }, users: users)
+        let changes = try changes(plan, ids: ids, keyNumbers: try Plan.numbers(of: keys, in: numbers), users: users)
         try await database.writeLog(changes.log)
         try await database.writeDayKeys(changes.dayKeys)
         try await database.writeTraits(changes.traits)

@@ -14,10 +14,10 @@ extension SegmentDelta {
     private func write(_ db: Database, app: AppID, users: [String: UInt32], cache: inout RollupCache, properties: SegmentProperties) throws {
         let plan = plan(properties)
         let labels = try RollupDelta.resolveLabels(db, Set(plan.texts), cache: &cache)
-        let ids = plan.texts.map { labels[$0]! }
+        let ids = try plan.ids(labels)
         let keys = plan.keyLabels(ids)
         let numbers = try Self.resolveKeys(Set(keys), db, app: app, cache: &cache)
-        let changes = changes(plan, ids: ids, keyNumbers: keys.map { numbers[$0]! }, users: users)
+        let changes = try changes(plan, ids: ids, keyNumbers: try Plan.numbers(of: keys, in: numbers), users: users)
         try Self.writeLog(changes.log, db, app: app)
         try Self.writeDayKeys(changes.dayKeys, db, app: app)
         try Self.writeTraits(changes.traits, db, app: app)

@@ -96,6 +96,26 @@ struct SegmentDelta {
             return index
         }
 
+        /// The `label` id of each of ``texts``, from `labels`.
+        ///
+        /// - Throws: ``DamagedRollup`` if `labels` lacks one.
+        func ids(_ labels: [String: Int64]) throws(DamagedRollup) -> [Int64] {
+            try texts.map { text throws(DamagedRollup) in
+                guard let id = labels[text] else { throw DamagedRollup(table: "label") }
+                return id
+            }
+        }
+
+        /// The number of each key of `labels` (``keyLabels(_:)``), from `numbers`.
+        ///
+        /// - Throws: ``DamagedRollup`` if `numbers` lacks one.
+        static func numbers(of labels: [[Int64]], in numbers: [[Int64]: Int64]) throws(DamagedRollup) -> [Int64] {
+            try labels.map { key throws(DamagedRollup) in
+                guard let number = numbers[key] else { throw DamagedRollup(table: "segment_key") }
+                return number
+            }
+        }
+
         /// The `label` id of each key (see ``SegmentKey``), given each text's id.
         func keyLabels(_ ids: [Int64]) -> [[Int64]] {
             keys.map { key in key.map { $0 < 0 ? 0 : ids[Int($0)] } }
@@ -114,15 +134,19 @@ struct SegmentDelta {
         plan.userProperties = properties.user.map { plan.index(of: $0) }
         var keyIndexes: [[Int32]: Int32] = [:]
         var key: [Int32] = []
-        var previous: (version: String, platform: String, indexes: (Int32, Int32))?
+        var previous: (version: String, platform: String, indexes: (version: Int32, platform: Int32))?
         plan.events.reserveCapacity(events.count)
         for (position, (event, timestamp)) in events.enumerated() {
-            if previous?.version != event.appVersion || previous?.platform != event.platform {
-                previous = (event.appVersion, event.platform, (plan.index(of: event.appVersion), plan.index(of: event.platform)))
+            let shared: (version: Int32, platform: Int32)
+            if let previous, previous.version == event.appVersion, previous.platform == event.platform {
+                shared = previous.indexes
+            } else {
+                shared = (plan.index(of: event.appVersion), plan.index(of: event.platform))
+                previous = (event.appVersion, event.platform, shared)
             }
             key.removeAll(keepingCapacity: true)
-            key.append(previous!.indexes.0)
-            key.append(previous!.indexes.1)
+            key.append(shared.version)
+            key.append(shared.platform)
             for (property, name) in zip(properties.event, eventProperties) {
                 key.append(name)
                 key.append(event.properties[property]?.segmentText.map { plan.index(of: $0) } ?? -1)
@@ -145,12 +169,14 @@ struct SegmentDelta {
 
     /// The changes, given `plan`'s texts' `label` ids, its keys' numbers (in the order of
     /// ``Plan/keyLabels(_:)``) and the users' numbers.
-    func changes(_ plan: Plan, ids: [Int64], keyNumbers: [Int64], users: [String: UInt32]) -> Changes {
+    ///
+    /// - Throws: ``DamagedRollup`` if `users` lacks an event's user.
+    func changes(_ plan: Plan, ids: [Int64], keyNumbers: [Int64], users: [String: UInt32]) throws(DamagedRollup) -> Changes {
         var changes = Changes()
         var numbers: [UInt32] = []
         numbers.reserveCapacity(events.count)
         for ((event, timestamp), planned) in zip(events, plan.events) {
-            let user = users[event.userID]!
+            guard let user = users[event.userID] else { throw DamagedRollup(table: "app_user") }
             numbers.append(user)
             let bucket = Bucket.containing(milliseconds: timestamp)
             let number = keyNumbers[Int(planned.key)]
