@@ -8,8 +8,9 @@ extension EventStore {
 
     /// How many users went through `steps` in order: see ``Funnel`` for the exact definition.
     ///
-    /// Reads only what the engine stores (the ``BucketLog`` of the range and the window after
-    /// it), never raw events, then counts each user's events in one pass (see ``FunnelCounter``).
+    /// Reads only what the engine stores, never raw events: the ``BucketLog``s of the range's
+    /// UTC days and of the window after it, as the ``DayLog``s of the steps' names, then counts
+    /// each user's events in one pass (see ``FunnelCounter``).
     ///
     /// ```swift
     /// let funnel = try await store.funnel(app: app, steps: ["app_open", "bill_created"], from: "2026-11-01", to: "2026-11-30")
@@ -40,26 +41,39 @@ extension EventStore {
         }
         let days = try Self.days(from: from, to: to)
         let windowMilliseconds = Int64(window) * 1_000
-        @Sendable func scanned(_ calendar: LocalCalendar) throws -> (starts: Range<Int64>, buckets: Range<Int64>) {
+        /// The first-step times that start a chain, and the UTC days of the day logs read: from
+        /// the first start to the window after the last.
+        @Sendable func scanned(_ calendar: LocalCalendar) throws -> (starts: Range<Int64>, days: Range<Int64>) {
             let buckets = try calendar.buckets(of: days)
             let starts = buckets.lowerBound * Bucket.milliseconds..<buckets.upperBound * Bucket.milliseconds
-            return (starts, buckets.lowerBound..<Bucket.containing(milliseconds: starts.upperBound - 1 + windowMilliseconds) + 1)
+            let last = Bucket.containing(milliseconds: starts.upperBound - 1 + windowMilliseconds)
+            return (starts, Bucket.day(of: buckets.lowerBound)..<Bucket.day(of: last) + 1)
         }
         return try await read(app: app, timeZone: timeZone, filter: filter) { calendar in
             // The texts the matcher looks up: names, and the screens of `screen` conditions.
             let screens = steps.flatMap { $0.conditions.conditions.filter { $0.property == "screen" }.flatMap(\.values) }
             var needs = RollupNeeds(labelTexts: steps.map(\.event) + screens + (breakdown.map { [$0] } ?? []))
-            needs.logs = [try scanned(calendar).buckets]
+            let scannedDays = try scanned(calendar).days
+            needs.logs = [scannedDays.lowerBound * Bucket.perDay..<scannedDays.upperBound * Bucket.perDay]
             needs.segmentKeys = true
             return needs
         } body: { reader, calendar in
-            let (starts, buckets) = try scanned(calendar)
+            let (starts, scannedDays) = try scanned(calendar)
             let matcher = try FunnelMatcher(steps: steps, breakdown: breakdown, reader: reader)
+            // The bucket logs by UTC day, for the day logs of the steps' names.
+            var logsByDay: [(day: Int64, logs: [(bucket: Int64, log: BucketLogCache.Log)])] = []
+            for (bucket, log) in try reader.rows.logs(in: scannedDays.lowerBound * Bucket.perDay..<scannedDays.upperBound * Bucket.perDay) {
+                let day = Bucket.day(of: bucket)
+                if logsByDay.last?.day != day { logsByDay.append((day, [])) }
+                logsByDay[logsByDay.count - 1].logs.append((bucket, log))
+            }
+            let names = matcher.names
             let logs = FunnelCounter.Logs(
-                try reader.logs(in: buckets).map { ($0.bucket * Bucket.milliseconds, $0.log, $0.keyMatches) }, steps: matcher.steps(named:))
+                try reader.rows.logCache.dayLogs(app: app, names: names, days: logsByDay), days: logsByDay.map(\.day), names: names,
+                steps: matcher.steps(named:), segment: reader.segment)
             let users = try reader.rows.userCount()
-            func counts(values: Int, breakdown: Bool) throws -> FunnelCounter.Counts {
-                try FunnelCounter(steps: steps.count, window: windowMilliseconds, starts: starts, values: values)
+            func counts(values: Int, breakdown: Bool) -> FunnelCounter.Counts {
+                FunnelCounter(steps: steps.count, window: windowMilliseconds, starts: starts, values: values)
                     .count(logs, users: users, matcher: matcher, segment: reader.segment, breakdown: breakdown)
             }
             func funnelSteps(_ counts: [(users: Int, medianMilliseconds: Double?)]) -> [Funnel.Step] {
@@ -69,12 +83,12 @@ extension EventStore {
             }
             var funnel = Funnel(
                 from: days.lowerBound.description, to: days.upperBound.description, timeZone: calendar.identifier, window: window,
-                steps: funnelSteps(try counts(values: 1, breakdown: false)[0]))
+                steps: funnelSteps(counts(values: 1, breakdown: false)[0]))
             if let breakdown {
                 // Every user of a step is in the segments of their first steps' values: the
                 // funnel's own steps add them up once, from the count without values.
                 funnel.breakdownProperty = breakdown
-                funnel.breakdown = zip(matcher.values, try counts(values: max(matcher.values.count, 1), breakdown: true))
+                funnel.breakdown = zip(matcher.values, counts(values: max(matcher.values.count, 1), breakdown: true))
                     .map { Funnel.Segment(value: $0, steps: funnelSteps($1)) }
                     .filter { $0.steps[0].users > 0 }
                     .sorted { ($0.steps[0].users, $1.value ?? "") > ($1.steps[0].users, $0.value ?? "") }

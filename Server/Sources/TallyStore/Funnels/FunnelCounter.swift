@@ -4,17 +4,13 @@ import Locking
 /// Counts a funnel user by user: the computation behind
 /// ``EventStore/funnel(app:steps:from:to:window:timeZone:filter:breakdown:)``.
 ///
-/// Two passes, each on two threads. The first reads the step names' sections of the logs in
-/// order, each thread half of the buckets, and appends each matching event to the partition
-/// of its user (consecutive user numbers, about 16,384 events a partition). The second counts
-/// the partitions, alternately on each thread: it groups a partition's events by user with a
-/// counting sort (each thread's part in turn, so each user's events come in order of their
-/// bucket), puts each user's in time order and counts them in one pass, all within the core's
-/// cache. Every log is read once, front to back. Gathering every event first and grouping
-/// them over all users scattered them into 19 MB (87 ms for a 30-day funnel of the
-/// 20,000-user fixture on two threads); walking every section once per block of users
-/// instead missed the cache at each of their runs (46 ms); partitions take 23 ms, about
-/// 10 to partition the 755,000 events and 10 to count them.
+/// It reads the ``DayLog``s of the steps' names, each sorted by user, in blocks of users
+/// (about 16,384 events a block), the two threads taking alternate blocks. A block is one
+/// slice of each day log: its events are gathered by user with a counting sort, in the order
+/// of the day logs (by day, then name), each user's put in time order and counted in one
+/// pass, all within the core's cache. Over the 15-minute bucket logs instead, which are
+/// sorted by user only within a bucket, partitioning the events by user first took 22 ms
+/// for a 30-day, 4-step funnel of the 20,000-user fixture, 10 of them to partition.
 ///
 /// For each step k and breakdown value, the pass keeps the latest first-step time of a chain
 /// reaching step k so far: a later event of step k + 1 within the window of that time
@@ -23,63 +19,80 @@ import Locking
 /// completing step k at time t is best served by the latest start). Events at one
 /// millisecond see only what came strictly before them.
 struct FunnelCounter {
-    /// The logs a funnel reads, in bucket order.
+    /// The day logs a funnel reads, by day then name.
     struct Logs: @unchecked Sendable {
-        // Unchecked: read only once made; its sources point into the bytes of `logs`, which it keeps.
-        /// Each log and, per entry of its key dictionary, whether the segment's event
-        /// conditions hold.
-        let logs: [(log: BucketLogCache.Log, keyMatches: [Bool])]
-        /// Each section (a name in a bucket) whose name matches a step, in bucket order.
+        // Unchecked: read only once made; its sources point into the day logs it keeps.
+        /// The day logs, which the sources read.
+        let dayLogs: [DayLog]
+        /// Each day log whose name matches a step, by day then name.
         private(set) var sources: [Source] = []
-        /// Every log's `keyMatches`, one after the other.
+        /// Per source, from its ``Source/keyMatches``, per entry of its key dictionary whether
+        /// the segment's event conditions hold.
         private(set) var keyMatches: [Bool] = []
 
-        /// The sections of `logs`, whose buckets start at `starts` (in milliseconds), where
-        /// `steps` gives the bits of the steps a name (a `label` id) matches.
-        init(_ logs: [(start: Int64, log: BucketLogCache.Log, keyMatches: [Bool])], steps: (Int64) -> UInt16) {
-            self.logs = logs.map { ($0.log, $0.keyMatches) }
-            for (index, (start, log, keyMatches)) in logs.enumerated() {
-                for section in log.view.sections {
-                    let named = steps(section.name)
-                    guard named != 0 else { continue }
+        /// The day logs `dayLogs` of `names` (`label` ids) over the UTC days `days`, a day log
+        /// for each name and day in that order, where `steps` gives the bits of the steps a
+        /// name matches and `segment` (if any) which segment keys match.
+        init(_ dayLogs: [DayLog], days: [Int64], names: [Int64], steps: (Int64) -> UInt16, segment: SegmentMatcher?) {
+            self.dayLogs = dayLogs
+            for (dayIndex, day) in days.enumerated() {
+                for (nameIndex, name) in names.enumerated() {
+                    let log = dayLogs[dayIndex * names.count + nameIndex]
+                    let named = steps(name)
+                    guard named != 0, !log.users.isEmpty else { continue }
                     sources.append(
                         Source(
-                            columns: log.view.columns, runs: log.view.runs(of: section), events: section.events.count, start: start,
-                            steps: named, name: section.name, log: index, keyMatches: self.keyMatches.count))
+                            users: UnsafeBufferPointer(log.users), ends: UnsafeBufferPointer(log.ends), times: UnsafeBufferPointer(log.times),
+                            keyIndexes: UnsafeBufferPointer(log.keyIndexes), screenIndexes: UnsafeBufferPointer(log.screenIndexes),
+                            start: day * Bucket.perDay * Bucket.milliseconds, steps: named, name: name, log: dayIndex * names.count + nameIndex,
+                            keyMatches: keyMatches.count))
+                    keyMatches += log.keys.map { segment?.matches(key: $0) ?? true }
                 }
-                self.keyMatches += keyMatches
             }
         }
     }
 
-    /// A section of a log read through plain values (no reference counting where every event
-    /// is read); its log's bytes live as long as the ``Logs``.
+    /// A day log read through plain values (no reference counting where every event is
+    /// read); the day log lives as long as the ``Logs``.
     struct Source {
-        let columns: BucketLog.View.Columns
-        /// Its runs, unread.
-        let runs: BucketLog.View.Runs
-        /// Its number of events.
-        let events: Int
-        /// The bucket's first millisecond.
+        let users: UnsafeBufferPointer<UInt32>
+        let ends: UnsafeBufferPointer<UInt32>
+        let times: UnsafeBufferPointer<UInt32>
+        let keyIndexes: UnsafeBufferPointer<UInt32>
+        let screenIndexes: UnsafeBufferPointer<UInt32>
+        /// The day's first millisecond.
         let start: Int64
         /// The bits of the steps its name matches, before their conditions.
         let steps: UInt16
         /// The name's `label` id.
         let name: Int64
-        /// Its log's index in ``Logs/logs``.
+        /// Its day log's index in ``Logs/dayLogs``.
         let log: Int
-        /// Where its log's entries start in ``Logs/keyMatches``.
+        /// Where its entries start in ``Logs/keyMatches``.
         let keyMatches: Int
+
+        /// Where the events of the user at `index` start.
+        @inline(__always)
+        func first(of index: Int) -> Int { index == 0 ? 0 : Int(ends[index - 1]) }
+
+        /// The index of the first user at least `user`, from `index` on.
+        func index(of user: UInt32, from index: Int) -> Int {
+            var (low, high) = (index, users.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if users[middle] < user { low = middle + 1 } else { high = middle }
+            }
+            return low
+        }
     }
 
     /// An event that matches at least one step.
     private struct Event {
         /// The bits below a time in ``timeAndSteps``.
         static let stepBits: Int64 = 10
-        /// Its millisecond from the first bucket's start, shifted left by ``stepBits``, and the
-        /// bits of the steps it matches (bit 0: the first step): 16 bytes an event.
+        /// Its millisecond from the first day's start, shifted left by ``stepBits``, and the
+        /// bits of the steps it matches (bit 0: the first step).
         var timeAndSteps: Int64
-        var user: UInt32
         /// The breakdown value's index (0 without a breakdown); read on first-step events only.
         var value: Int32
 
@@ -101,52 +114,29 @@ struct FunnelCounter {
     let values: Int
 
     private static let none = Int64.min
-    /// About the events a partition takes.
-    private static let eventsPerPartition = 16_384
+    /// About the events a block of users takes.
+    private static let eventsPerBlock = 16_384
 
-    /// Counts the events of `logs`, of about `users` users (which sets the partitions).
+    /// Counts the events of `logs`, of about `users` users (which sets the blocks).
     ///
     /// An event counts when its key matches (``Logs/keyMatches``), `segment` allows its user,
     /// and `matcher` finds it matches a step; with `breakdown`, its first-step events take
     /// their value from `matcher`.
-    ///
-    /// - Throws: ``DamagedRollup`` if a log's runs do not decode.
-    func count(_ logs: Logs, users: Int, matcher: FunnelMatcher, segment: SegmentMatcher?, breakdown: Bool) throws -> Counts {
-        let events = logs.sources.reduce(0) { $0 + $1.events }
-        // A power of two of users a partition, so that a user's is a shift away: dividing
-        // took a third of the first pass.
-        let wanted = max(2, (events + Self.eventsPerPartition - 1) / Self.eventsPerPartition)
+    func count(_ logs: Logs, users: Int, matcher: FunnelMatcher, segment: SegmentMatcher?, breakdown: Bool) -> Counts {
+        let events = logs.sources.reduce(0) { $0 + $1.times.count }
+        // A power of two of users a block, so that a block's first user is a shift away.
+        let wanted = max(2, (events + Self.eventsPerBlock - 1) / Self.eventsPerBlock)
         let shift = Int.bitWidth - (max(1, (users + wanted - 1) / wanted) - 1).leadingZeroBitCount
-        let partitions = max(1, (users + (1 << shift) - 1) >> shift)
+        let blocks = max(1, (users + (1 << shift) - 1) >> shift)
         let base = logs.sources.first?.start ?? 0
-        // The first thread takes the sources up to half of the events, the second the rest.
-        var half = 0
-        var taken = 0
-        while half < logs.sources.count, taken < events / 2 {
-            taken += logs.sources[half].events
-            half += 1
-        }
-        let halves = [0..<half, half..<logs.sources.count]
-        let parts = Locked<[Partitioned?]>([nil, nil])
-        let failure = Locked<DamagedRollup?>(nil)
-        DispatchQueue.concurrentPerform(iterations: 2) { thread in
-            do throws(DamagedRollup) {
-                let partitioned = try partition(
-                    logs, halves[thread], into: partitions, shift: shift, base: base, matcher: matcher, segment: segment,
-                    breakdown: breakdown)
-                parts.withLock { $0[thread] = partitioned }
-            } catch {
-                failure.withLock { $0 = error }
-            }
-        }
-        if let error = failure.withLock({ $0 }) { throw error }
-        let partitioned = parts.withLock { $0.map { $0! } }
         let durations = Locked([[[Int64]]](repeating: Array(repeating: [], count: steps), count: values))
         DispatchQueue.concurrentPerform(iterations: 2) { thread in
             var counted = [[[Int64]]](repeating: Array(repeating: [], count: steps), count: values)
-            var partition = Partition(counter: self, starts: (starts.lowerBound - base)..<(starts.upperBound - base))
-            for index in stride(from: thread, to: partitions, by: 2) {
-                partition.count(partitioned[0][index], partitioned[1][index], from: index << shift, into: &counted)
+            var block = Block(counter: self, logs: logs, base: base, matcher: matcher, segment: segment, breakdown: breakdown)
+            for index in stride(from: thread, to: blocks, by: 2) {
+                // The last block takes every user after it: the count of users only sizes them.
+                let end = index == blocks - 1 ? UInt64(UInt32.max) + 1 : UInt64(index + 1) << shift
+                block.count(UInt64(index) << shift..<end, into: &counted)
             }
             durations.withLock { durations in
                 for value in counted.indices {
@@ -162,153 +152,144 @@ struct FunnelCounter {
         }
     }
 
-    /// One thread's events, by partition, in one buffer it owns.
-    private final class Partitioned: @unchecked Sendable {
-        // Unchecked: written by one thread, then only read once handed over.
-        let buffer: UnsafeMutableBufferPointer<Event>
-        /// Where each partition's events start in `buffer`, and where they end.
-        let starts: [Int]
-        var ends: [Int]
-
-        init(counts: [Int]) {
-            var starts = [0]
-            for count in counts { starts.append(starts.last! + count) }
-            buffer = .allocate(capacity: starts.last!)
-            self.starts = starts
-            ends = Array(starts.dropLast())
-        }
-
-        deinit { buffer.deallocate() }
-
-        /// The events of partition `index`.
-        subscript(index: Int) -> UnsafeBufferPointer<Event> {
-            UnsafeBufferPointer(rebasing: buffer[starts[index]..<ends[index]])
-        }
-    }
-
-    /// Each event of `sources` that counts, by the partition of its user (`1 << shift` users
-    /// a partition, `partitions` partitions).
-    ///
-    /// Reads the runs twice: first their event counts, to size each partition's part of one
-    /// buffer, then their events, written in place. Appending to an array per partition spent
-    /// a quarter of the pass checking and growing the arrays.
-    private func partition(
-        _ logs: Logs, _ sources: Range<Int>, into partitions: Int, shift: Int, base: Int64, matcher: FunnelMatcher,
-        segment: SegmentMatcher?, breakdown: Bool
-    ) throws(DamagedRollup) -> Partitioned {
-        let conditional = matcher.conditionalSteps
-        let restricts = segment?.restrictsUsers ?? false
-        let last = partitions - 1
-        var counts = [Int](repeating: 0, count: partitions)
-        for source in logs.sources[sources] {
-            var runs = source.runs
-            while let (user, run) = try runs.next() {
-                if !restricts || segment!.allows(user: user) { counts[min(Int(user) >> shift, last)] += run.count }
-            }
-        }
-        let partitioned = Partitioned(counts: counts)
-        let filtered = segment != nil
-        try logs.keyMatches.withUnsafeBufferPointer { keyMatches throws(DamagedRollup) in
-            try partitioned.ends.withUnsafeMutableBufferPointer { ends throws(DamagedRollup) in
-                let buffer = partitioned.buffer
-                for source in logs.sources[sources] {
-                    let columns = source.columns
-                    let start = (source.start - base) << Event.stepBits
-                    // Most sections need neither an entry nor a value: their events are only
-                    // checked against the segment's keys, if it has a filter, and written.
-                    let plain = source.steps & conditional == 0 && !(breakdown && source.steps & 1 != 0)
-                    let named = start | Int64(source.steps)
-                    var runs = source.runs
-                    while let (user, run) = try runs.next() {
-                        guard !restricts || segment!.allows(user: user) else { continue }
-                        let partition = min(Int(user) >> shift, last)
-                        var end = ends[partition]
-                        for event in run where filtered ? keyMatches[source.keyMatches + columns.keyIndex(at: event)] : true {
-                            if plain {
-                                buffer[end] = Event(timeAndSteps: named &+ Int64(columns.offset(at: event)) &<< Event.stepBits, user: user, value: 0)
-                                end += 1
-                                continue
-                            }
-                            let view = logs.logs[source.log].log.view
-                            let entry = BucketLog.Entry(
-                                user: user, offset: columns.offset(at: event), name: source.name,
-                                key: view.keys[columns.keyIndex(at: event)], screen: view.screens[columns.screenIndex(at: event)])
-                            let steps = matcher.steps(of: entry)
-                            guard steps != 0 else { continue }
-                            let value = breakdown && steps & 1 != 0 ? matcher.value(of: entry) : 0
-                            buffer[end] = Event(
-                                timeAndSteps: start + Int64(columns.offset(at: event)) << Event.stepBits | Int64(steps), user: user, value: value)
-                            end += 1
-                        }
-                        ends[partition] = end
-                    }
-                }
-            }
-        }
-        return partitioned
-    }
-
-    /// One thread's storage for counting partitions, reused from one to the next.
-    private struct Partition {
+    /// One thread's storage for counting blocks of users, reused from one to the next.
+    private struct Block {
         let counter: FunnelCounter
-        /// The first-step times that start a chain, from the first bucket's start.
+        let logs: Logs
+        /// The first day's start, which event times count from.
+        let base: Int64
+        let matcher: FunnelMatcher
+        let segment: SegmentMatcher?
+        let breakdown: Bool
+        /// The first-step times that start a chain, from `base`.
         let starts: Range<Int64>
+        /// Per source, the index of the first user not yet read.
+        var cursors: [Int]
+        /// Per source, the users of the block.
+        var slices: [Range<Int>]
         var byUser: [Event] = []
+        /// Per user of the block, where their events start in `byUser`, then where they end.
+        var firsts: [Int] = []
         var ends: [Int] = []
         var state: UserState
         /// Per step, the latest start and the shortest time: a user's chains without a breakdown.
         var chain: [(latestStart: Int64, shortest: Int64)]
 
-        init(counter: FunnelCounter, starts: Range<Int64>) {
-            (self.counter, self.starts) = (counter, starts)
+        init(counter: FunnelCounter, logs: Logs, base: Int64, matcher: FunnelMatcher, segment: SegmentMatcher?, breakdown: Bool) {
+            (self.counter, self.logs, self.base, self.matcher, self.segment, self.breakdown) = (counter, logs, base, matcher, segment, breakdown)
+            starts = (counter.starts.lowerBound - base)..<(counter.starts.upperBound - base)
+            cursors = Array(repeating: 0, count: logs.sources.count)
+            slices = Array(repeating: 0..<0, count: logs.sources.count)
             state = UserState(steps: counter.steps)
             chain = Array(repeating: (FunnelCounter.none, .max), count: counter.steps)
         }
 
-        /// Counts the events of `earlier` then `later` (a partition's events from each half
-        /// of the buckets, of users numbered from `first`) user by user, adding their shortest
-        /// times to `durations`.
-        mutating func count(
-            _ earlier: UnsafeBufferPointer<Event>, _ later: UnsafeBufferPointer<Event>, from first: Int, into durations: inout [[[Int64]]]
-        ) {
-            guard !earlier.isEmpty || !later.isEmpty else { return }
-            let last = Int(max(earlier.lazy.map(\.user).max() ?? 0, later.lazy.map(\.user).max() ?? 0))
-            // A stable counting sort by user keeps each user's events in order of their
-            // bucket; an insertion sort then orders each user's, within a bucket by name, by time.
+        /// Counts the users numbered in `users`, adding their shortest times to `durations`.
+        mutating func count(_ users: Range<UInt64>, into durations: inout [[[Int64]]]) {
+            let first = users.lowerBound
+            var last: UInt64?
+            for (index, source) in logs.sources.enumerated() {
+                let lower = source.index(of: UInt32(first), from: cursors[index])
+                var upper = lower
+                if users.upperBound > UInt32.max {
+                    upper = source.users.count
+                } else {
+                    upper = source.index(of: UInt32(users.upperBound), from: lower)
+                }
+                (slices[index], cursors[index]) = (lower..<upper, upper)
+                if upper > lower { last = max(last ?? 0, UInt64(source.users[upper - 1])) }
+            }
+            guard let last else { return }
+            let restricts = segment?.restrictsUsers ?? false
+            let count = Int(last - first) + 1
+            firsts.removeAll(keepingCapacity: true)
+            firsts.append(contentsOf: repeatElement(0, count: count + 1))
+            for (index, source) in logs.sources.enumerated() {
+                for run in slices[index] where !restricts || segment!.allows(user: source.users[run]) {
+                    firsts[Int(UInt64(source.users[run]) - first) + 1] += Int(source.ends[run]) - source.first(of: run)
+                }
+            }
+            for index in firsts.indices.dropFirst() { firsts[index] += firsts[index - 1] }
+            // Taken out of `self` while their buffers are written, and put back after.
+            var (byUser, ends): ([Event], [Int]) = ([], [])
+            swap(&byUser, &self.byUser)
+            swap(&ends, &self.ends)
+            defer {
+                swap(&byUser, &self.byUser)
+                swap(&ends, &self.ends)
+            }
+            if byUser.count < firsts[count] { byUser = Array(repeating: Event(timeAndSteps: 0, value: 0), count: firsts[count]) }
             ends.removeAll(keepingCapacity: true)
-            ends.append(contentsOf: repeatElement(0, count: last - first + 2))
-            for event in earlier { ends[Int(event.user) - first + 1] += 1 }
-            for event in later { ends[Int(event.user) - first + 1] += 1 }
-            for index in ends.indices.dropFirst() { ends[index] += ends[index - 1] }
-            let count = earlier.count + later.count
-            if byUser.count < count { byUser = Array(repeating: Event(timeAndSteps: 0, user: 0, value: 0), count: count) }
-            byUser.withUnsafeMutableBufferPointer { byUser in
-                for events in [earlier, later] {
-                    for event in events {
-                        byUser[ends[Int(event.user) - first]] = event
-                        ends[Int(event.user) - first] += 1
-                    }
-                }
-                // `ends[user]` is now where the user's events end.
-                var start = 0
-                for end in ends.dropLast() where end > start {
-                    let events = UnsafeMutableBufferPointer(rebasing: byUser[start..<end])
-                    for index in events.indices.dropFirst() {
-                        let event = events[index]
-                        var position = index
-                        while position > events.startIndex, events[position - 1].timeAndSteps > event.timeAndSteps {
-                            events[position] = events[position - 1]
-                            position -= 1
+            ends.append(contentsOf: firsts.dropLast())
+            let firsts = firsts
+            let conditional = matcher.conditionalSteps
+            let filtered = segment != nil
+            logs.keyMatches.withUnsafeBufferPointer { keyMatches in
+                byUser.withUnsafeMutableBufferPointer { byUser in
+                    ends.withUnsafeMutableBufferPointer { ends in
+                        for (index, source) in logs.sources.enumerated() {
+                            let start = (source.start - base) << Event.stepBits
+                            // Most day logs need neither an entry nor a value: their events are
+                            // only checked against the segment's keys, if it has a filter.
+                            let plain = source.steps & conditional == 0 && !(breakdown && source.steps & 1 != 0)
+                            let named = start | Int64(source.steps)
+                            for run in slices[index] {
+                                let user = source.users[run]
+                                guard !restricts || segment!.allows(user: user) else { continue }
+                                let slot = Int(UInt64(user) - first)
+                                var end = ends[slot]
+                                for event in source.first(of: run)..<Int(source.ends[run])
+                                where filtered ? keyMatches[source.keyMatches + Int(source.keyIndexes[event])] : true {
+                                    if plain {
+                                        byUser[end] = Event(timeAndSteps: named &+ Int64(source.times[event]) &<< Event.stepBits, value: 0)
+                                        end += 1
+                                        continue
+                                    }
+                                    let log = logs.dayLogs[source.log]
+                                    let entry = BucketLog.Entry(
+                                        user: user, offset: 0, name: source.name, key: log.keys[Int(source.keyIndexes[event])],
+                                        screen: log.screens[Int(source.screenIndexes[event])])
+                                    let steps = matcher.steps(of: entry)
+                                    guard steps != 0 else { continue }
+                                    let value = breakdown && steps & 1 != 0 ? matcher.value(of: entry) : 0
+                                    byUser[end] = Event(
+                                        timeAndSteps: start + Int64(source.times[event]) << Event.stepBits | Int64(steps), value: value)
+                                    end += 1
+                                }
+                                ends[slot] = end
+                            }
                         }
-                        events[position] = event
                     }
-                    if counter.values == 1 {
-                        counter.count(UnsafeBufferPointer(events), starts: starts, state: &chain, into: &durations[0])
-                    } else {
-                        counter.count(UnsafeBufferPointer(events), starts: starts, state: &state, into: &durations)
+                    for slot in 0..<count where ends[slot] > firsts[slot] {
+                        let events = UnsafeMutableBufferPointer(rebasing: byUser[firsts[slot]..<ends[slot]])
+                        Self.sort(events)
+                        if counter.values == 1 {
+                            counter.count(UnsafeBufferPointer(events), starts: starts, state: &chain, into: &durations[0])
+                        } else {
+                            counter.count(UnsafeBufferPointer(events), starts: starts, state: &state, into: &durations)
+                        }
                     }
-                    start = end
                 }
+            }
+        }
+
+        /// Puts one user's events, in order of day and within a day of name, in time order.
+        private static func sort(_ events: UnsafeMutableBufferPointer<Event>) {
+            var events = events
+            // Most users have a few events of a funnel's names a day, which an insertion sort
+            // orders in place; one with many more must not take quadratic time.
+            guard events.count <= 64 else {
+                events.sort { $0.timeAndSteps < $1.timeAndSteps }
+                return
+            }
+            for index in events.indices.dropFirst() {
+                let event = events[index]
+                var position = index
+                while position > events.startIndex, events[position - 1].timeAndSteps > event.timeAndSteps {
+                    events[position] = events[position - 1]
+                    position -= 1
+                }
+                events[position] = event
             }
         }
     }

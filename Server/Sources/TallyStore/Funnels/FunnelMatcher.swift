@@ -97,6 +97,11 @@ struct FunnelMatcher {
         keyValues = keys
     }
 
+    /// The `label` ids of the steps' names that any event has, ascending, each once.
+    var names: [Int64] {
+        nameSteps.indices.filter { nameSteps[$0] != 0 }.map { nameBase + Int64($0) }
+    }
+
     /// The bits of the steps with conditions beside their name.
     var conditionalSteps: UInt16 { conditional.reduce(0) { $0 | $1.bit } }
 

@@ -37,6 +37,11 @@ struct PostgresRollupRows: RollupRows {
     private var traitUsers: [Int64: [(value: Int64, users: ByteBuffer)]] = [:]
     private var labels: [Int64: String] = [:]
     private var labelIDs: [String: Int64] = [:]
+    let logCache: BucketLogCache
+
+    private init(logCache: BucketLogCache) {
+        self.logCache = logCache
+    }
 
     /// Fetches what `needs` declares for `app` over `connection`, inside a transaction the
     /// caller opened; `knownLabels` spares fetching label texts already known, and `logCache`
@@ -45,7 +50,7 @@ struct PostgresRollupRows: RollupRows {
         _ needs: RollupNeeds, app id: AppID, knownLabels: [Int64: String], logCache: BucketLogCache, _ connection: PostgresConnection,
         logger: Logger
     ) async throws -> Self {
-        var rows = PostgresRollupRows()
+        var rows = PostgresRollupRows(logCache: logCache)
         let app = id.rawValue
         func query<each Column: PostgresDecodable & Sendable>(
             _ query: PostgresQuery, as types: (repeat each Column).Type

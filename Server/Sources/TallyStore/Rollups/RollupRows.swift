@@ -28,6 +28,9 @@ protocol RollupRows {
     /// the ``BucketLogCache`` where it holds the row's revision.
     func logs(in buckets: Range<Int64>) throws -> [(bucket: Int64, log: BucketLogCache.Log)]
 
+    /// The cache of the logs ``logs(in:)`` returns, and of the day logs made from them.
+    var logCache: BucketLogCache { get }
+
     /// Calls `body` with the segment key and serialized ``UserSet`` of each `day_key_users`
     /// row of the UTC days `days`.
     func forEachDayKeyUsers(in days: Range<Int64>, _ body: (_ key: Int64, _ users: UnsafeRawBufferPointer) throws -> Void) throws

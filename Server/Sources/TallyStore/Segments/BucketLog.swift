@@ -239,6 +239,16 @@ struct BucketLog: Equatable {
             while let run = try runs.next() { try body(run.user, run.events) }
         }
 
+        /// The section of the name with `label` id `name`, if the log has one.
+        func section(named name: Int64) -> Section? {
+            var (low, high) = (0, sections.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if sections[middle].name < name { low = middle + 1 } else { high = middle }
+            }
+            return low < sections.count && sections[low].name == name ? sections[low] : nil
+        }
+
         /// The runs of `section`, to read one at a time.
         func runs(of section: Section) -> Runs {
             Runs(

@@ -1,3 +1,4 @@
+import Dispatch
 import Locking
 
 /// The bucket logs read lately, decoded once and kept in memory between reads, up to
@@ -47,10 +48,31 @@ final class BucketLogCache: Sendable {
         var bucket: Int64
     }
 
+    private struct DayKey: Hashable {
+        var app: Int64
+        var day: Int64
+        var name: Int64
+    }
+
     private struct State {
         var logs: [Key: (log: Log, lastUse: UInt64)] = [:]
+        var days: [DayKey: (log: DayLog, lastUse: UInt64)] = [:]
         var size = 0
         var clock: UInt64 = 0
+
+        /// Drops the least recently used logs and day logs while more than `capacity` bytes
+        /// are kept, until a quarter is free.
+        mutating func evict(capacity: Int) {
+            guard size > capacity else { return }
+            var byUse = logs.map { (key: Optional($0.key), day: DayKey?.none, lastUse: $0.value.lastUse, size: $0.value.log.size) }
+            byUse += days.map { (key: nil, day: $0.key, lastUse: $0.value.lastUse, size: $0.value.log.size) }
+            byUse.sort { $0.lastUse < $1.lastUse }
+            for entry in byUse where size > capacity / 4 * 3 {
+                if let key = entry.key { logs[key] = nil }
+                if let day = entry.day { days[day] = nil }
+                size -= entry.size
+            }
+        }
     }
 
     /// The most bytes kept.
@@ -105,14 +127,60 @@ final class BucketLogCache: Sendable {
                 state.logs[key] = (log, state.clock)
                 state.size += log.size
             }
-            guard state.size > capacity else { return }
-            var byUse = state.logs.map { (key: $0.key, lastUse: $0.value.lastUse, size: $0.value.log.size) }
-            byUse.sort { $0.lastUse < $1.lastUse }
-            for entry in byUse where state.size > capacity / 4 * 3 {
-                state.logs[entry.key] = nil
-                state.size -= entry.size
+            state.evict(capacity: capacity)
+        }
+    }
+
+    /// The day logs of `app` for each of `names` (`label` ids) over each of `days`, each day
+    /// given with its bucket logs in bucket order: a ``DayLog`` per name and day, in that
+    /// order. Those kept for the same revisions are reused; the others are made, on two
+    /// threads, and kept.
+    ///
+    /// - Throws: ``DamagedRollup`` if a log's runs do not decode.
+    func dayLogs(
+        app: AppID, names: [Int64], days: [(day: Int64, logs: [(bucket: Int64, log: Log)])]
+    ) throws(DamagedRollup) -> [DayLog] {
+        let wanted = days.flatMap { day in names.map { (key: DayKey(app: app.rawValue, day: day.day, name: $0), logs: day.logs) } }
+        var found = state.withLock { state in
+            state.clock += 1
+            return wanted.map { wanted -> DayLog? in
+                guard let kept = state.days[wanted.key], kept.log.revisions.elementsEqual(wanted.logs.lazy.map(\.log.revision)) else {
+                    return nil
+                }
+                state.days[wanted.key] = (kept.log, state.clock)
+                return kept.log
             }
         }
+        let missing = found.indices.filter { found[$0] == nil }
+        guard !missing.isEmpty else { return found.map { $0! } }
+        let made = Locked([Int: DayLog]())
+        let failure = Locked<DamagedRollup?>(nil)
+        DispatchQueue.concurrentPerform(iterations: min(2, missing.count)) { thread in
+            for index in stride(from: thread, to: missing.count, by: 2) {
+                let (key, logs) = wanted[missing[index]]
+                do throws(DamagedRollup) {
+                    let log = try DayLog(name: key.name, day: key.day, logs: logs)
+                    made.withLock { $0[missing[index]] = log }
+                } catch {
+                    failure.withLock { $0 = error }
+                    return
+                }
+            }
+        }
+        if let error = failure.withLock({ $0 }) { throw error }
+        let new = made.withLock { $0 }
+        state.withLock { state in
+            state.clock += 1
+            for (index, log) in new {
+                let key = wanted[index].key
+                if let old = state.days[key] { state.size -= old.log.size }
+                state.days[key] = (log, state.clock)
+                state.size += log.size
+            }
+            state.evict(capacity: capacity)
+        }
+        for (index, log) in new { found[index] = log }
+        return found.map { $0! }
     }
 }
 
