@@ -73,8 +73,11 @@ extension EventStore {
                 steps: matcher.steps(named:), segment: reader.segment)
             let users = try reader.rows.userCount()
             func counts(values: Int, breakdown: Bool) -> FunnelCounter.Counts {
-                FunnelCounter(steps: steps.count, window: windowMilliseconds, starts: starts, values: values)
-                    .count(logs, users: users, matcher: matcher, segment: reader.segment, breakdown: breakdown)
+                FunnelCounter(
+                    steps: steps.count, stepNames: matcher.stepNames.map { $0.flatMap(names.firstIndex(of:)) }, window: windowMilliseconds,
+                    starts: starts, values: values
+                )
+                .count(logs, users: users, matcher: matcher, segment: reader.segment, breakdown: breakdown)
             }
             func funnelSteps(_ counts: [(users: Int, medianMilliseconds: Double?)]) -> [Funnel.Step] {
                 zip(steps, counts).map {

@@ -24,6 +24,8 @@ struct FunnelCounter {
         // Unchecked: read only once made; its sources point into the day logs it keeps.
         /// The day logs, which the sources read.
         let dayLogs: [DayLog]
+        /// The names (`label` ids) of the day logs of each day.
+        let names: [Int64]
         /// Each day log whose name matches a step, by day then name.
         private(set) var sources: [Source] = []
         /// Per source, from its ``Source/keyMatches``, per entry of its key dictionary whether
@@ -34,7 +36,7 @@ struct FunnelCounter {
         /// for each name and day in that order, where `steps` gives the bits of the steps a
         /// name matches and `segment` (if any) which segment keys match.
         init(_ dayLogs: [DayLog], days: [Int64], names: [Int64], steps: (Int64) -> UInt16, segment: SegmentMatcher?) {
-            self.dayLogs = dayLogs
+            (self.dayLogs, self.names) = (dayLogs, names)
             for (dayIndex, day) in days.enumerated() {
                 for (nameIndex, name) in names.enumerated() {
                     let log = dayLogs[dayIndex * names.count + nameIndex]
@@ -44,7 +46,8 @@ struct FunnelCounter {
                         Source(
                             users: UnsafeBufferPointer(log.users), ends: UnsafeBufferPointer(log.ends), times: UnsafeBufferPointer(log.times),
                             keyIndexes: UnsafeBufferPointer(log.keyIndexes), screenIndexes: UnsafeBufferPointer(log.screenIndexes),
-                            start: day * Bucket.perDay * Bucket.milliseconds, steps: named, name: name, log: dayIndex * names.count + nameIndex,
+                            start: day * Bucket.perDay * Bucket.milliseconds, steps: named, name: name, nameIndex: nameIndex,
+                            log: dayIndex * names.count + nameIndex,
                             keyMatches: keyMatches.count))
                     keyMatches += log.keys.map { segment?.matches(key: $0) ?? true }
                 }
@@ -64,8 +67,9 @@ struct FunnelCounter {
         let start: Int64
         /// The bits of the steps its name matches, before their conditions.
         let steps: UInt16
-        /// The name's `label` id.
+        /// The name's `label` id, and its index in ``Logs/names``.
         let name: Int64
+        let nameIndex: Int
         /// Its day log's index in ``Logs/dayLogs``.
         let log: Int
         /// Where its entries start in ``Logs/keyMatches``.
@@ -86,19 +90,11 @@ struct FunnelCounter {
         }
     }
 
-    /// An event that matches at least one step.
-    private struct Event {
-        /// The bits below a time in ``timeAndSteps``.
-        static let stepBits: Int64 = 10
-        /// Its millisecond from the first day's start, shifted left by ``stepBits``, and the
-        /// bits of the steps it matches (bit 0: the first step).
-        var timeAndSteps: Int64
-        /// The breakdown value's index (0 without a breakdown); read on first-step events only.
-        var value: Int32
-
-        var time: Int64 { timeAndSteps >> Self.stepBits }
-        var steps: UInt16 { UInt16(truncatingIfNeeded: timeAndSteps & (1 << Self.stepBits - 1)) }
-    }
+    /// An event that matches at least one step: its millisecond from the first day's start,
+    /// shifted left by ``stepBits``, and the bits of the steps it matches (bit 0: the first step).
+    private typealias Event = Int64
+    /// The bits below a time in an ``Event``.
+    private static let stepBits: Int64 = 10
 
     /// The result: per breakdown value, per step, the users who reached it and the median of
     /// their shortest times in milliseconds (`nil` for the first step or nobody).
@@ -106,6 +102,8 @@ struct FunnelCounter {
 
     /// The number of steps.
     let steps: Int
+    /// Per step, the index of its name in the ``Logs``' names (`nil` if no event has it).
+    let stepNames: [Int?]
     /// The longest a chain takes from its first-step event, in milliseconds.
     let window: Int64
     /// The times of the first-step events that start a chain, in milliseconds since 1970.
@@ -167,21 +165,24 @@ struct FunnelCounter {
         var cursors: [Int]
         /// Per source, the users of the block.
         var slices: [Range<Int>]
-        var byUser: [Event] = []
-        /// Per user of the block, where their events start in `byUser`, then where they end.
+        /// The block's events, grouped by user, then name: each group in time order.
+        var events: [Event] = []
+        /// With a breakdown, each first-step event's value, beside it in `events`.
+        var values: [Int32] = []
+        /// Per group (user of the block, then name), where its events start in `events`, then
+        /// where they end.
         var firsts: [Int] = []
         var ends: [Int] = []
-        var state: UserState
-        /// Per step, the latest start and the shortest time: a user's chains without a breakdown.
-        var chain: [(latestStart: Int64, shortest: Int64)]
+        /// The chains reaching the step before, and those reaching this step: each as the time
+        /// it reached the step and the latest first-step time it can start from.
+        var previous: [(time: Int64, start: Int64)] = []
+        var current: [(time: Int64, start: Int64)] = []
 
         init(counter: FunnelCounter, logs: Logs, base: Int64, matcher: FunnelMatcher, segment: SegmentMatcher?, breakdown: Bool) {
             (self.counter, self.logs, self.base, self.matcher, self.segment, self.breakdown) = (counter, logs, base, matcher, segment, breakdown)
             starts = (counter.starts.lowerBound - base)..<(counter.starts.upperBound - base)
             cursors = Array(repeating: 0, count: logs.sources.count)
             slices = Array(repeating: 0..<0, count: logs.sources.count)
-            state = UserState(steps: counter.steps)
-            chain = Array(repeating: (FunnelCounter.none, .max), count: counter.steps)
         }
 
         /// Counts the users numbered in `users`, adding their shortest times to `durations`.
@@ -190,45 +191,50 @@ struct FunnelCounter {
             var last: UInt64?
             for (index, source) in logs.sources.enumerated() {
                 let lower = source.index(of: UInt32(first), from: cursors[index])
-                var upper = lower
-                if users.upperBound > UInt32.max {
-                    upper = source.users.count
-                } else {
-                    upper = source.index(of: UInt32(users.upperBound), from: lower)
-                }
+                let upper = users.upperBound > UInt32.max ? source.users.count : source.index(of: UInt32(users.upperBound), from: lower)
                 (slices[index], cursors[index]) = (lower..<upper, upper)
                 if upper > lower { last = max(last ?? 0, UInt64(source.users[upper - 1])) }
             }
             guard let last else { return }
+            let names = logs.names.count
             let restricts = segment?.restrictsUsers ?? false
-            let count = Int(last - first) + 1
+            let groups = (Int(last - first) + 1) * names
             firsts.removeAll(keepingCapacity: true)
-            firsts.append(contentsOf: repeatElement(0, count: count + 1))
+            firsts.append(contentsOf: repeatElement(0, count: groups + 1))
             for (index, source) in logs.sources.enumerated() {
                 for run in slices[index] where !restricts || segment!.allows(user: source.users[run]) {
-                    firsts[Int(UInt64(source.users[run]) - first) + 1] += Int(source.ends[run]) - source.first(of: run)
+                    firsts[Int(UInt64(source.users[run]) - first) * names + source.nameIndex + 1] += Int(source.ends[run]) - source.first(of: run)
                 }
             }
             for index in firsts.indices.dropFirst() { firsts[index] += firsts[index - 1] }
-            // Taken out of `self` while their buffers are written, and put back after.
-            var (byUser, ends): ([Event], [Int]) = ([], [])
-            swap(&byUser, &self.byUser)
-            swap(&ends, &self.ends)
-            defer {
-                swap(&byUser, &self.byUser)
-                swap(&ends, &self.ends)
-            }
-            if byUser.count < firsts[count] { byUser = Array(repeating: Event(timeAndSteps: 0, value: 0), count: firsts[count]) }
+            if events.count < firsts[groups] { events = Array(repeating: 0, count: firsts[groups]) }
+            if breakdown, values.count < firsts[groups] { values = Array(repeating: 0, count: firsts[groups]) }
             ends.removeAll(keepingCapacity: true)
             ends.append(contentsOf: firsts.dropLast())
-            let firsts = firsts
+            gather(from: first, names: names, restricts: restricts)
+            for user in 0..<groups / names { countUser(groups: user * names, into: &durations) }
+        }
+
+        /// Writes the events of the block's slices, from the user numbered `first`, to their
+        /// groups, moving ``ends``.
+        private mutating func gather(from first: UInt64, names: Int, restricts: Bool) {
             let conditional = matcher.conditionalSteps
             let filtered = segment != nil
+            // Taken out of `self` while their buffers are written, and put back after.
+            var (events, values, ends): ([Event], [Int32], [Int]) = ([], [], [])
+            swap(&events, &self.events)
+            swap(&values, &self.values)
+            swap(&ends, &self.ends)
+            defer {
+                swap(&events, &self.events)
+                swap(&values, &self.values)
+                swap(&ends, &self.ends)
+            }
             logs.keyMatches.withUnsafeBufferPointer { keyMatches in
-                byUser.withUnsafeMutableBufferPointer { byUser in
+                events.withUnsafeMutableBufferPointer { events in
                     ends.withUnsafeMutableBufferPointer { ends in
                         for (index, source) in logs.sources.enumerated() {
-                            let start = (source.start - base) << Event.stepBits
+                            let start = (source.start - base) << FunnelCounter.stepBits
                             // Most day logs need neither an entry nor a value: their events are
                             // only checked against the segment's keys, if it has a filter.
                             let plain = source.steps & conditional == 0 && !(breakdown && source.steps & 1 != 0)
@@ -236,12 +242,12 @@ struct FunnelCounter {
                             for run in slices[index] {
                                 let user = source.users[run]
                                 guard !restricts || segment!.allows(user: user) else { continue }
-                                let slot = Int(UInt64(user) - first)
-                                var end = ends[slot]
+                                let group = Int(UInt64(user) - first) * names + source.nameIndex
+                                var end = ends[group]
                                 for event in source.first(of: run)..<Int(source.ends[run])
                                 where filtered ? keyMatches[source.keyMatches + Int(source.keyIndexes[event])] : true {
                                     if plain {
-                                        byUser[end] = Event(timeAndSteps: named &+ Int64(source.times[event]) &<< Event.stepBits, value: 0)
+                                        events[end] = named &+ Int64(source.times[event]) &<< FunnelCounter.stepBits
                                         end += 1
                                         continue
                                     }
@@ -251,164 +257,68 @@ struct FunnelCounter {
                                         screen: log.screens[Int(source.screenIndexes[event])])
                                     let steps = matcher.steps(of: entry)
                                     guard steps != 0 else { continue }
-                                    let value = breakdown && steps & 1 != 0 ? matcher.value(of: entry) : 0
-                                    byUser[end] = Event(
-                                        timeAndSteps: start + Int64(source.times[event]) << Event.stepBits | Int64(steps), value: value)
+                                    if breakdown, steps & 1 != 0 { values[end] = matcher.value(of: entry) }
+                                    events[end] = start + Int64(source.times[event]) << FunnelCounter.stepBits | Int64(steps)
                                     end += 1
                                 }
-                                ends[slot] = end
+                                ends[group] = end
                             }
                         }
                     }
-                    for slot in 0..<count where ends[slot] > firsts[slot] {
-                        let events = UnsafeMutableBufferPointer(rebasing: byUser[firsts[slot]..<ends[slot]])
-                        Self.sort(events)
-                        if counter.values == 1 {
-                            counter.count(UnsafeBufferPointer(events), starts: starts, state: &chain, into: &durations[0])
-                        } else {
-                            counter.count(UnsafeBufferPointer(events), starts: starts, state: &state, into: &durations)
-                        }
-                    }
                 }
             }
         }
 
-        /// Puts one user's events, in order of day and within a day of name, in time order.
-        private static func sort(_ events: UnsafeMutableBufferPointer<Event>) {
-            var events = events
-            // Most users have a few events of a funnel's names a day, which an insertion sort
-            // orders in place; one with many more must not take quadratic time.
-            guard events.count <= 64 else {
-                events.sort { $0.timeAndSteps < $1.timeAndSteps }
+        /// Counts one user's chains, from their groups of events from `groups`, adding their
+        /// shortest times to `durations`: per breakdown value of their first-step events, or
+        /// once without a breakdown.
+        private mutating func countUser(groups: Int, into durations: inout [[[Int64]]]) {
+            guard let name = counter.stepNames[0], ends[groups + name] > firsts[groups + name] else { return }
+            guard breakdown else {
+                countChains(groups: groups, value: nil, into: &durations[0])
                 return
             }
-            for index in events.indices.dropFirst() {
-                let event = events[index]
-                var position = index
-                while position > events.startIndex, events[position - 1].timeAndSteps > event.timeAndSteps {
-                    events[position] = events[position - 1]
-                    position -= 1
-                }
-                events[position] = event
+            // The user's values, each counted once: a user has one or a few.
+            var seen: [Int32] = []
+            for index in firsts[groups + name]..<ends[groups + name] where events[index] & 1 != 0 && !seen.contains(values[index]) {
+                seen.append(values[index])
+                countChains(groups: groups, value: values[index], into: &durations[Int(values[index])])
             }
         }
-    }
 
-    /// One user's chains: per breakdown value met on their first-step events, the latest
-    /// start and the shortest time of each step. Kept between users to reuse its storage.
-    private struct UserState {
-        let steps: Int
-        var values: [Int32] = []
-        var latestStart: [Int64] = []
-        var shortest: [Int64] = []
-        /// Changes decided at the current millisecond, applied when it passes.
-        var pending: [(slot: Int, step: Int, start: Int64)] = []
-
-        init(steps: Int) { self.steps = steps }
-
-        mutating func reset() {
-            values.removeAll(keepingCapacity: true)
-            latestStart.removeAll(keepingCapacity: true)
-            shortest.removeAll(keepingCapacity: true)
-        }
-
-        /// The slot of `value`, made if missing.
-        mutating func slot(of value: Int32) -> Int {
-            if let slot = values.firstIndex(of: value) { return slot }
-            values.append(value)
-            latestStart.append(contentsOf: repeatElement(FunnelCounter.none, count: steps))
-            shortest.append(contentsOf: repeatElement(.max, count: steps))
-            return values.count - 1
-        }
-
-        mutating func apply(at time: Int64) {
-            for (slot, step, start) in pending {
-                let index = slot * steps + step
-                latestStart[index] = max(latestStart[index], start)
-                shortest[index] = min(shortest[index], time - start)
+        /// Counts one user's chains whose first-step event has breakdown value `value` (any,
+        /// if `nil`), step by step: the chains reaching step k + 1 are the events of step
+        /// k + 1 with a chain reaching step k strictly before them whose latest start is
+        /// within the window. Each group is in time order, so each step is one merge of two
+        /// ordered lists.
+        private mutating func countChains(groups: Int, value: Int32?, into durations: inout [[Int64]]) {
+            let window = counter.window
+            previous.removeAll(keepingCapacity: true)
+            guard let name = counter.stepNames[0] else { return }
+            for index in firsts[groups + name]..<ends[groups + name] where events[index] & 1 != 0 {
+                let time = events[index] >> FunnelCounter.stepBits
+                if starts.contains(time), value == nil || values[index] == value { previous.append((time, time)) }
             }
-            pending.removeAll(keepingCapacity: true)
-        }
-    }
-
-    /// Counts one user's events, in time order, without a breakdown, adding their shortest
-    /// times to `durations`: the counting below with one value, its state in one array and no
-    /// list of pending changes unless events share a millisecond.
-    ///
-    /// An event's steps are taken from the last, so that a step it completes does not feed
-    /// the next step in the same event; events sharing a millisecond read what came before it.
-    private func count(
-        _ events: UnsafeBufferPointer<Event>, starts: Range<Int64>, state chain: inout [(latestStart: Int64, shortest: Int64)],
-        into durations: inout [[Int64]]
-    ) {
-        chain.withUnsafeMutableBufferPointer { chain in
-            for step in chain.indices { chain[step] = (Self.none, .max) }
-            /// Takes `event`'s steps, reading the chain's latest starts from `before`.
-            func take(_ event: Event, before: (Int) -> Int64) {
-                let time = event.time
-                var steps = event.steps
-                while steps != 0 {
-                    let step = 15 - steps.leadingZeroBitCount
-                    steps &= ~(1 << step)
-                    if step == 0 {
-                        if starts.contains(time) { chain[0] = (time, 0) }
-                    } else {
-                        let start = before(step - 1)
-                        if start != Self.none, time - start <= window {
-                            chain[step] = (max(chain[step].latestStart, start), min(chain[step].shortest, time - start))
-                        }
+            guard !previous.isEmpty else { return }
+            durations[0].append(0)
+            for step in 1..<counter.steps {
+                guard let name = counter.stepNames[step] else { return }
+                current.removeAll(keepingCapacity: true)
+                var (reached, latest, shortest) = (0, FunnelCounter.none, Int64.max)
+                let bit = Event(1) << step
+                for index in firsts[groups + name]..<ends[groups + name] where events[index] & bit != 0 {
+                    let time = events[index] >> FunnelCounter.stepBits
+                    while reached < previous.count, previous[reached].time < time {
+                        latest = max(latest, previous[reached].start)
+                        reached += 1
                     }
+                    guard latest != FunnelCounter.none, time - latest <= window else { continue }
+                    current.append((time, latest))
+                    shortest = min(shortest, time - latest)
                 }
-            }
-            var index = events.startIndex
-            while index < events.endIndex {
-                let time = events[index].time
-                guard index + 1 < events.endIndex, events[index + 1].time == time else {
-                    take(events[index]) { chain[$0].latestStart }
-                    index += 1
-                    continue
-                }
-                // Events sharing a millisecond read the chain as it was before it.
-                let before = chain.map(\.latestStart)
-                while index < events.endIndex, events[index].time == time {
-                    take(events[index]) { before[$0] }
-                    index += 1
-                }
-            }
-            for step in chain.indices where chain[step].latestStart != Self.none { durations[step].append(chain[step].shortest) }
-        }
-    }
-
-    /// Counts one user's events, in time order, adding their shortest times to `durations`.
-    private func count(
-        _ events: UnsafeBufferPointer<Event>, starts: Range<Int64>, state: inout UserState, into durations: inout [[[Int64]]]
-    ) {
-        state.reset()
-        var time = events.first!.time
-        for event in events {
-            if event.time != time {
-                state.apply(at: time)
-                time = event.time
-            }
-            if event.steps & ~1 != 0 {
-                for slot in state.values.indices {
-                    var later = event.steps & ~1
-                    while later != 0 {
-                        let step = later.trailingZeroBitCount
-                        later &= later - 1
-                        let start = state.latestStart[slot * steps + step - 1]
-                        if start != Self.none, event.time - start <= window { state.pending.append((slot, step, start)) }
-                    }
-                }
-            }
-            if event.steps & 1 != 0, starts.contains(event.time) {
-                state.pending.append((state.slot(of: event.value), 0, event.time))
-            }
-        }
-        state.apply(at: time)
-        for (slot, value) in state.values.enumerated() {
-            for step in 0..<steps where state.latestStart[slot * steps + step] != Self.none {
-                durations[Int(value)][step].append(state.shortest[slot * steps + step])
+                guard !current.isEmpty else { return }
+                durations[step].append(shortest)
+                swap(&previous, &current)
             }
         }
     }

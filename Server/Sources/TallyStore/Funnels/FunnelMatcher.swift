@@ -16,6 +16,8 @@ struct FunnelMatcher {
         }
     }
 
+    /// Each step's name as a `label` id, `nil` if no event has it.
+    let stepNames: [Int64?]
     /// The breakdown's values, by index; `nil` for none.
     private(set) var values: [String?] = []
     /// Per name `label` id from `nameBase`: the bits of the steps of that name.
@@ -32,6 +34,7 @@ struct FunnelMatcher {
     /// - Throws: ``TallyStoreError/unknownFilterProperty(_:)``; a database error.
     init(steps: [FunnelStep], breakdown: String?, reader: RollupReader) throws {
         let names = try steps.map { try reader.labelID($0.event) }
+        stepNames = names
         nameBase = names.compactMap { $0 }.min() ?? 0
         nameSteps = [UInt16](repeating: 0, count: Int((names.compactMap { $0 }.max() ?? nameBase) - nameBase) + 1)
         let known = Set(reader.properties.filterNames + ["screen"])
