@@ -129,16 +129,15 @@ struct FunnelCounter {
         let base = logs.sources.first?.start ?? 0
         let durations = Locked([[[Int64]]](repeating: Array(repeating: [], count: steps), count: values))
         DispatchQueue.concurrentPerform(iterations: 2) { thread in
-            var counted = [[[Int64]]](repeating: Array(repeating: [], count: steps), count: values)
-            var block = Block(counter: self, logs: logs, base: base, matcher: matcher, segment: segment, breakdown: breakdown)
+            let block = Block(counter: self, logs: logs, base: base, matcher: matcher, segment: segment, breakdown: breakdown)
             for index in stride(from: thread, to: blocks, by: 2) {
                 // The last block takes every user after it: the count of users only sizes them.
                 let end = index == blocks - 1 ? UInt64(UInt32.max) + 1 : UInt64(index + 1) << shift
-                block.count(UInt64(index) << shift..<end, into: &counted)
+                block.count(UInt64(index) << shift..<end)
             }
             durations.withLock { durations in
-                for value in counted.indices {
-                    for step in counted[value].indices { durations[value][step] += counted[value][step] }
+                for value in 0..<values {
+                    for step in 0..<steps { durations[value][step] += block.durations[value * steps + step] }
                 }
             }
         }
@@ -151,7 +150,10 @@ struct FunnelCounter {
     }
 
     /// One thread's storage for counting blocks of users, reused from one to the next.
-    private struct Block {
+    ///
+    /// Its buffers are plain memory it owns: through arrays, each event's reads and writes
+    /// were checked for bounds, exclusive access and uniqueness, which took most of the count.
+    private final class Block {
         let counter: FunnelCounter
         let logs: Logs
         /// The first day's start, which event times count from.
@@ -166,27 +168,39 @@ struct FunnelCounter {
         /// Per source, the users of the block.
         var slices: [Range<Int>]
         /// The block's events, grouped by user, then name: each group in time order.
-        var events: [Event] = []
+        var events = Buffer<Event>()
         /// With a breakdown, each first-step event's value, beside it in `events`.
-        var values: [Int32] = []
+        var values = Buffer<Int32>()
         /// Per group (user of the block, then name), where its events start in `events`, then
         /// where they end.
-        var firsts: [Int] = []
-        var ends: [Int] = []
+        var firsts = Buffer<Int>()
+        var ends = Buffer<Int>()
         /// The chains reaching the step before, and those reaching this step: each as the time
         /// it reached the step and the latest first-step time it can start from.
-        var previous: [(time: Int64, start: Int64)] = []
-        var current: [(time: Int64, start: Int64)] = []
+        var previous = Buffer<(time: Int64, start: Int64)>()
+        var current = Buffer<(time: Int64, start: Int64)>()
+        /// Per breakdown value, then step, each user's shortest time.
+        var durations: [[Int64]]
 
         init(counter: FunnelCounter, logs: Logs, base: Int64, matcher: FunnelMatcher, segment: SegmentMatcher?, breakdown: Bool) {
             (self.counter, self.logs, self.base, self.matcher, self.segment, self.breakdown) = (counter, logs, base, matcher, segment, breakdown)
             starts = (counter.starts.lowerBound - base)..<(counter.starts.upperBound - base)
             cursors = Array(repeating: 0, count: logs.sources.count)
             slices = Array(repeating: 0..<0, count: logs.sources.count)
+            durations = Array(repeating: [], count: counter.values * counter.steps)
         }
 
-        /// Counts the users numbered in `users`, adding their shortest times to `durations`.
-        mutating func count(_ users: Range<UInt64>, into durations: inout [[[Int64]]]) {
+        deinit {
+            events.free()
+            values.free()
+            firsts.free()
+            ends.free()
+            previous.free()
+            current.free()
+        }
+
+        /// Counts the users numbered in `users`, adding their shortest times to ``durations``.
+        func count(_ users: Range<UInt64>) {
             let first = users.lowerBound
             var last: UInt64?
             for (index, source) in logs.sources.enumerated() {
@@ -199,90 +213,81 @@ struct FunnelCounter {
             let names = logs.names.count
             let restricts = segment?.restrictsUsers ?? false
             let groups = (Int(last - first) + 1) * names
-            firsts.removeAll(keepingCapacity: true)
-            firsts.append(contentsOf: repeatElement(0, count: groups + 1))
+            firsts.reserve(groups + 1)
+            ends.reserve(groups)
+            let offsets = firsts.base
+            offsets.initialize(repeating: 0, count: groups + 1)
             for (index, source) in logs.sources.enumerated() {
                 for run in slices[index] where !restricts || segment!.allows(user: source.users[run]) {
-                    firsts[Int(UInt64(source.users[run]) - first) * names + source.nameIndex + 1] += Int(source.ends[run]) - source.first(of: run)
+                    offsets[Int(UInt64(source.users[run]) - first) * names + source.nameIndex + 1] += Int(source.ends[run]) - source.first(of: run)
                 }
             }
-            for index in firsts.indices.dropFirst() { firsts[index] += firsts[index - 1] }
-            if events.count < firsts[groups] { events = Array(repeating: 0, count: firsts[groups]) }
-            if breakdown, values.count < firsts[groups] { values = Array(repeating: 0, count: firsts[groups]) }
-            ends.removeAll(keepingCapacity: true)
-            ends.append(contentsOf: firsts.dropLast())
+            for index in 1...groups { offsets[index] += offsets[index - 1] }
+            events.reserve(offsets[groups])
+            previous.reserve(offsets[groups])
+            current.reserve(offsets[groups])
+            if breakdown { values.reserve(offsets[groups]) }
+            ends.base.update(from: offsets, count: groups)
             gather(from: first, names: names, restricts: restricts)
-            for user in 0..<groups / names { countUser(groups: user * names, into: &durations) }
+            for user in 0..<groups / names { countUser(groups: user * names) }
         }
 
         /// Writes the events of the block's slices, from the user numbered `first`, to their
         /// groups, moving ``ends``.
-        private mutating func gather(from first: UInt64, names: Int, restricts: Bool) {
+        private func gather(from first: UInt64, names: Int, restricts: Bool) {
             let conditional = matcher.conditionalSteps
             let filtered = segment != nil
-            // Taken out of `self` while their buffers are written, and put back after.
-            var (events, values, ends): ([Event], [Int32], [Int]) = ([], [], [])
-            swap(&events, &self.events)
-            swap(&values, &self.values)
-            swap(&ends, &self.ends)
-            defer {
-                swap(&events, &self.events)
-                swap(&values, &self.values)
-                swap(&ends, &self.ends)
-            }
+            let (events, values, ends) = (events.base, values.base, ends.base)
             logs.keyMatches.withUnsafeBufferPointer { keyMatches in
-                events.withUnsafeMutableBufferPointer { events in
-                    ends.withUnsafeMutableBufferPointer { ends in
-                        for (index, source) in logs.sources.enumerated() {
-                            let start = (source.start - base) << FunnelCounter.stepBits
-                            // Most day logs need neither an entry nor a value: their events are
-                            // only checked against the segment's keys, if it has a filter.
-                            let plain = source.steps & conditional == 0 && !(breakdown && source.steps & 1 != 0)
-                            let named = start | Int64(source.steps)
-                            for run in slices[index] {
-                                let user = source.users[run]
-                                guard !restricts || segment!.allows(user: user) else { continue }
-                                let group = Int(UInt64(user) - first) * names + source.nameIndex
-                                var end = ends[group]
-                                for event in source.first(of: run)..<Int(source.ends[run])
-                                where filtered ? keyMatches[source.keyMatches + Int(source.keyIndexes[event])] : true {
-                                    if plain {
-                                        events[end] = named &+ Int64(source.times[event]) &<< FunnelCounter.stepBits
-                                        end += 1
-                                        continue
-                                    }
-                                    let log = logs.dayLogs[source.log]
-                                    let entry = BucketLog.Entry(
-                                        user: user, offset: 0, name: source.name, key: log.keys[Int(source.keyIndexes[event])],
-                                        screen: log.screens[Int(source.screenIndexes[event])])
-                                    let steps = matcher.steps(of: entry)
-                                    guard steps != 0 else { continue }
-                                    if breakdown, steps & 1 != 0 { values[end] = matcher.value(of: entry) }
-                                    events[end] = start + Int64(source.times[event]) << FunnelCounter.stepBits | Int64(steps)
-                                    end += 1
-                                }
-                                ends[group] = end
+                for (index, source) in logs.sources.enumerated() {
+                    let start = (source.start - base) << FunnelCounter.stepBits
+                    // Most day logs need neither an entry nor a value: their events are only
+                    // checked against the segment's keys, if it has a filter.
+                    let plain = source.steps & conditional == 0 && !(breakdown && source.steps & 1 != 0)
+                    let named = start | Int64(source.steps)
+                    for run in slices[index] {
+                        let user = source.users[run]
+                        guard !restricts || segment!.allows(user: user) else { continue }
+                        let group = Int(UInt64(user) - first) * names + source.nameIndex
+                        var end = ends[group]
+                        for event in source.first(of: run)..<Int(source.ends[run])
+                        where filtered ? keyMatches[source.keyMatches + Int(source.keyIndexes[event])] : true {
+                            if plain {
+                                events[end] = named &+ Int64(source.times[event]) &<< FunnelCounter.stepBits
+                                end += 1
+                                continue
                             }
+                            let log = logs.dayLogs[source.log]
+                            let entry = BucketLog.Entry(
+                                user: user, offset: 0, name: source.name, key: log.keys[Int(source.keyIndexes[event])],
+                                screen: log.screens[Int(source.screenIndexes[event])])
+                            let steps = matcher.steps(of: entry)
+                            guard steps != 0 else { continue }
+                            if breakdown, steps & 1 != 0 { values[end] = matcher.value(of: entry) }
+                            events[end] = start + Int64(source.times[event]) << FunnelCounter.stepBits | Int64(steps)
+                            end += 1
                         }
+                        ends[group] = end
                     }
                 }
             }
         }
 
         /// Counts one user's chains, from their groups of events from `groups`, adding their
-        /// shortest times to `durations`: per breakdown value of their first-step events, or
+        /// shortest times to ``durations``: per breakdown value of their first-step events, or
         /// once without a breakdown.
-        private mutating func countUser(groups: Int, into durations: inout [[[Int64]]]) {
-            guard let name = counter.stepNames[0], ends[groups + name] > firsts[groups + name] else { return }
+        private func countUser(groups: Int) {
+            guard let name = counter.stepNames[0], ends.base[groups + name] > firsts.base[groups + name] else { return }
             guard breakdown else {
-                countChains(groups: groups, value: nil, into: &durations[0])
+                countChains(groups: groups, value: nil)
                 return
             }
             // The user's values, each counted once: a user has one or a few.
             var seen: [Int32] = []
-            for index in firsts[groups + name]..<ends[groups + name] where events[index] & 1 != 0 && !seen.contains(values[index]) {
-                seen.append(values[index])
-                countChains(groups: groups, value: values[index], into: &durations[Int(values[index])])
+            for index in firsts.base[groups + name]..<ends.base[groups + name]
+            where events.base[index] & 1 != 0 && !seen.contains(values.base[index]) {
+                seen.append(values.base[index])
+                countChains(groups: groups, value: values.base[index])
             }
         }
 
@@ -291,36 +296,57 @@ struct FunnelCounter {
         /// k + 1 with a chain reaching step k strictly before them whose latest start is
         /// within the window. Each group is in time order, so each step is one merge of two
         /// ordered lists.
-        private mutating func countChains(groups: Int, value: Int32?, into durations: inout [[Int64]]) {
-            let window = counter.window
-            previous.removeAll(keepingCapacity: true)
+        private func countChains(groups: Int, value: Int32?) {
+            let (events, values, firsts, ends, window) = (events.base, values.base, firsts.base, ends.base, counter.window)
+            var (previous, current) = (previous.base, current.base)
             guard let name = counter.stepNames[0] else { return }
+            var reaching = 0
             for index in firsts[groups + name]..<ends[groups + name] where events[index] & 1 != 0 {
                 let time = events[index] >> FunnelCounter.stepBits
-                if starts.contains(time), value == nil || values[index] == value { previous.append((time, time)) }
+                guard starts.contains(time), value == nil || values[index] == value else { continue }
+                previous[reaching] = (time, time)
+                reaching += 1
             }
-            guard !previous.isEmpty else { return }
-            durations[0].append(0)
+            guard reaching > 0 else { return }
+            let row = Int(value ?? 0) * counter.steps
+            durations[row].append(0)
             for step in 1..<counter.steps {
                 guard let name = counter.stepNames[step] else { return }
-                current.removeAll(keepingCapacity: true)
-                var (reached, latest, shortest) = (0, FunnelCounter.none, Int64.max)
+                var (reached, extended, latest, shortest) = (0, 0, FunnelCounter.none, Int64.max)
                 let bit = Event(1) << step
                 for index in firsts[groups + name]..<ends[groups + name] where events[index] & bit != 0 {
                     let time = events[index] >> FunnelCounter.stepBits
-                    while reached < previous.count, previous[reached].time < time {
+                    while reached < reaching, previous[reached].time < time {
                         latest = max(latest, previous[reached].start)
                         reached += 1
                     }
                     guard latest != FunnelCounter.none, time - latest <= window else { continue }
-                    current.append((time, latest))
+                    current[extended] = (time, latest)
+                    extended += 1
                     shortest = min(shortest, time - latest)
                 }
-                guard !current.isEmpty else { return }
-                durations[step].append(shortest)
+                guard extended > 0 else { return }
+                durations[row + step].append(shortest)
                 swap(&previous, &current)
+                reaching = extended
             }
         }
+    }
+
+    /// Plain memory of `Element`s (trivial values) that grows and never shrinks; its owner frees it.
+    private struct Buffer<Element> {
+        private(set) var base = UnsafeMutablePointer<Element>.allocate(capacity: 1)
+        private(set) var capacity = 1
+
+        /// Makes room for `count` elements, dropping what it held if it must grow.
+        mutating func reserve(_ count: Int) {
+            guard count > capacity else { return }
+            base.deallocate()
+            capacity = max(count, capacity * 2)
+            base = .allocate(capacity: capacity)
+        }
+
+        func free() { base.deallocate() }
     }
 
     /// The median of `times`, which it reorders; `nil` if empty. Selects the middle instead of
