@@ -60,17 +60,22 @@ extension EventStore {
         } body: { reader, calendar in
             let (starts, scannedDays) = try scanned(calendar)
             let matcher = try FunnelMatcher(steps: steps, breakdown: breakdown, reader: reader)
-            // The bucket logs by UTC day, for the day logs of the steps' names.
-            var logsByDay: [(day: Int64, logs: [(bucket: Int64, log: BucketLogCache.Log)])] = []
-            for (bucket, log) in try reader.rows.logs(in: scannedDays.lowerBound * Bucket.perDay..<scannedDays.upperBound * Bucket.perDay) {
+            // The revisions of the bucket logs by UTC day: the day logs of the steps' names are
+            // made from them unless kept.
+            var revisions: [(day: Int64, revisions: [Int64])] = []
+            for (bucket, revision) in try reader.rows.logRevisions(
+                in: scannedDays.lowerBound * Bucket.perDay..<scannedDays.upperBound * Bucket.perDay)
+            {
                 let day = Bucket.day(of: bucket)
-                if logsByDay.last?.day != day { logsByDay.append((day, [])) }
-                logsByDay[logsByDay.count - 1].logs.append((bucket, log))
+                if revisions.last?.day != day { revisions.append((day, [])) }
+                revisions[revisions.count - 1].revisions.append(revision)
             }
             let names = matcher.names
+            let dayLogs = try reader.rows.logCache.dayLogs(app: app, names: names, days: revisions) { day in
+                try reader.rows.logs(in: day * Bucket.perDay..<(day + 1) * Bucket.perDay)
+            }
             let logs = FunnelCounter.Logs(
-                try reader.rows.logCache.dayLogs(app: app, names: names, days: logsByDay), days: logsByDay.map(\.day), names: names,
-                steps: matcher.steps(named:), segment: reader.segment)
+                dayLogs, days: revisions.map(\.day), names: names, steps: matcher.steps(named:), segment: reader.segment)
             let users = try reader.rows.userCount()
             func counts(values: Int, breakdown: Bool) -> FunnelCounter.Counts {
                 FunnelCounter(

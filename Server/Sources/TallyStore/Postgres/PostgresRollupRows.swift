@@ -235,6 +235,10 @@ struct PostgresRollupRows: RollupRows {
         return Array(Self.slice(logs, key: \.bucket, in: buckets))
     }
 
+    func logRevisions(in buckets: Range<Int64>) throws -> [(bucket: Int64, revision: Int64)] {
+        try logs(in: buckets).map { ($0.bucket, $0.log.revision) }
+    }
+
     func forEachDayKeyUsers(in days: Range<Int64>, _ body: (_ key: Int64, _ users: UnsafeRawBufferPointer) throws -> Void) throws {
         guard keys != nil,
             days.isEmpty || dayKeyRanges.contains(where: { $0.lowerBound <= days.lowerBound && days.upperBound <= $0.upperBound })

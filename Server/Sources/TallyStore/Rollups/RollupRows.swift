@@ -28,6 +28,10 @@ protocol RollupRows {
     /// the ``BucketLogCache`` where it holds the row's revision.
     func logs(in buckets: Range<Int64>) throws -> [(bucket: Int64, log: BucketLogCache.Log)]
 
+    /// The bucket and revision of each `bucket_log` row in `buckets`: what tells whether the
+    /// ``logCache`` holds its log, or a day log made from it.
+    func logRevisions(in buckets: Range<Int64>) throws -> [(bucket: Int64, revision: Int64)]
+
     /// The cache of the logs ``logs(in:)`` returns, and of the day logs made from them.
     var logCache: BucketLogCache { get }
 

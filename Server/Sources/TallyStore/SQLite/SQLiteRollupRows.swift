@@ -52,10 +52,15 @@ struct SQLiteRollupRows: RollupRows {
         while try rows.step() { try rows.withBlob(at: 0, body) }
     }
 
-    func logs(in buckets: Range<Int64>) throws -> [(bucket: Int64, log: BucketLogCache.Log)] {
+    func logRevisions(in buckets: Range<Int64>) throws -> [(bucket: Int64, revision: Int64)] {
         var revisions: [(bucket: Int64, revision: Int64)] = []
         let rows = try self.rows(sql: "SELECT bucket, revision FROM bucket_log WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3", in: buckets)
         while try rows.step() { revisions.append((rows.int64(at: 0), rows.int64(at: 1))) }
+        return revisions
+    }
+
+    func logs(in buckets: Range<Int64>) throws -> [(bucket: Int64, log: BucketLogCache.Log)] {
+        let revisions = try logRevisions(in: buckets)
         let logs = logCache.logs(app: app, revisions)
         var fetched: [(bucket: Int64, log: BucketLogCache.Log)] = []
         for range in revisions.missing(logs) {

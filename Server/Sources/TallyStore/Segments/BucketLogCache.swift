@@ -132,34 +132,36 @@ final class BucketLogCache: Sendable {
     }
 
     /// The day logs of `app` for each of `names` (`label` ids) over each of `days`, each day
-    /// given with its bucket logs in bucket order: a ``DayLog`` per name and day, in that
-    /// order. Those kept for the same revisions are reused; the others are made, on two
-    /// threads, and kept.
+    /// given with the revisions of its `bucket_log` rows in bucket order: a ``DayLog`` per day
+    /// and name, in that order. Those kept for the same revisions are reused; the others are
+    /// made from the day's bucket logs, which `logs` gives, on two threads, and kept.
     ///
-    /// - Throws: ``DamagedRollup`` if a log's runs do not decode.
+    /// - Throws: ``DamagedRollup`` if a log's runs do not decode; what `logs` throws.
     func dayLogs(
-        app: AppID, names: [Int64], days: [(day: Int64, logs: [(bucket: Int64, log: Log)])]
-    ) throws(DamagedRollup) -> [DayLog] {
-        let wanted = days.flatMap { day in names.map { (key: DayKey(app: app.rawValue, day: day.day, name: $0), logs: day.logs) } }
+        app: AppID, names: [Int64], days: [(day: Int64, revisions: [Int64])],
+        logs: (_ day: Int64) throws -> [(bucket: Int64, log: Log)]
+    ) throws -> [DayLog] {
+        let wanted = days.flatMap { day in names.map { (key: DayKey(app: app.rawValue, day: day.day, name: $0), revisions: day.revisions) } }
         var found = state.withLock { state in
             state.clock += 1
             return wanted.map { wanted -> DayLog? in
-                guard let kept = state.days[wanted.key], kept.log.revisions.elementsEqual(wanted.logs.lazy.map(\.log.revision)) else {
-                    return nil
-                }
+                guard let kept = state.days[wanted.key], kept.log.revisions == wanted.revisions else { return nil }
                 state.days[wanted.key] = (kept.log, state.clock)
                 return kept.log
             }
         }
         let missing = found.indices.filter { found[$0] == nil }
         guard !missing.isEmpty else { return found.map { $0! } }
+        var fetched: [Int64: [(bucket: Int64, log: Log)]] = [:]
+        for index in missing where fetched[wanted[index].key.day] == nil { fetched[wanted[index].key.day] = try logs(wanted[index].key.day) }
+        let dayLogs = fetched
         let made = Locked([Int: DayLog]())
         let failure = Locked<DamagedRollup?>(nil)
         DispatchQueue.concurrentPerform(iterations: min(2, missing.count)) { thread in
             for index in stride(from: thread, to: missing.count, by: 2) {
-                let (key, logs) = wanted[missing[index]]
+                let key = wanted[missing[index]].key
                 do throws(DamagedRollup) {
-                    let log = try DayLog(name: key.name, day: key.day, logs: logs)
+                    let log = try DayLog(name: key.name, day: key.day, logs: dayLogs[key.day] ?? [])
                     made.withLock { $0[missing[index]] = log }
                 } catch {
                     failure.withLock { $0 = error }
