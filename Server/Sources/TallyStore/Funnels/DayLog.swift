@@ -27,8 +27,6 @@ final class DayLog: @unchecked Sendable {
     /// The distinct segment keys and screens (`label` ids, 0 for none) of its events.
     let keys: [Int64]
     let screens: [Int64]
-    /// The most events one user has.
-    let longestRun: Int
 
     /// The events named `name` (a `label` id) in `logs`, the bucket logs of the UTC day `day`
     /// in bucket order.
@@ -73,12 +71,11 @@ final class DayLog: @unchecked Sendable {
         (users, ends) = (.allocate(capacity: userCount), .allocate(capacity: userCount))
         (times, keyIndexes, screenIndexes) = (.allocate(capacity: count), .allocate(capacity: count), .allocate(capacity: count))
         let dayStart = day * Bucket.perDay
-        var (event, user, longest) = (0, -1, 0)
+        var (event, user) = (0, -1)
         for entry in order {
             let (log, events) = runs[Int(entry & 0xFFFF_FFFF)]
             if user < 0 || UInt64(users[user]) != entry >> 32 {
                 if user >= 0 { ends[user] = UInt32(event) }
-                longest = max(longest, event - (user > 0 ? Int(ends[user - 1]) : 0))
                 user += 1
                 users[user] = UInt32(entry >> 32)
             }
@@ -92,7 +89,6 @@ final class DayLog: @unchecked Sendable {
             }
         }
         if user >= 0 { ends[user] = UInt32(event) }
-        longestRun = max(longest, event - (user > 0 ? Int(ends[user - 1]) : 0))
     }
 
     deinit {

@@ -31,10 +31,6 @@ struct FunnelCounter {
         /// Per source, from its ``Source/keyMatches``, per entry of its key dictionary whether
         /// the segment's event conditions hold.
         private(set) var keyMatches: [Bool] = []
-        /// Per day, then name: the index of its source, or -1 without one.
-        private(set) var table: [Int] = []
-        /// The most events one user has in the sources, all together.
-        private(set) var longest = 0
 
         /// The day logs `dayLogs` of `names` (`label` ids) over the UTC days `days`, a day log
         /// for each name and day in that order, where `steps` gives the bits of the steps a
@@ -45,17 +41,12 @@ struct FunnelCounter {
                 for (nameIndex, name) in names.enumerated() {
                     let log = dayLogs[dayIndex * names.count + nameIndex]
                     let named = steps(name)
-                    guard named != 0, !log.users.isEmpty else {
-                        table.append(-1)
-                        continue
-                    }
-                    table.append(sources.count)
-                    longest += log.longestRun
+                    guard named != 0, !log.users.isEmpty else { continue }
                     sources.append(
                         Source(
                             users: UnsafeBufferPointer(log.users), ends: UnsafeBufferPointer(log.ends), times: UnsafeBufferPointer(log.times),
                             keyIndexes: UnsafeBufferPointer(log.keyIndexes), screenIndexes: UnsafeBufferPointer(log.screenIndexes),
-                            start: day * Bucket.perDay * Bucket.milliseconds, steps: named, name: name,
+                            start: day * Bucket.perDay * Bucket.milliseconds, steps: named, name: name, nameIndex: nameIndex,
                             log: dayIndex * names.count + nameIndex,
                             keyMatches: keyMatches.count))
                     keyMatches += log.keys.map { segment?.matches(key: $0) ?? true }
@@ -76,8 +67,9 @@ struct FunnelCounter {
         let start: Int64
         /// The bits of the steps its name matches, before their conditions.
         let steps: UInt16
-        /// The name's `label` id.
+        /// The name's `label` id, and its index in ``Logs/names``.
         let name: Int64
+        let nameIndex: Int
         /// Its day log's index in ``Logs/dayLogs``.
         let log: Int
         /// Where its entries start in ``Logs/keyMatches``.
@@ -106,6 +98,12 @@ struct FunnelCounter {
         }
     }
 
+    /// An event that matches at least one step: its millisecond from the first day's start,
+    /// shifted left by ``stepBits``, and the bits of the steps it matches (bit 0: the first step).
+    private typealias Event = Int64
+    /// The bits below a time in an ``Event``.
+    private static let stepBits: Int64 = 10
+
     /// The result: per breakdown value, per step, the users who reached it and the median of
     /// their shortest times in milliseconds (`nil` for the first step or nobody).
     typealias Counts = [[(users: Int, medianMilliseconds: Double?)]]
@@ -122,8 +120,8 @@ struct FunnelCounter {
     let values: Int
 
     private static let none = Int64.min
-    /// How many blocks of users the threads share, alternately.
-    private static let blocks = 64
+    /// About the events a block of users takes.
+    private static let eventsPerBlock = 16_384
 
     /// Counts the events of `logs`, of about `users` users (which sets the blocks).
     ///
@@ -131,17 +129,23 @@ struct FunnelCounter {
     /// and `matcher` finds it matches a step; with `breakdown`, its first-step events take
     /// their value from `matcher`.
     func count(_ logs: Logs, users: Int, matcher: FunnelMatcher, segment: SegmentMatcher?, breakdown: Bool) -> Counts {
-        let last = logs.sources.reduce(0) { max($0, Int($1.users[$1.users.count - 1])) }
-        let perBlock = max(1, (last + Self.blocks) / Self.blocks)
+        let events = logs.sources.reduce(0) { $0 + $1.times.count }
+        // A power of two of users a block, so that a block's first user is a shift away.
+        let wanted = max(2, (events + Self.eventsPerBlock - 1) / Self.eventsPerBlock)
+        let shift = Int.bitWidth - (max(1, (users + wanted - 1) / wanted) - 1).leadingZeroBitCount
+        let blocks = max(1, (users + (1 << shift) - 1) >> shift)
+        let base = logs.sources.first?.start ?? 0
         let durations = Locked([[[Int64]]](repeating: Array(repeating: [], count: steps), count: values))
         DispatchQueue.concurrentPerform(iterations: 2) { thread in
-            let walk = Walk(counter: self, logs: logs, matcher: matcher, segment: segment, breakdown: breakdown)
-            for block in stride(from: thread * perBlock, through: last, by: 2 * perBlock) {
-                walk.count(UInt32(block)..<UInt32(min(block + perBlock, last + 1)))
+            let block = Block(counter: self, logs: logs, base: base, matcher: matcher, segment: segment, breakdown: breakdown)
+            for index in stride(from: thread, to: blocks, by: 2) {
+                // The last block takes every user after it: the count of users only sizes them.
+                let end = index == blocks - 1 ? UInt64(UInt32.max) + 1 : UInt64(index + 1) << shift
+                block.count(UInt64(index) << shift..<end)
             }
             durations.withLock { durations in
                 for value in 0..<values {
-                    for step in 0..<steps { durations[value][step] += walk.durations[value * steps + step] }
+                    for step in 0..<steps { durations[value][step] += block.durations[value * steps + step] }
                 }
             }
         }
@@ -153,34 +157,33 @@ struct FunnelCounter {
         }
     }
 
-    /// One thread's walk through the sources, user by user, and its storage, reused from one
-    /// block of users to the next.
-    ///
-    /// Each source keeps the next user it has, so that a user's events of a name are, day by
-    /// day, the runs of the sources of that name whose next user they are: in time order
-    /// without being gathered or sorted. Gathering each block's events by user and name with a
-    /// counting sort first took two thirds of a 30-day funnel (13 ms of the 20,000-user
-    /// fixture), writing every event once more.
+    /// One thread's storage for counting blocks of users, reused from one to the next.
     ///
     /// Its buffers are plain memory it owns, and its properties are one thread's only, unchecked
     /// for exclusive access: through arrays, each event's reads and writes were checked for
-    /// bounds, exclusive access and uniqueness.
-    private final class Walk {
+    /// bounds, exclusive access and uniqueness, which took most of the count.
+    private final class Block {
         let counter: FunnelCounter
         let logs: Logs
+        /// The first day's start, which event times count from.
+        let base: Int64
         let matcher: FunnelMatcher
         let segment: SegmentMatcher?
         let breakdown: Bool
-        /// The sources, and per day then name the index of its source (-1 for none).
-        let sources: UnsafeMutableBufferPointer<Source>
-        let table: UnsafeMutableBufferPointer<Int>
-        /// Per source: its next user (`UInt32.max` past its last), that user's run, and where
-        /// the run's events start.
-        @exclusivity(unchecked) var next = Buffer<UInt32>()
-        @exclusivity(unchecked) var runs = Buffer<Int>()
-        @exclusivity(unchecked) var firstEvents = Buffer<Int>()
-        /// A user's first-step events, with their breakdown value.
-        @exclusivity(unchecked) var firstSteps = Buffer<(time: Int64, value: Int32)>()
+        /// The first-step times that start a chain, from `base`.
+        let starts: Range<Int64>
+        /// Per source, the index of the first user not yet read.
+        @exclusivity(unchecked) var cursors: [Int]
+        /// Per source, the users of the block.
+        @exclusivity(unchecked) var slices: [Range<Int>]
+        /// The block's events, grouped by user, then name: each group in time order.
+        @exclusivity(unchecked) var events = Buffer<Event>()
+        /// With a breakdown, each first-step event's value, beside it in `events`.
+        @exclusivity(unchecked) var values = Buffer<Int32>()
+        /// Per group (user of the block, then name), where its events start in `events`, then
+        /// where they end.
+        @exclusivity(unchecked) var firsts = Buffer<Int>()
+        @exclusivity(unchecked) var ends = Buffer<Int>()
         /// The chains reaching the step before, and those reaching this step: each as the time
         /// it reached the step and the latest first-step time it can start from.
         @exclusivity(unchecked) var previous = Buffer<(time: Int64, start: Int64)>()
@@ -188,135 +191,145 @@ struct FunnelCounter {
         /// Per breakdown value, then step, each user's shortest time.
         @exclusivity(unchecked) var durations: [[Int64]]
 
-        init(counter: FunnelCounter, logs: Logs, matcher: FunnelMatcher, segment: SegmentMatcher?, breakdown: Bool) {
-            (self.counter, self.logs, self.matcher, self.segment, self.breakdown) = (counter, logs, matcher, segment, breakdown)
-            sources = .allocate(capacity: logs.sources.count)
-            _ = sources.initialize(from: logs.sources)
-            table = .allocate(capacity: logs.table.count)
-            _ = table.initialize(from: logs.table)
-            next.reserve(logs.sources.count)
-            runs.reserve(logs.sources.count)
-            firstEvents.reserve(logs.sources.count)
-            for index in sources.indices {
-                (next.base[index], runs.base[index], firstEvents.base[index]) = (sources[index].users[0], 0, 0)
-            }
-            firstSteps.reserve(logs.longest)
-            previous.reserve(logs.longest)
-            current.reserve(logs.longest)
+        init(counter: FunnelCounter, logs: Logs, base: Int64, matcher: FunnelMatcher, segment: SegmentMatcher?, breakdown: Bool) {
+            (self.counter, self.logs, self.base, self.matcher, self.segment, self.breakdown) = (counter, logs, base, matcher, segment, breakdown)
+            starts = (counter.starts.lowerBound - base)..<(counter.starts.upperBound - base)
+            cursors = Array(repeating: 0, count: logs.sources.count)
+            slices = Array(repeating: 0..<0, count: logs.sources.count)
             durations = Array(repeating: [], count: counter.values * counter.steps)
         }
 
         deinit {
-            sources.deallocate()
-            table.deallocate()
-            next.free()
-            runs.free()
-            firstEvents.free()
-            firstSteps.free()
+            events.free()
+            values.free()
+            firsts.free()
+            ends.free()
             previous.free()
             current.free()
         }
 
         /// Counts the users numbered in `users`, adding their shortest times to ``durations``.
-        func count(_ users: Range<UInt32>) {
-            let (next, runs, firstEvents) = (next.base, runs.base, firstEvents.base)
-            for index in sources.indices where next[index] < users.lowerBound {
-                let source = sources[index]
-                let run = source.index(of: users.lowerBound, from: runs[index])
-                (runs[index], firstEvents[index]) = (run, source.first(of: run))
-                next[index] = run < source.users.count ? source.users[run] : .max
+        func count(_ users: Range<UInt64>) {
+            let first = users.lowerBound
+            var last: UInt64?
+            for (index, source) in logs.sources.enumerated() {
+                let lower = source.index(of: UInt32(first), from: cursors[index])
+                let upper = users.upperBound > UInt32.max ? source.users.count : source.index(of: UInt32(users.upperBound), from: lower)
+                (slices[index], cursors[index]) = (lower..<upper, upper)
+                if upper > lower { last = max(last ?? 0, UInt64(source.users[upper - 1])) }
             }
+            guard let last else { return }
+            let names = logs.names.count
             let restricts = segment?.restrictsUsers ?? false
-            for user in users {
-                if !restricts || segment!.allows(user: user) { countUser(user) }
-                for index in sources.indices where next[index] == user {
-                    let source = sources[index]
-                    let run = runs[index]
-                    (runs[index], firstEvents[index]) = (run + 1, Int(source.ends[run]))
-                    next[index] = run + 1 < source.users.count ? source.users[run + 1] : .max
+            let groups = (Int(last - first) + 1) * names
+            firsts.reserve(groups + 1)
+            ends.reserve(groups)
+            let offsets = firsts.base
+            offsets.initialize(repeating: 0, count: groups + 1)
+            for (index, source) in logs.sources.enumerated() {
+                for run in slices[index] where !restricts || segment!.allows(user: source.users[run]) {
+                    offsets[Int(UInt64(source.users[run]) - first) * names + source.nameIndex + 1] += Int(source.ends[run]) - source.first(of: run)
                 }
             }
+            for index in 1...groups { offsets[index] += offsets[index - 1] }
+            events.reserve(offsets[groups])
+            previous.reserve(offsets[groups])
+            current.reserve(offsets[groups])
+            if breakdown { values.reserve(offsets[groups]) }
+            ends.base.update(from: offsets, count: groups)
+            gather(from: first, names: names, restricts: restricts)
+            for user in 0..<groups / names { countUser(groups: user * names) }
         }
 
-        /// Calls `body` with the time and index (in its source) of each event of `user` that
-        /// matches `step`, in time order, with the source's index.
-        @inline(__always)
-        private func forEachEvent(of user: UInt32, step: Int, _ body: (_ time: Int64, _ source: Int, _ event: Int) -> Void) {
-            guard let name = counter.stepNames[step] else { return }
-            let names = logs.names.count
-            let bit = UInt16(1) << step
+        /// Writes the events of the block's slices, from the user numbered `first`, to their
+        /// groups, moving ``ends``.
+        private func gather(from first: UInt64, names: Int, restricts: Bool) {
             let conditional = matcher.conditionalSteps
             let filtered = segment != nil
-            var cell = name
-            while cell < table.count {
-                defer { cell += names }
-                let index = table[cell]
-                guard index >= 0, next.base[index] == user else { continue }
-                let source = sources[index]
-                for event in firstEvents.base[index]..<Int(source.ends[runs.base[index]]) {
-                    if filtered, !logs.keyMatches[source.keyMatches + Int(source.keyIndexes[event])] { continue }
-                    if source.steps & conditional & bit != 0, matcher.steps(of: entry(source, event, user: user)) & bit == 0 { continue }
-                    body(source.start + Int64(source.times[event]), index, event)
+            let (events, values, ends) = (events.base, values.base, ends.base)
+            logs.keyMatches.withUnsafeBufferPointer { keyMatches in
+                for (index, source) in logs.sources.enumerated() {
+                    let start = (source.start - base) << FunnelCounter.stepBits
+                    // Most day logs need neither an entry nor a value: their events are only
+                    // checked against the segment's keys, if it has a filter.
+                    let plain = source.steps & conditional == 0 && !(breakdown && source.steps & 1 != 0)
+                    let named = start | Int64(source.steps)
+                    for run in slices[index] {
+                        let user = source.users[run]
+                        guard !restricts || segment!.allows(user: user) else { continue }
+                        let group = Int(UInt64(user) - first) * names + source.nameIndex
+                        var end = ends[group]
+                        for event in source.first(of: run)..<Int(source.ends[run])
+                        where filtered ? keyMatches[source.keyMatches + Int(source.keyIndexes[event])] : true {
+                            if plain {
+                                events[end] = named &+ Int64(source.times[event]) &<< FunnelCounter.stepBits
+                                end += 1
+                                continue
+                            }
+                            let log = logs.dayLogs[source.log]
+                            let entry = BucketLog.Entry(
+                                user: user, offset: 0, name: source.name, key: log.keys[Int(source.keyIndexes[event])],
+                                screen: log.screens[Int(source.screenIndexes[event])])
+                            let steps = matcher.steps(of: entry)
+                            guard steps != 0 else { continue }
+                            if breakdown, steps & 1 != 0 { values[end] = matcher.value(of: entry) }
+                            events[end] = start + Int64(source.times[event]) << FunnelCounter.stepBits | Int64(steps)
+                            end += 1
+                        }
+                        ends[group] = end
+                    }
                 }
             }
         }
 
-        /// Event `event` of `source`, of `user`, for the matcher.
-        private func entry(_ source: Source, _ event: Int, user: UInt32) -> BucketLog.Entry {
-            let log = logs.dayLogs[source.log]
-            return BucketLog.Entry(
-                user: user, offset: 0, name: source.name, key: log.keys[Int(source.keyIndexes[event])],
-                screen: log.screens[Int(source.screenIndexes[event])])
-        }
-
-        /// Counts one user's chains, adding their shortest times to ``durations``: per
-        /// breakdown value of their first-step events, or once without a breakdown.
-        private func countUser(_ user: UInt32) {
-            let starts = counter.starts
-            var count = 0
-            let firstSteps = firstSteps.base
-            forEachEvent(of: user, step: 0) { time, source, event in
-                guard starts.contains(time) else { return }
-                firstSteps[count] = (time, breakdown ? matcher.value(of: entry(sources[source], event, user: user)) : 0)
-                count += 1
-            }
-            guard count > 0 else { return }
+        /// Counts one user's chains, from their groups of events from `groups`, adding their
+        /// shortest times to ``durations``: per breakdown value of their first-step events, or
+        /// once without a breakdown.
+        private func countUser(groups: Int) {
+            guard let name = counter.stepNames[0], ends.base[groups + name] > firsts.base[groups + name] else { return }
             guard breakdown else {
-                countChains(user, firstSteps: count, value: nil)
+                countChains(groups: groups, value: nil)
                 return
             }
             // The user's values, each counted once: a user has one or a few.
             var seen: [Int32] = []
-            for index in 0..<count where !seen.contains(firstSteps[index].value) {
-                seen.append(firstSteps[index].value)
-                countChains(user, firstSteps: count, value: firstSteps[index].value)
+            for index in firsts.base[groups + name]..<ends.base[groups + name]
+            where events.base[index] & 1 != 0 && !seen.contains(values.base[index]) {
+                seen.append(values.base[index])
+                countChains(groups: groups, value: values.base[index])
             }
         }
 
-        /// Counts one user's chains from their first `firstSteps` first-step events of
-        /// breakdown value `value` (any, if `nil`), step by step: the chains reaching step
-        /// k + 1 are the events of step k + 1 with a chain reaching step k strictly before them
-        /// whose latest start is within the window. A user's events of a name come in time
-        /// order, so each step is one merge of two ordered lists.
-        private func countChains(_ user: UInt32, firstSteps count: Int, value: Int32?) {
-            let window = counter.window
+        /// Counts one user's chains whose first-step event has breakdown value `value` (any,
+        /// if `nil`), step by step: the chains reaching step k + 1 are the events of step
+        /// k + 1 with a chain reaching step k strictly before them whose latest start is
+        /// within the window. Each group is in time order, so each step is one merge of two
+        /// ordered lists.
+        private func countChains(groups: Int, value: Int32?) {
+            let (events, values, firsts, ends, window) = (events.base, values.base, firsts.base, ends.base, counter.window)
             var (previous, current) = (previous.base, current.base)
+            guard let name = counter.stepNames[0] else { return }
             var reaching = 0
-            for index in 0..<count where value == nil || firstSteps.base[index].value == value {
-                let time = firstSteps.base[index].time
+            for index in firsts[groups + name]..<ends[groups + name] where events[index] & 1 != 0 {
+                let time = events[index] >> FunnelCounter.stepBits
+                guard starts.contains(time), value == nil || values[index] == value else { continue }
                 previous[reaching] = (time, time)
                 reaching += 1
             }
+            guard reaching > 0 else { return }
             let row = Int(value ?? 0) * counter.steps
             durations[row].append(0)
             for step in 1..<counter.steps {
+                guard let name = counter.stepNames[step] else { return }
                 var (reached, extended, latest, shortest) = (0, 0, FunnelCounter.none, Int64.max)
-                forEachEvent(of: user, step: step) { time, _, _ in
+                let bit = Event(1) << step
+                for index in firsts[groups + name]..<ends[groups + name] where events[index] & bit != 0 {
+                    let time = events[index] >> FunnelCounter.stepBits
                     while reached < reaching, previous[reached].time < time {
                         latest = max(latest, previous[reached].start)
                         reached += 1
                     }
-                    guard latest != FunnelCounter.none, time - latest <= window else { return }
+                    guard latest != FunnelCounter.none, time - latest <= window else { continue }
                     current[extended] = (time, latest)
                     extended += 1
                     shortest = min(shortest, time - latest)
