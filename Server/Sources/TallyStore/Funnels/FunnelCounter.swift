@@ -227,8 +227,12 @@ struct FunnelCounter {
             let offsets = firsts.base
             offsets.initialize(repeating: 0, count: groups + 1)
             for (index, source) in logs.sources.enumerated() {
-                for run in slices[index] where !restricts || segment!.allows(user: source.users[run]) {
-                    offsets[Int(UInt64(source.users[run]) - first) * names + source.nameIndex + 1] += Int(source.ends[run]) - source.first(of: run)
+                var runStart = source.first(of: slices[index].lowerBound)
+                for run in slices[index] {
+                    let end = Int(source.ends[run])
+                    defer { runStart = end }
+                    guard !restricts || segment!.allows(user: source.users[run]) else { continue }
+                    offsets[Int(UInt64(source.users[run]) - first) * names + source.nameIndex + 1] += end - runStart
                 }
             }
             for index in 1...groups { offsets[index] += offsets[index - 1] }
@@ -254,6 +258,21 @@ struct FunnelCounter {
                     // checked against the segment's keys, if it has a filter.
                     let plain = source.steps & conditional == 0 && !(breakdown && source.steps & 1 != 0)
                     let named = start | Int64(source.steps)
+                    if plain, !filtered, !restricts {
+                        // Most of all: each run copied as it is.
+                        var event = source.first(of: slices[index].lowerBound)
+                        for run in slices[index] {
+                            let group = Int(UInt64(source.users[run]) - first) * names + source.nameIndex
+                            var end = ends[group]
+                            let last = Int(source.ends[run])
+                            while event < last {
+                                events[end] = named &+ Int64(source.times[event]) &<< FunnelCounter.stepBits
+                                (end, event) = (end + 1, event + 1)
+                            }
+                            ends[group] = end
+                        }
+                        continue
+                    }
                     for run in slices[index] {
                         let user = source.users[run]
                         guard !restricts || segment!.allows(user: user) else { continue }
