@@ -19,7 +19,8 @@ final class DayLog: @unchecked Sendable {
     let users: UnsafeMutableBufferPointer<UInt32>
     /// Where each user's events end in the columns.
     let ends: UnsafeMutableBufferPointer<UInt32>
-    /// Each event's millisecond from the day's start, in user order then time order.
+    /// Each event's millisecond from the day's start, in user order then time order; its
+    /// memory holds one more, so that a funnel may read past the last (see ``FunnelCounter``).
     let times: UnsafeMutableBufferPointer<UInt32>
     /// Each event's index in ``keys`` and in ``screens``.
     let keyIndexes: UnsafeMutableBufferPointer<UInt32>
@@ -41,7 +42,9 @@ final class DayLog: @unchecked Sendable {
         for (index, (_, log)) in logs.enumerated() {
             guard let section = log.view.section(named: name) else { continue }
             var sectionRuns = log.view.runs(of: section)
+            // Every user of a day log has an event (a funnel copies at least one a user).
             while let (user, events) = try sectionRuns.next() {
+                guard !events.isEmpty else { continue }
                 order.append(UInt64(user) << 32 | UInt64(runs.count))
                 runs.append((index, events))
             }
@@ -69,7 +72,9 @@ final class DayLog: @unchecked Sendable {
             previous = entry >> 32
         }
         (users, ends) = (.allocate(capacity: userCount), .allocate(capacity: userCount))
-        (times, keyIndexes, screenIndexes) = (.allocate(capacity: count), .allocate(capacity: count), .allocate(capacity: count))
+        times = UnsafeMutableBufferPointer(start: .allocate(capacity: count + 1), count: count)
+        times.baseAddress?[count] = 0
+        (keyIndexes, screenIndexes) = (.allocate(capacity: count), .allocate(capacity: count))
         let dayStart = day * Bucket.perDay
         var (event, user) = (0, -1)
         for entry in order {

@@ -237,7 +237,8 @@ struct FunnelCounter {
                     offsets[Int(UInt64(source.users[run]) - first) * names + source.nameIndex + 1] += end - runStart
                 }
             }
-            for index in 1...groups { offsets[index] += offsets[index - 1] }
+            // Each group takes one event more than it has, which the copy of a run may write.
+            for index in 1...groups { offsets[index] += offsets[index - 1] + 1 }
             events.reserve(offsets[groups])
             previous.reserve(offsets[groups])
             current.reserve(offsets[groups])
@@ -262,16 +263,24 @@ struct FunnelCounter {
                     let named = start | Int64(source.steps)
                     if plain, !filtered, !restricts {
                         // Most of all: each run copied as it is.
+                        // Most runs have one event or two: two are copied without a test, the
+                        // second past the run's end when it has one (into the group's spare
+                        // event or the place of its next, and from the time past a day log's
+                        // last), and a loop copies the rest. A loop for every run spent most of
+                        // the copy on its mispredicted end.
+                        guard let times = source.times.baseAddress else { continue }
                         var event = source.first(of: slices[index].lowerBound)
                         for run in slices[index] {
                             let group = Int(UInt64(source.users[run]) - first) * names + source.nameIndex
-                            var end = ends[group]
+                            let end = ends[group]
                             let last = Int(source.ends[run])
-                            while event < last {
-                                events[end] = named &+ Int64(source.times[event]) &<< FunnelCounter.stepBits
-                                (end, event) = (end + 1, event + 1)
+                            events[end] = named &+ Int64(times[event]) &<< FunnelCounter.stepBits
+                            events[end + 1] = named &+ Int64(times[event + 1]) &<< FunnelCounter.stepBits
+                            for rest in 2..<max(2, last - event) {
+                                events[end + rest] = named &+ Int64(times[event + rest]) &<< FunnelCounter.stepBits
                             }
-                            ends[group] = end
+                            ends[group] = end + last - event
+                            event = last
                         }
                         continue
                     }
