@@ -341,7 +341,6 @@ struct FunnelCounter {
             guard let name = counter.stepNames[0] else { return }
             // The loops take every event of the name and count the ones that match without a
             // branch: which do is as good as random, and mispredicted branches took most of them.
-            // Each buffer has room for a group's events and one more.
             var reaching = 0
             for index in firsts[groups + name]..<ends[groups + name] {
                 let time = events[index] >> FunnelCounter.stepBits
@@ -355,21 +354,16 @@ struct FunnelCounter {
             for step in 1..<counter.steps {
                 guard let name = counter.stepNames[step] else { return }
                 var (reached, extended, latest, shortest) = (0, 0, FunnelCounter.none, Int64.max)
-                // One merge: each turn takes the earlier of the next chain (strictly earlier)
-                // and the next event, the chains ending at a sentinel past every time.
-                previous[reaching] = (.max, FunnelCounter.none)
-                var index = firsts[groups + name]
-                while index < ends[groups + name] {
+                for index in firsts[groups + name]..<ends[groups + name] {
                     let time = events[index] >> FunnelCounter.stepBits
-                    let chain = previous[reached]
-                    let takesChain = chain.time < time
-                    latest = takesChain ? max(latest, chain.start) : latest
-                    reached += takesChain ? 1 : 0
+                    while reached < reaching, previous[reached].time < time {
+                        latest = max(latest, previous[reached].start)
+                        reached += 1
+                    }
                     current[extended] = (time, latest)
-                    let extends = (takesChain ? 0 : 1) & Int((events[index] >> step) & 1) & (time - latest <= window ? 1 : 0)
+                    let extends = Int((events[index] >> step) & 1) & (time - latest <= window ? 1 : 0)
                     extended += extends
                     shortest = extends != 0 ? min(shortest, time - latest) : shortest
-                    index += takesChain ? 0 : 1
                 }
                 guard extended > 0 else { return }
                 durations[row + step].append(shortest)
