@@ -62,13 +62,12 @@ extension EventStore {
             let matcher = try FunnelMatcher(steps: steps, breakdown: breakdown, reader: reader)
             // The revisions of the bucket logs by UTC day: the day logs of the steps' names are
             // made from them unless kept.
+            let rows = try reader.rows.logRevisions(in: scannedDays.lowerBound * Bucket.perDay..<scannedDays.upperBound * Bucket.perDay)
             var revisions: [(day: Int64, revisions: [Int64])] = []
-            for (bucket, revision) in try reader.rows.logRevisions(
-                in: scannedDays.lowerBound * Bucket.perDay..<scannedDays.upperBound * Bucket.perDay)
-            {
-                let day = Bucket.day(of: bucket)
-                if revisions.last?.day != day { revisions.append((day, [])) }
-                revisions[revisions.count - 1].revisions.append(revision)
+            var first = 0
+            for index in rows.indices where index == rows.count - 1 || Bucket.day(of: rows[index].bucket) != Bucket.day(of: rows[index + 1].bucket) {
+                revisions.append((Bucket.day(of: rows[index].bucket), rows[first...index].map(\.revision)))
+                first = index + 1
             }
             let names = matcher.names
             let dayLogs = try reader.rows.logCache.dayLogs(app: app, names: names, days: revisions) { day in

@@ -49,7 +49,8 @@ struct FunnelCounter {
                             start: day * Bucket.perDay * Bucket.milliseconds, steps: named, name: name, nameIndex: nameIndex,
                             log: dayIndex * names.count + nameIndex,
                             keyMatches: keyMatches.count))
-                    keyMatches += log.keys.map { segment?.matches(key: $0) ?? true }
+                    // Read only under a segment.
+                    if let segment { keyMatches += log.keys.map(segment.matches(key:)) }
                 }
             }
         }
@@ -151,12 +152,15 @@ struct FunnelCounter {
                 }
             }
         }
-        return durations.withLock { $0 }.map { steps in
-            steps.enumerated().map { step, times in
-                var times = times
-                return (times.count, step > 0 ? Self.median(&times) : nil)
-            }
+        // The medians, each step's on a thread of its own.
+        let counts = Locked(Array(repeating: Array(repeating: (users: 0, medianMilliseconds: Double?.none), count: steps), count: values))
+        DispatchQueue.concurrentPerform(iterations: values * steps) { index in
+            let (value, step) = index.quotientAndRemainder(dividingBy: steps)
+            var times = durations.withLock { $0[value][step] }
+            let count = (times.count, step > 0 ? Self.median(&times) : nil)
+            counts.withLock { $0[value][step] = count }
         }
+        return counts.withLock { $0 }
     }
 
     /// One thread's storage for counting blocks of users, reused from one to the next.
@@ -238,10 +242,14 @@ struct FunnelCounter {
                 }
             }
             // Each group takes one event more than it has, which the copy of a run may write.
-            for index in 1...groups { offsets[index] += offsets[index - 1] + 1 }
+            var largest = 0
+            for index in 1...groups {
+                largest = max(largest, offsets[index])
+                offsets[index] += offsets[index - 1] + 1
+            }
             events.reserve(offsets[groups])
-            previous.reserve(offsets[groups])
-            current.reserve(offsets[groups])
+            previous.reserve(largest + 1)
+            current.reserve(largest + 1)
             if breakdown { values.reserve(offsets[groups]) }
             ends.base.update(from: offsets, count: groups)
             gather(from: first, names: names, restricts: restricts)
