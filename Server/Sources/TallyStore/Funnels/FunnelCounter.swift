@@ -6,18 +6,18 @@ import Locking
 ///
 /// It reads the ``DayLog``s of the steps' names, each sorted by user, in blocks of users
 /// (about 16,384 events a block), the two threads taking alternate blocks. A block is one
-/// slice of each day log: its events are gathered by user with a counting sort, in the order
-/// of the day logs (by day, then name), each user's put in time order and counted in one
-/// pass, all within the core's cache. Over the 15-minute bucket logs instead, which are
-/// sorted by user only within a bucket, partitioning the events by user first took 22 ms
-/// for a 30-day, 4-step funnel of the 20,000-user fixture, 10 of them to partition.
+/// slice of each day log: a counting sort gathers its events by user and name, and since the
+/// day logs come by day, then name, each group is in time order. Then each user is counted
+/// step by step, all within the core's cache. Over the 15-minute bucket logs instead, which
+/// are sorted by user only within a bucket, partitioning the events by user first took
+/// 22 ms for a 30-day, 4-step funnel of the 20,000-user fixture, 10 of them to partition.
 ///
-/// For each step k and breakdown value, the pass keeps the latest first-step time of a chain
-/// reaching step k so far: a later event of step k + 1 within the window of that time
-/// extends it, and no other chain could where that one cannot. So it finds whether the user
-/// reaches each step and, for each, their shortest time from a first-step event (an event
-/// completing step k at time t is best served by the latest start). Events at one
-/// millisecond see only what came strictly before them.
+/// A step's chains are the events of the step with a chain of the step before strictly
+/// earlier, each with the latest first-step time of those chains: it is within the window
+/// of the event if any is, and no other chain could go further. So one merge of each step's
+/// events with the chains before it finds whether the user reaches each step and their
+/// shortest time to it from a first-step event (an event completing a step is best served
+/// by the latest start). Events at one millisecond see only what came strictly before them.
 struct FunnelCounter {
     /// The day logs a funnel reads, by day then name.
     struct Logs: @unchecked Sendable {
