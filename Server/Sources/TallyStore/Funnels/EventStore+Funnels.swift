@@ -10,7 +10,7 @@ extension EventStore {
     ///
     /// Reads only what the engine stores, never raw events: the ``BucketLog``s of the range's
     /// UTC days and of the window after it, as the ``DayLog``s of the steps' names, then counts
-    /// each user's events in one pass (see ``FunnelCounter``).
+    /// each user's chains step by step (see ``FunnelCounter``).
     ///
     /// ```swift
     /// let funnel = try await store.funnel(app: app, steps: ["app_open", "bill_created"], from: "2026-11-01", to: "2026-11-30")
