@@ -110,12 +110,12 @@ import Testing
 
     @Test func staysWithinItsBytesOverManyRounds() throws {
         var random = SplitMix64(seed: 2)
-        let cache = BucketLogCache(capacity: 200_000)
+        let cache = BucketLogCache(capacity: 30_000)
         var revision: Int64 = 0
         for round in 0..<2_000 {
             revision += 1
             let bucket = Int64.random(in: 0..<400, using: &random)
-            let log = try Self.log(revision: revision, events: Int.random(in: 1...2_000, using: &random), &random)
+            let log = try Self.log(revision: revision, events: Int.random(in: 1...300, using: &random), &random)
             cache.keep(app: AppID(rawValue: Int64(round % 3)), [(bucket, log)])
             #expect(cache.size <= cache.capacity)
             // What was just kept is served, unless it alone is past the capacity.

@@ -121,7 +121,12 @@ extension PostgresBackend {
             }
         }
         labels.withLock { $0.add(rows.fetchedLabels) }
-        return try body(RollupReader(rows: rows), stored)
+        // The computation runs on a dispatch queue, as SQLite's do on its readers: a funnel or
+        // a metric set takes both cores for a while, and on Swift's cooperative threads it held
+        // up every task of the process meanwhile.
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try body(RollupReader(rows: rows), stored) }) }
+        }
     }
 }
 
