@@ -270,12 +270,12 @@ struct FunnelCounter {
                     let plain = source.steps & conditional == 0 && !(breakdown && source.steps & 1 != 0)
                     let named = start | Int64(source.steps)
                     if plain, !filtered, !restricts {
-                        // Most of all: each run copied as it is.
-                        // Most runs have one event or two: two are copied without a test, the
-                        // second past the run's end when it has one (into the group's spare
-                        // event or the place of its next, and from the time past a day log's
-                        // last), and a loop copies the rest. A loop for every run spent most of
-                        // the copy on its mispredicted end.
+                        // The most common case: each run copied as it is. Most runs have one
+                        // event or two: two are copied without a test, the second past the
+                        // run's end when it has one (into the group's spare event or the place
+                        // of its next, and from the time past a day log's last), and a loop
+                        // copies the rest. A loop for every run spent most of the copy on its
+                        // mispredicted end.
                         guard let times = source.times.baseAddress else { continue }
                         var event = source.first(of: slices[index].lowerBound)
                         for run in slices[index] {
