@@ -62,13 +62,8 @@ extension EventStore {
             let matcher = try FunnelMatcher(steps: steps, breakdown: breakdown, reader: reader)
             // The revisions of the bucket logs by UTC day: the day logs of the steps' names are
             // made from them unless kept.
-            let rows = try reader.rows.logRevisions(in: scannedDays.lowerBound * Bucket.perDay..<scannedDays.upperBound * Bucket.perDay)
-            var revisions: [(day: Int64, revisions: [Int64])] = []
-            var first = 0
-            for index in rows.indices where index == rows.count - 1 || Bucket.day(of: rows[index].bucket) != Bucket.day(of: rows[index + 1].bucket) {
-                revisions.append((Bucket.day(of: rows[index].bucket), rows[first...index].map(\.revision)))
-                first = index + 1
-            }
+            let revisions = BucketLogCache.days(
+                of: try reader.rows.logRevisions(in: scannedDays.lowerBound * Bucket.perDay..<scannedDays.upperBound * Bucket.perDay))
             let names = matcher.names
             let dayLogs = try reader.rows.logCache.dayLogs(app: app, names: names, days: revisions) { day in
                 try reader.rows.logs(in: day * Bucket.perDay..<(day + 1) * Bucket.perDay)

@@ -183,17 +183,17 @@ struct FunnelCounter {
         /// Per source, the users of the block.
         @exclusivity(unchecked) var slices: [Range<Int>]
         /// The block's events, grouped by user, then name: each group in time order.
-        @exclusivity(unchecked) var events = Buffer<Event>()
+        @exclusivity(unchecked) var events = PlainBuffer<Event>()
         /// With a breakdown, each first-step event's value, beside it in `events`.
-        @exclusivity(unchecked) var values = Buffer<Int32>()
+        @exclusivity(unchecked) var values = PlainBuffer<Int32>()
         /// Per group (user of the block, then name), where its events start in `events`, then
         /// where they end.
-        @exclusivity(unchecked) var firsts = Buffer<Int>()
-        @exclusivity(unchecked) var ends = Buffer<Int>()
+        @exclusivity(unchecked) var firsts = PlainBuffer<Int>()
+        @exclusivity(unchecked) var ends = PlainBuffer<Int>()
         /// The chains reaching the step before, and those reaching this step: each as the time
         /// it reached the step and the latest first-step time it can start from.
-        @exclusivity(unchecked) var previous = Buffer<(time: Int64, start: Int64)>()
-        @exclusivity(unchecked) var current = Buffer<(time: Int64, start: Int64)>()
+        @exclusivity(unchecked) var previous = PlainBuffer<(time: Int64, start: Int64)>()
+        @exclusivity(unchecked) var current = PlainBuffer<(time: Int64, start: Int64)>()
         /// Per breakdown value, then step, each user's shortest time.
         @exclusivity(unchecked) var durations: [[Int64]]
 
@@ -379,22 +379,6 @@ struct FunnelCounter {
                 reaching = extended
             }
         }
-    }
-
-    /// Plain memory of `Element`s (trivial values) that grows and never shrinks; its owner frees it.
-    private struct Buffer<Element> {
-        private(set) var base = UnsafeMutablePointer<Element>.allocate(capacity: 1)
-        private(set) var capacity = 1
-
-        /// Makes room for `count` elements, dropping what it held if it must grow.
-        mutating func reserve(_ count: Int) {
-            guard count > capacity else { return }
-            base.deallocate()
-            capacity = max(count, capacity * 2)
-            base = .allocate(capacity: capacity)
-        }
-
-        func free() { base.deallocate() }
     }
 
     /// The median of `times`, which it reorders; `nil` if empty. Selects the middle instead of

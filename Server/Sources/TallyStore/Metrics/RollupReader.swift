@@ -5,6 +5,8 @@
 /// through them (see ``SegmentFilter``), read from the ``BucketLog`` and the per-key user sets
 /// instead of the unfiltered rollups.
 struct RollupReader {
+    /// The app whose rows ``rows`` holds.
+    let app: AppID
     let rows: any RollupRows
     /// The segment the computations are narrowed to, if any.
     var segment: SegmentMatcher?

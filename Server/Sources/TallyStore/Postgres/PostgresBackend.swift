@@ -125,7 +125,7 @@ extension PostgresBackend {
         // a metric set takes both cores for a while, and on Swift's cooperative threads it held
         // up every task of the process meanwhile.
         return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try body(RollupReader(rows: rows), stored) }) }
+            DispatchQueue.global().async { continuation.resume(with: Result { try body(RollupReader(app: app, rows: rows), stored) }) }
         }
     }
 }

@@ -24,15 +24,20 @@ struct RollupNeeds: Sendable {
     /// Whether segment keys, their per-day user sets and user property sets are read.
     var segmentKeys = false
 
-    /// The needs of the same computation narrowed to a segment: the logs of the buckets whose
-    /// counts, screens or detail it reads, and for each window of users, the per-key user sets
-    /// of its whole UTC days and the logs of its edges (see ``RollupReader/segmentUsers(in:_:)``),
-    /// beside the first-seen sets it still reads.
+    /// The needs of the same computation narrowed to a segment: the logs a scan of the buckets
+    /// whose counts, screens or detail it reads takes, and for each window of users, the
+    /// per-key user sets of its whole UTC days and what a scan of its edges takes (see
+    /// ``RollupReader/segmentUsers(in:_:)`` and ``RollupReader/scanParts(of:)``), beside the
+    /// first-seen sets it still reads.
     var segmented: RollupNeeds {
         var needs = self
-        needs.logs += [names, screens, activity].compactMap { $0 }
+        var scanned = [names, screens, activity].compactMap { $0 }
         for window in userWindows {
-            for (period, range) in RollupReader.userSetRows(covering: window) where period == .bucket { needs.logs.append(range) }
+            for (period, range) in RollupReader.userSetRows(covering: window) where period == .bucket { scanned.append(range) }
+        }
+        for range in scanned {
+            let parts = RollupReader.scanParts(of: range)
+            needs.logs += parts.days.map { $0.day * Bucket.perDay..<($0.day + 1) * Bucket.perDay } + parts.logs
         }
         needs.segmentKeys = true
         return needs

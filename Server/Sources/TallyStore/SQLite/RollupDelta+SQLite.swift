@@ -5,10 +5,11 @@ extension RollupDelta {
     /// that inserted the events.
     ///
     /// Skips the user lookups that `cache` shows would change nothing, and records in `cache`
-    /// what this write stores: keep the cache only if the transaction commits. Migration "v3",
-    /// which rebuilds from raw events before the segments' tables exist (migration "v4"
-    /// rebuilds those), leaves out ``segments``.
-    func write(_ db: Database, app: AppID, cache: inout RollupCache, includingSegments: Bool = true) throws {
+    /// what this write stores: keep the cache only if the transaction commits. Writes
+    /// ``segments`` under the app's `segmentProperties`; without them (migration "v3", which
+    /// rebuilds from raw events before the segments' tables exist; migration "v4" rebuilds
+    /// those) leaves them out.
+    func write(_ db: Database, app: AppID, cache: inout RollupCache, segmentProperties: SegmentProperties?) throws {
         let lookUp = usersToLookUp(app: app, cache: cache)
         let users = try userChanges(
             app: app, stored: lookUp.isEmpty ? [:] : Self.storedUsers(lookUp, db, app: app),
@@ -22,7 +23,7 @@ extension RollupDelta {
         let sets = setChanges(numbers: users.numbers, moves: users.moves)
         try Self.write(sets.buckets, to: "bucket_users", periodColumn: "bucket", db, app: app)
         try Self.write(sets.days, to: "day_users", periodColumn: "day", db, app: app)
-        if includingSegments { try segments.write(db, app: app, users: users.numbers, cache: &cache) }
+        if let segmentProperties { try segments.write(db, app: app, users: users.numbers, cache: &cache, properties: segmentProperties) }
     }
 
     /// The `app_user` rows of `users` that exist.

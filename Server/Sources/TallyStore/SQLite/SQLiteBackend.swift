@@ -67,7 +67,7 @@ final class SQLiteBackend: GroupCommitBackend {
     ) async throws -> T {
         try await pool.read { db in
             guard let stored = try App.fetch(db, id: app) else { throw TallyStoreError.unknownApp(app) }
-            return try body(RollupReader(rows: SQLiteRollupRows(db: db, app: app, logCache: logCache)), stored)
+            return try body(RollupReader(app: app, rows: SQLiteRollupRows(db: db, app: app, logCache: logCache)), stored)
         }
     }
 }

@@ -66,14 +66,15 @@ final class SQLiteGroupWriter: GroupWriter {
         _ group: [IngestBatch], _ db: Database, cache: inout RollupCache
     ) throws -> [Result<InsertResult, any Error>] {
         var deltas: [AppID: RollupDelta] = [:]
-        var knownApps: Set<AppID> = []
+        /// The segment properties of each app of the group, read once.
+        var apps: [AppID: SegmentProperties] = [:]
         let outcomes = group.map { batch in
             Result { () throws -> InsertResult in
                 var accepted: [IngestBatch.Row] = []
                 try db.inSavepoint {
-                    if !knownApps.contains(batch.app) {
-                        guard try App.fetch(db, id: batch.app) != nil else { throw TallyStoreError.unknownApp(batch.app) }
-                        knownApps.insert(batch.app)
+                    if apps[batch.app] == nil {
+                        guard let app = try App.fetch(db, id: batch.app) else { throw TallyStoreError.unknownApp(batch.app) }
+                        apps[batch.app] = app.segmentProperties
                     }
                     let insert = try RawStatement(
                         db,
@@ -102,7 +103,7 @@ final class SQLiteGroupWriter: GroupWriter {
                 return batch.result(accepted: accepted, deltas: &deltas)
             }
         }
-        for (app, delta) in deltas { try delta.write(db, app: app, cache: &cache) }
+        for (app, delta) in deltas { try delta.write(db, app: app, cache: &cache, segmentProperties: apps[app] ?? SegmentProperties()) }
         return outcomes
     }
 }

@@ -293,7 +293,7 @@ enum Schema {
                 deltas[AppID(rawValue: rows.int64(at: 1)), default: RollupDelta()].add(event, timestamp: rows.int64(at: 3))
             }
             guard !deltas.isEmpty else { return }
-            for (app, delta) in deltas { try delta.write(db, app: app, cache: &cache, includingSegments: false) }
+            for (app, delta) in deltas { try delta.write(db, app: app, cache: &cache, segmentProperties: nil) }
             cache.trim()
         }
     }

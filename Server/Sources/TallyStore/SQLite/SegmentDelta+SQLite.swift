@@ -4,14 +4,11 @@ import TallyEvent
 
 extension SegmentDelta {
     /// Merges the delta into what segments and funnels read for `app` (see ``SegmentDelta``),
-    /// given the numbers of its users. Call inside the transaction that inserted the events,
-    /// after ``RollupDelta``'s user numbers are written.
-    func write(_ db: Database, app: AppID, users: [String: UInt32], cache: inout RollupCache) throws {
+    /// under its segment properties `properties`, given the numbers of its users. Call inside
+    /// the transaction that inserted the events, after ``RollupDelta``'s user numbers are
+    /// written.
+    func write(_ db: Database, app: AppID, users: [String: UInt32], cache: inout RollupCache, properties: SegmentProperties) throws {
         guard !isEmpty else { return }
-        try write(db, app: app, users: users, cache: &cache, properties: try App.fetch(db, id: app)?.segmentProperties ?? SegmentProperties())
-    }
-
-    private func write(_ db: Database, app: AppID, users: [String: UInt32], cache: inout RollupCache, properties: SegmentProperties) throws {
         let plan = plan(properties)
         let labels = try RollupDelta.resolveLabels(db, Set(plan.texts), cache: &cache)
         let ids = try plan.ids(labels)

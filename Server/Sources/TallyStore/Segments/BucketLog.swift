@@ -150,9 +150,10 @@ struct BucketLog: Equatable {
             let name: Int64
             /// The indexes of its events in the columns.
             let events: Range<Int>
-            /// Where its runs start in the blob, and how many there are.
+            /// Where its runs start in the blob.
             fileprivate let runsStart: Int
-            fileprivate let runCount: Int
+            /// How many runs it has: how many users sent the name.
+            let runCount: Int
         }
 
         /// The distinct keys and screens, by dictionary index.

@@ -131,6 +131,17 @@ final class BucketLogCache: Sendable {
         }
     }
 
+    /// `rows` (bucket and revision, in bucket order) grouped by UTC day: what ``dayLogs(app:names:days:logs:)``
+    /// takes.
+    static func days(of rows: [(bucket: Int64, revision: Int64)]) -> [(day: Int64, revisions: [Int64])] {
+        var days: [(day: Int64, revisions: [Int64])] = []
+        for (bucket, revision) in rows {
+            let day = Bucket.day(of: bucket)
+            if days.last?.day == day { days[days.count - 1].revisions.append(revision) } else { days.append((day, [revision])) }
+        }
+        return days
+    }
+
     /// The day logs of `app` for each of `names` (`label` ids) over each of `days`, each day
     /// given with the revisions of its `bucket_log` rows in bucket order: a ``DayLog`` per day
     /// and name, in that order. Those kept for the same revisions are reused; the others are

@@ -8,7 +8,7 @@ struct SegmentMatcher: Sendable {
     /// Per segment key number: whether its events meet every event condition.
     private let keys: [Bool]
     /// Per segment key number: its app version's `label` id.
-    let versions: [Int64]
+    private let versions: [Int64]
     /// The users the user conditions allow: members of `included` (every user when `nil`)
     /// not in `excluded`.
     private let included: UserSet?
@@ -74,6 +74,13 @@ struct SegmentMatcher: Sendable {
     @inline(__always)
     func matches(key: Int64) -> Bool {
         key >= 0 && key < keys.count && keys[Int(key)]
+    }
+
+    /// The `label` id of the app version of the segment key `key` (0 for a key it does not
+    /// know).
+    @inline(__always)
+    func version(ofKey key: Int64) -> Int64 {
+        key >= 0 && key < versions.count ? versions[Int(key)] : 0
     }
 
     /// Whether the user conditions allow `user`.
