@@ -105,6 +105,7 @@ extension RollupReader {
         let sections = bucketLogs.flatMap(\.log.view.sections)
         let tally = ScanTally(
             users: try rows.userCount(), names: dayNames + sections.map(\.name),
+            screens: dayLogs.flatMap(\.screens) + bucketLogs.flatMap(\.log.view.screens),
             runs: sections.reduce(0) { $0 + $1.runCount } + dayLogs.reduce(0) { $0 + $1.users.count },
             namesRepeat: days.count > 1 || !bucketLogs.isEmpty)
         var versionTexts: [Int64: String] = [:]
@@ -202,10 +203,11 @@ private final class ScanTally {
     @exclusivity(unchecked) var names = DenseLabels()
     @exclusivity(unchecked) var screens = DenseLabels()
     /// Per name index: its matching events, the users who sent one, and the most one user sent.
-    @exclusivity(unchecked) var nameEvents: [Int]
-    @exclusivity(unchecked) var nameUsers: [Int]
-    @exclusivity(unchecked) var nameMaximum: [UInt32]
-    @exclusivity(unchecked) var screenEvents: [Int] = []
+    @exclusivity(unchecked) var nameCounts = PlainBuffer<(events: Int, users: Int, maximum: UInt32)>()
+    let nameCount: Int
+    /// Per screen index: its matching events.
+    @exclusivity(unchecked) var screenEvents = PlainBuffer<Int>()
+    let screenCount: Int
     /// Per user number: the user's slot, or -1.
     @exclusivity(unchecked) var slots = PlainBuffer<Int32>()
     @exclusivity(unchecked) var userCapacity: Int
@@ -222,15 +224,20 @@ private final class ScanTally {
     let namesRepeat: Bool
 
     /// A tally for an app whose user numbers are below `users` (larger ones still count),
-    /// over logs that hold the names `names` and at most `runs` runs (users of a name in a
-    /// log), more than one of a name if `namesRepeat`.
-    init(users: Int, names: [Int64], runs: Int, namesRepeat: Bool) {
+    /// over logs that hold the names `names` and the screens `screens` (`label` ids, 0 for
+    /// none) and at most `runs` runs (users of a name in a log), more than one of a name if
+    /// `namesRepeat`.
+    init(users: Int, names: [Int64], screens: [Int64], runs: Int, namesRepeat: Bool) {
         self.namesRepeat = namesRepeat
         for name in names { _ = self.names.index(of: name) }
+        for screen in screens where screen != 0 { _ = self.screens.index(of: screen) }
         let count = self.names.labels.count
-        (nameEvents, nameUsers, nameMaximum) = (
-            Array(repeating: 0, count: count), Array(repeating: 0, count: count), Array(repeating: 0, count: count)
-        )
+        nameCount = count
+        nameCounts.reserve(count)
+        nameCounts.base.initialize(repeating: (0, 0, 0), count: count)
+        screenCount = self.screens.labels.count
+        screenEvents.reserve(screenCount)
+        screenEvents.base.initialize(repeating: 0, count: screenCount)
         userCapacity = max(users, 1)
         slots.reserve(userCapacity)
         slots.base.initialize(repeating: -1, count: userCapacity)
@@ -243,6 +250,8 @@ private final class ScanTally {
     }
 
     deinit {
+        nameCounts.free()
+        screenEvents.free()
         slots.free()
         users.free()
         last.free()
@@ -260,7 +269,7 @@ private final class ScanTally {
         let screenIndexes = log.screens.map { $0 == 0 ? -1 : screen($0) }
         let versions = log.keys.map { segment.version(ofKey: $0) }
         for section in log.sections {
-            let name = names.index(of: section.name)
+            let name = name(section.name)
             var runs = log.runs(of: section)
             while let run = try runs.next() {
                 guard segment.allows(user: run.user) else { continue }
@@ -280,7 +289,7 @@ private final class ScanTally {
         versionText: (Int64) throws -> String
     ) throws {
         guard !log.users.isEmpty else { return }
-        let name = names.index(of: label)
+        let name = name(label)
         let keyMatches = log.keys.map(segment.matches(key:))
         let screenIndexes = log.screens.map { $0 == 0 ? -1 : screen($0) }
         let versions = log.keys.map { segment.version(ofKey: $0) }
@@ -316,7 +325,7 @@ private final class ScanTally {
             matched += 1
             if slot < 0 { slot = self.slot(of: user) }
             let screen = screenIndexes[screen(index)]
-            if screen >= 0 { screenEvents[screen] += 1 }
+            if screen >= 0 { screenEvents.base[screen] += 1 }
             // The last event: the latest, and between events at one millisecond the greatest
             // version text.
             let event = (time: time(index), version: versions[key])
@@ -328,22 +337,30 @@ private final class ScanTally {
             if later { last.base[slot] = event }
         }
         guard matched > 0 else { return }
-        nameEvents[name] += Int(matched)
+        let total = nameCounts.base + name
+        total.pointee.events += Int(matched)
         guard namesRepeat else {
-            nameUsers[name] += 1
-            nameMaximum[name] = max(nameMaximum[name], matched)
+            total.pointee.users += 1
+            total.pointee.maximum = max(total.pointee.maximum, matched)
             return
         }
-        let count = perName.base + slot * nameEvents.count + name
-        if count.pointee == 0 { nameUsers[name] += 1 }
+        let count = perName.base + slot * nameCount + name
+        if count.pointee == 0 { total.pointee.users += 1 }
         count.pointee += matched
-        nameMaximum[name] = max(nameMaximum[name], count.pointee)
+        total.pointee.maximum = max(total.pointee.maximum, count.pointee)
     }
 
-    /// The dense index of the screen `label`.
+    /// The dense index of the screen `label`, one of those the tally was made for.
     private func screen(_ label: Int64) -> Int {
         let index = screens.index(of: label)
-        if index == screenEvents.count { screenEvents.append(0) }
+        precondition(index < screenCount, "a screen the scan's logs do not name")
+        return index
+    }
+
+    /// The dense index of the name `label`, one of those the tally was made for.
+    private func name(_ label: Int64) -> Int {
+        let index = names.index(of: label)
+        precondition(index < nameCount, "a name the scan's logs do not hold")
         return index
     }
 
@@ -366,8 +383,8 @@ private final class ScanTally {
         users.base[slot] = user
         last.base[slot] = (.min, 0)
         if namesRepeat {
-            perName.grow(to: slotCount * nameEvents.count, keeping: slot * nameEvents.count)
-            (perName.base + slot * nameEvents.count).initialize(repeating: 0, count: nameEvents.count)
+            perName.grow(to: slotCount * nameCount, keeping: slot * nameCount)
+            (perName.base + slot * nameCount).initialize(repeating: 0, count: nameCount)
         }
         return slot
     }
@@ -379,12 +396,13 @@ private final class ScanTally {
         for slot in 0..<slotCount { _ = flags.insert(users.base[slot]) }
         scan.users = flags.userSet
         // The logs' sections name every event of their buckets, matching or not.
-        for (index, label) in names.labels.enumerated() where nameEvents[index] > 0 {
-            scan.events[label] = nameEvents[index]
-            scan.perUser[label] = (nameEvents[index], nameUsers[index], Int(nameMaximum[index]))
+        for (index, label) in names.labels.enumerated() where nameCounts.base[index].events > 0 {
+            let total = nameCounts.base[index]
+            scan.events[label] = total.events
+            scan.perUser[label] = (total.events, total.users, Int(total.maximum))
         }
-        for (index, label) in screens.labels.enumerated() where screenEvents[index] > 0 {
-            scan.screens[label] = screenEvents[index]
+        for (index, label) in screens.labels.enumerated() where screenEvents.base[index] > 0 {
+            scan.screens[label] = screenEvents.base[index]
         }
         var versions = DenseLabels()
         var counts: [Int] = []
