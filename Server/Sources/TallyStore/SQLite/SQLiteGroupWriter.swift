@@ -66,7 +66,7 @@ final class SQLiteGroupWriter: GroupWriter {
         _ group: [IngestBatch], _ db: Database, cache: inout RollupCache
     ) throws -> [Result<InsertResult, any Error>] {
         var deltas: [AppID: RollupDelta] = [:]
-        /// The segment properties of each app of the group, read once.
+        // The segment properties of each app of the group, read once.
         var apps: [AppID: SegmentProperties] = [:]
         let outcomes = group.map { batch in
             Result { () throws -> InsertResult in
