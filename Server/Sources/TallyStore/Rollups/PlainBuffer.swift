@@ -18,11 +18,11 @@ struct PlainBuffer<Element: BitwiseCopyable> {
     /// Makes room for `count` elements, keeping the first `kept`.
     mutating func grow(to count: Int, keeping kept: Int) {
         guard count > capacity else { return }
-        let grown = UnsafeMutablePointer<Element>.allocate(capacity: max(count, capacity * 2))
-        grown.update(from: base, count: kept)
+        capacity = max(count, capacity * 2)
+        let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
+        grown.initialize(from: base, count: kept)
         base.deallocate()
         base = grown
-        capacity = max(count, capacity * 2)
     }
 
     /// Releases the memory; the buffer must not be used after.

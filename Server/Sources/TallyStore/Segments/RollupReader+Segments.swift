@@ -266,10 +266,10 @@ private final class ScanTally {
     func add(
         _ log: BucketLog.View, start: Int64, keyMatches: [Bool], segment: SegmentMatcher, versionText: (Int64) throws -> String
     ) throws {
-        let screenIndexes = log.screens.map { $0 == 0 ? -1 : screen($0) }
+        let screenIndexes = try log.screens.map { $0 == 0 ? -1 : try screen($0) }
         let versions = log.keys.map { segment.version(ofKey: $0) }
         for section in log.sections {
-            let name = name(section.name)
+            let name = try name(section.name)
             var runs = log.runs(of: section)
             while let run = try runs.next() {
                 guard segment.allows(user: run.user) else { continue }
@@ -289,9 +289,9 @@ private final class ScanTally {
         versionText: (Int64) throws -> String
     ) throws {
         guard !log.users.isEmpty else { return }
-        let name = name(label)
+        let name = try name(label)
         let keyMatches = log.keys.map(segment.matches(key:))
-        let screenIndexes = log.screens.map { $0 == 0 ? -1 : screen($0) }
+        let screenIndexes = try log.screens.map { $0 == 0 ? -1 : try screen($0) }
         let versions = log.keys.map { segment.version(ofKey: $0) }
         var first = 0
         for (user, end) in zip(log.users, log.ends) {
@@ -351,16 +351,20 @@ private final class ScanTally {
     }
 
     /// The dense index of the screen `label`, one of those the tally was made for.
-    private func screen(_ label: Int64) -> Int {
+    ///
+    /// - Throws: ``DamagedRollup`` for another: the scan's logs name every screen they hold.
+    private func screen(_ label: Int64) throws(DamagedRollup) -> Int {
         let index = screens.index(of: label)
-        precondition(index < screenCount, "a screen the scan's logs do not name")
+        guard index < screenCount else { throw DamagedRollup(table: "bucket_log") }
         return index
     }
 
     /// The dense index of the name `label`, one of those the tally was made for.
-    private func name(_ label: Int64) -> Int {
+    ///
+    /// - Throws: ``DamagedRollup`` for another: the scan's logs name every name they hold.
+    private func name(_ label: Int64) throws(DamagedRollup) -> Int {
         let index = names.index(of: label)
-        precondition(index < nameCount, "a name the scan's logs do not hold")
+        guard index < nameCount else { throw DamagedRollup(table: "bucket_log") }
         return index
     }
 
