@@ -191,7 +191,8 @@ struct FunnelCounter {
         @exclusivity(unchecked) var firsts = PlainBuffer<Int>()
         @exclusivity(unchecked) var ends = PlainBuffer<Int>()
         /// The chains reaching the step before, and those reaching this step: each as the time
-        /// it reached the step and the latest first-step time it can start from.
+        /// it reached the step and the latest first-step time it can start from, after one
+        /// chain earlier than any and with room for four later than any (see `countChains`).
         @exclusivity(unchecked) var previous = PlainBuffer<(time: Int64, start: Int64)>()
         @exclusivity(unchecked) var current = PlainBuffer<(time: Int64, start: Int64)>()
         /// Per breakdown value, then step, each user's shortest time.
@@ -248,8 +249,8 @@ struct FunnelCounter {
                 offsets[index] += offsets[index - 1] + 1
             }
             events.reserve(offsets[groups])
-            previous.reserve(largest + 1)
-            current.reserve(largest + 1)
+            previous.reserve(largest + 5)
+            current.reserve(largest + 5)
             if breakdown { values.reserve(offsets[groups]) }
             ends.base.update(from: offsets, count: groups)
             gather(from: first, names: names, restricts: restricts)
@@ -343,16 +344,25 @@ struct FunnelCounter {
         /// k + 1 with a chain reaching step k strictly before them whose latest start is
         /// within the window. Each group is in time order, so each step is one merge of two
         /// ordered lists.
+        ///
+        /// The chains of a step come in time order with their latest starts in order too (an
+        /// event's is the latest of the chains before it), so an event's latest start is the
+        /// start of the last chain strictly before it. The merge finds that chain by comparing
+        /// the next four chains at once and counting those earlier, without a branch: with
+        /// a loop over the chains up to each event, whose end the processor mispredicted, the
+        /// 30-day, 4-step funnel of the 20,000-user fixture took 4.81-4.99 ms p50, against
+        /// 4.28-4.57 (two chains at once: 5.20-5.63; eight: 4.55-4.68; one merge over both
+        /// lists without a branch: 5.17-5.36; a search by halves per event: 5.56-5.64).
         private func countChains(groups: Int, value: Int32?) {
             let (events, values, firsts, ends, window) = (events.base, values.base, firsts.base, ends.base, counter.window)
             var (previous, current) = (previous.base, current.base)
             guard let name = counter.stepNames[0] else { return }
-            // The loops take every event of the name and count the ones that match without a
-            // branch: which do is as good as random, and mispredicted branches took most of them.
+            // The chains from index 1, after one that every event follows.
+            previous[0] = (.min, FunnelCounter.none)
             var reaching = 0
             for index in firsts[groups + name]..<ends[groups + name] {
                 let time = events[index] >> FunnelCounter.stepBits
-                previous[reaching] = (time, time)
+                previous[reaching + 1] = (time, time)
                 let matches = events[index] & 1 != 0 && starts.contains(time) && (value == nil || values[index] == value)
                 reaching += matches ? 1 : 0
             }
@@ -361,17 +371,27 @@ struct FunnelCounter {
             durations[row].append(0)
             for step in 1..<counter.steps {
                 guard let name = counter.stepNames[step] else { return }
-                var (reached, extended, latest, shortest) = (0, 0, FunnelCounter.none, Int64.max)
+                // Four chains after the last that no event follows, for the four compared.
+                for sentinel in 1...4 { previous[reaching + sentinel] = (.max, FunnelCounter.none) }
+                current[0] = (.min, FunnelCounter.none)
+                // The chains before `reached` are strictly earlier than the event.
+                var (reached, extended, shortest) = (1, 0, Int64.max)
                 for index in firsts[groups + name]..<ends[groups + name] {
-                    let time = events[index] >> FunnelCounter.stepBits
-                    while reached < reaching, previous[reached].time < time {
-                        latest = max(latest, previous[reached].start)
-                        reached += 1
-                    }
-                    current[extended] = (time, latest)
-                    let extends = Int((events[index] >> step) & 1) & (time - latest <= window ? 1 : 0)
-                    extended += extends
-                    shortest = extends != 0 ? min(shortest, time - latest) : shortest
+                    let event = events[index]
+                    let time = event >> FunnelCounter.stepBits
+                    var taken: Int
+                    repeat {
+                        let chains = previous + reached
+                        taken =
+                            (chains[0].time < time ? 1 : 0) &+ (chains[1].time < time ? 1 : 0) &+ (chains[2].time < time ? 1 : 0)
+                            &+ (chains[3].time < time ? 1 : 0)
+                        reached &+= taken
+                    } while taken == 4
+                    let latest = previous[reached - 1].start
+                    current[extended + 1] = (time, latest)
+                    let extends = (event >> step) & 1 != 0 && time - latest <= window
+                    extended &+= extends ? 1 : 0
+                    shortest = extends ? min(shortest, time - latest) : shortest
                 }
                 guard extended > 0 else { return }
                 durations[row + step].append(shortest)
