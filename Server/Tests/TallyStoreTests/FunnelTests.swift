@@ -1,4 +1,5 @@
 import Foundation
+import PropertyBased
 import SeededRandom
 import TallyEvent
 import TallyStoreTesting
@@ -146,6 +147,30 @@ import Testing
         }
         let empty = try await store.funnel(app: app, steps: ["a", "b"], from: "2026-01-01", to: "2026-01-02")
         #expect(empty.steps.map(\.users) == [0, 0])
+    }
+}
+
+/// A funnel step's median time, found by selection, against the middle of the sorted times:
+/// many equal times, a day's milliseconds with one far outlier, and any `Int64`.
+@Suite struct FunnelMedianTests {
+    @Test func theMedianIsTheSortedMiddle() async {
+        let generators = [
+            Gen.int64(in: 0...20).array(of: 1...3_000),
+            Gen.int64(in: 0...86_400_000).array(of: 1...3_000).map { $0 + [7_776_000_000] },
+            Gen.int64().array(of: 1...3_000),
+        ]
+        for generator in generators {
+            await propertyCheck(count: 80, input: generator) { times in
+                var selected = times
+                let sorted = times.sorted()
+                let middle = sorted.count / 2
+                let expected = sorted.count % 2 == 1 ? Double(sorted[middle]) : (Double(sorted[middle - 1]) + Double(sorted[middle])) / 2
+                #expect(FunnelCounter.median(&selected) == expected)
+                #expect(selected.sorted() == sorted)
+            }
+        }
+        var empty: [Int64] = []
+        #expect(FunnelCounter.median(&empty) == nil)
     }
 }
 
