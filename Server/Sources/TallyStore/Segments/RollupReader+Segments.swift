@@ -284,28 +284,63 @@ private final class ScanTally {
     /// Counts the events of the day log `log` of the name `label`, whose day starts at
     /// millisecond `start`, that lie in `window` (milliseconds from `start`) and that the
     /// `segment` matches.
+    ///
+    /// A day log holds each user's events of its name as one run in time order, so the run's
+    /// last matching event is its user's last of the log: the loop over the events only counts
+    /// the matching ones (and their screens, in a log that has any), and the user's slot and
+    /// last event are looked at once a run. Looked at for every event, a UTC day of the
+    /// 200,000-user fixture under `app_version` took 2.55-2.66 ms p50.
     func add(
         _ log: DayLog, name label: Int64, start: Int64, window: Range<UInt32>, segment: SegmentMatcher,
         versionText: (Int64) throws -> String
     ) throws {
-        guard !log.users.isEmpty else { return }
+        let matching = log.keys.map { segment.matches(key: $0) ? 1 : 0 }
+        guard !log.users.isEmpty, matching.contains(1) else { return }
         let name = try name(label)
-        let keyMatches = log.keys.map(segment.matches(key:))
         let screenIndexes = try log.screens.map { $0 == 0 ? -1 : try screen($0) }
+        let screens = screenIndexes.contains { $0 >= 0 }
         let versions = log.keys.map { segment.version(ofKey: $0) }
+        let wholeDay = window.lowerBound == 0 && Int64(window.upperBound) >= Bucket.perDay * Bucket.milliseconds
+        let (times, keys) = (log.times, log.keyIndexes)
         var first = 0
         for (user, end) in zip(log.users, log.ends) {
-            // A user's events are in time order: those in the window are a contiguous run.
             var (lower, upper) = (first, Int(end))
             first = upper
-            while lower < upper, log.times[lower] < window.lowerBound { lower += 1 }
-            while lower < upper, log.times[upper - 1] >= window.upperBound { upper -= 1 }
-            let events = lower..<upper
-            guard !events.isEmpty, segment.allows(user: user) else { continue }
-            try add(
-                events, of: user, name: name, keyMatches: keyMatches, screenIndexes: screenIndexes, versions: versions,
-                key: { Int(log.keyIndexes[$0]) }, screen: { Int(log.screenIndexes[$0]) }, time: { start + Int64(log.times[$0]) },
-                versionText: versionText)
+            if !wholeDay {
+                // A user's events are in time order: those in the window are a contiguous run.
+                while lower < upper, times[lower] < window.lowerBound { lower += 1 }
+                while lower < upper, times[upper - 1] >= window.upperBound { upper -= 1 }
+            }
+            guard lower < upper, segment.allows(user: user) else { continue }
+            var (matched, lastMatch) = (0, lower)
+            for index in lower..<upper {
+                let matches = matching[Int(keys[index])]
+                matched &+= matches
+                lastMatch = matches != 0 ? index : lastMatch
+                if screens, matches != 0, case let screen = screenIndexes[Int(log.screenIndexes[index])], screen >= 0 {
+                    screenEvents.base[screen] += 1
+                }
+            }
+            guard matched > 0 else { continue }
+            let slot = slot(of: user)
+            // The last event: the latest, and between events at one millisecond the greatest
+            // version text.
+            var event = (time: start + Int64(times[lastMatch]), version: versions[Int(keys[lastMatch])])
+            var tied = lastMatch
+            while tied > lower, times[tied - 1] == times[lastMatch] {
+                tied -= 1
+                let version = versions[Int(keys[tied])]
+                if matching[Int(keys[tied])] != 0, version != event.version, try versionText(version) > versionText(event.version) {
+                    event.version = version
+                }
+            }
+            let known = last.base[slot]
+            var later = event.time > known.time
+            if event.time == known.time, event.version != known.version {
+                later = try versionText(event.version) > versionText(known.version)
+            }
+            if later { last.base[slot] = event }
+            count(UInt32(matched), slot: slot, name: name)
         }
     }
 
@@ -337,6 +372,12 @@ private final class ScanTally {
             if later { last.base[slot] = event }
         }
         guard matched > 0 else { return }
+        count(matched, slot: slot, name: name)
+    }
+
+    /// Adds `matched` events of the name index `name` to the user of `slot`.
+    @inline(__always)
+    private func count(_ matched: UInt32, slot: Int, name: Int) {
         let total = nameCounts.base + name
         total.pointee.events += Int(matched)
         guard namesRepeat else {
