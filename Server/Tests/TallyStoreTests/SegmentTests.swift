@@ -174,3 +174,47 @@ import Testing
         #expect(try await store.app(id: app)?.segmentProperties == Self.properties)
     }
 }
+
+/// A filtered day of more runs (users of a name in a log) than
+/// ``RollupReader/runsForTwoThreads``, which a scan counts in two halves of the users, one a
+/// thread: in UTC (day logs alone) and in Kathmandu (a day log and the bucket logs of the
+/// rest), several read at once, each equals brute force.
+@Suite struct SegmentScanStressTests {
+    @Test(arguments: TestDatabase.all)
+    func aFilteredDayOfManyUsersMatchesBruteForce(database: TestDatabase) async throws {
+        var random = SplitMix64(seed: 31)
+        let store = try await database.makeStore()
+        let app = try await store.createApp(name: "Many users").app.id
+        let start = instant("2026-03-02T00:00:00Z").unixMilliseconds
+        let events = (0..<36_000).map { _ in
+            let name = ["open", "tap", "screen_view"].randomElement(using: &random)!
+            return Event(
+                id: UUID(uuid: (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }.withUnsafeBytes { $0.load(as: uuid_t.self) }),
+                name: name,
+                // From 6 hours before the day to 6 hours after it, on a 10-second grid so
+                // that some of a user's events share their millisecond.
+                timestamp: Date(unixMilliseconds: start + Int64.random(in: -2_160..<10_800, using: &random) * 10_000),
+                userID: "user\(Int.random(in: 0..<12_000, using: &random))", appVersion: ["1.0", "2.0"].randomElement(using: &random)!,
+                platform: ["iOS", "Android"].randomElement(using: &random)!,
+                properties: name == "screen_view" ? ["screen": .string(["Home", "Cart"].randomElement(using: &random)!)] : [:])
+        }
+        for chunk in stride(from: 0, to: events.count, by: 1_000) {
+            try await store.insert(Array(events[chunk..<min(chunk + 1_000, events.count)]), app: app)
+        }
+        let runs = Set(events.filter { (start..<start + 86_400_000).contains($0.timestamp.unixMilliseconds) }.map { [$0.userID, $0.name] })
+        #expect(runs.count > RollupReader.runsForTwoThreads)
+        for timeZone in ["UTC", "Asia/Kathmandu"] {
+            for filter in [SegmentFilter([.is("app_version", "2.0")]), SegmentFilter([.is("app_version", "2.0"), .isNot("platform", "iOS")])] {
+                let oracle = MetricsOracle(
+                    events: events, timeZone: timeZone, matching: MetricsOracle.matching(filter, properties: SegmentProperties()))
+                let expected = oracle.metrics(date: "2026-03-02", timeZone: timeZone)
+                try await withThrowingTaskGroup(of: DayMetrics.self) { group in
+                    for _ in 0..<3 {
+                        group.addTask { try await store.metrics(app: app, date: "2026-03-02", timeZone: timeZone, filter: filter) }
+                    }
+                    for try await metrics in group { #expect(metrics == expected, "\(timeZone), \(filter)") }
+                }
+            }
+        }
+    }
+}

@@ -1,3 +1,6 @@
+import Dispatch
+import Locking
+
 /// What a filtered range of buckets adds up to, from one scan of its log (see
 /// ``RollupReader/segmentScan(in:)``): a day's metric set asks for its events, screens, users
 /// and per-user detail, and reads the log once.
@@ -12,6 +15,23 @@ struct SegmentScan {
     var perUser: [Int64: (events: Int, users: Int, maximum: Int)] = [:]
     /// Users by the version (`label` id) of their last matching event.
     var versions: [Int64: Int] = [:]
+}
+
+extension SegmentScan {
+    /// One scan of the users of `scans`, each a scan of users no other has.
+    init(merging scans: [SegmentScan]) {
+        guard scans.count > 1 else {
+            self = scans.first ?? SegmentScan()
+            return
+        }
+        for scan in scans {
+            events.merge(scan.events, uniquingKeysWith: +)
+            screens.merge(scan.screens, uniquingKeysWith: +)
+            perUser.merge(scan.perUser) { ($0.events + $1.events, $0.users + $1.users, max($0.maximum, $1.maximum)) }
+            versions.merge(scan.versions, uniquingKeysWith: +)
+        }
+        users = UserSet.union(scans.map(\.users))
+    }
 }
 
 /// The scans a reader made, by range, for the computations after the first.
@@ -82,6 +102,9 @@ extension RollupReader {
     /// ``DenseLabels``, users by a slot given at their first event; see ``ScanTally``), not in
     /// dictionaries: with a dictionary per event the scan of a day of the 20,000-user fixture
     /// under `app_version` took 56 ms.
+    ///
+    /// A large scan counts two halves of the users on two threads, each in a ``ScanTally`` of
+    /// its own, then merges them (see ``runsForTwoThreads``).
     func segmentScan(in buckets: Range<Int64>) throws -> SegmentScan {
         if let known = scans.scans[buckets] { return known }
         guard let segment else { throw RollupNeeds.Unfetched() }
@@ -103,33 +126,56 @@ extension RollupReader {
         let dayLogs = try rows.logCache.dayLogs(app: app, names: dayNames, days: days) { dayBucketLogs[$0] ?? [] }
         let bucketLogs = try parts.logs.flatMap { try rows.logs(in: $0) }
         let sections = bucketLogs.flatMap(\.log.view.sections)
-        let tally = ScanTally(
-            users: try rows.userCount(), names: dayNames + sections.map(\.name),
-            screens: dayLogs.flatMap(\.screens) + bucketLogs.flatMap(\.log.view.screens),
-            runs: sections.reduce(0) { $0 + $1.runCount } + dayLogs.reduce(0) { $0 + $1.users.count },
-            namesRepeat: days.count > 1 || !bucketLogs.isEmpty)
+        let runs = sections.reduce(0) { $0 + $1.runCount } + dayLogs.reduce(0) { $0 + $1.users.count }
+        // The texts of the keys' versions, which order two last events at one millisecond
+        // (0, a key the matcher does not know, as the empty text).
         var versionTexts: [Int64: String] = [:]
-        func versionText(_ id: Int64) throws -> String {
-            if let known = versionTexts[id] { return known }
-            let text = try label(id)
-            versionTexts[id] = text
-            return text
+        for keys in dayLogs.map(\.keys) + bucketLogs.map(\.log.view.keys) {
+            for key in keys where versionTexts[segment.version(ofKey: key)] == nil {
+                let version = segment.version(ofKey: key)
+                versionTexts[version] = version == 0 ? "" : try label(version)
+            }
         }
-        for (index, log) in dayLogs.enumerated() {
-            let day = index / dayNames.count
-            try tally.add(
-                log, name: dayNames[index % dayNames.count], start: days[day].day * Bucket.perDay * Bucket.milliseconds,
-                window: windows[day], segment: segment, versionText: versionText)
+        let texts = versionTexts
+        let users = try rows.userCount()
+        // Two halves of the users, one a thread, once the scan is large enough to pay for
+        // the second thread: split at the middle user of the largest day log.
+        let middle = dayLogs.max { $0.users.count < $1.users.count }.map { $0.users[$0.users.count / 2] } ?? UInt32(users / 2)
+        let halves = runs < Self.runsForTwoThreads || middle == 0 ? [0..<UInt32.max] : [0..<middle, middle..<UInt32.max]
+        let (dayStarts, windowsOfDays) = (days.map { $0.day * Bucket.perDay * Bucket.milliseconds }, windows)
+        let results = Locked([Result<SegmentScan, any Error>?](repeating: nil, count: halves.count))
+        DispatchQueue.concurrentPerform(iterations: halves.count) { half in
+            let result = Result {
+                let tally = ScanTally(
+                    users: users, range: halves[half], names: dayNames + sections.map(\.name),
+                    screens: dayLogs.flatMap(\.screens) + bucketLogs.flatMap(\.log.view.screens), runs: runs,
+                    namesRepeat: dayStarts.count > 1 || !bucketLogs.isEmpty)
+                let versionText = { (id: Int64) in texts[id] ?? "" }
+                for (index, log) in dayLogs.enumerated() {
+                    let day = index / dayNames.count
+                    try tally.add(
+                        log, name: dayNames[index % dayNames.count], start: dayStarts[day], window: windowsOfDays[day],
+                        segment: segment, versionText: versionText)
+                }
+                for (bucket, log) in bucketLogs {
+                    try tally.add(
+                        log.view, start: bucket * Bucket.milliseconds, keyMatches: log.view.keys.map(segment.matches(key:)),
+                        segment: segment, versionText: versionText)
+                }
+                return tally.scan
+            }
+            results.withLock { $0[half] = result }
         }
-        for (bucket, log) in bucketLogs {
-            try tally.add(
-                log.view, start: bucket * Bucket.milliseconds, keyMatches: log.view.keys.map(segment.matches(key:)), segment: segment,
-                versionText: versionText)
-        }
-        let scan = tally.scan
+        let scan = SegmentScan(merging: try results.withLock { $0 }.map { try $0!.get() })
         scans.scans[buckets] = scan
         return scan
     }
+
+    /// The runs (users of a name in a log) from which a scan takes two threads. A UTC day
+    /// of the 200,000-user fixture under `app_version` went from 2.14-2.36 ms p50 to
+    /// 1.53-1.65 on two; below this many runs, a scan is a fraction of a millisecond, of
+    /// which starting the second thread and merging the halves would take a good part.
+    static let runsForTwoThreads = 16_384
 
     /// The users with a matching event in `buckets`: for the whole UTC days inside, the union
     /// of the matching keys' `day_key_users` sets; for the buckets at the edges, a scan of
@@ -208,7 +254,9 @@ private final class ScanTally {
     /// Per screen index: its matching events.
     @exclusivity(unchecked) var screenEvents = PlainBuffer<Int>()
     let screenCount: Int
-    /// Per user number: the user's slot, or -1.
+    /// The users it counts; the others' events are left out.
+    let range: Range<UInt32>
+    /// Per user number from the range's first: the user's slot, or -1.
     @exclusivity(unchecked) var slots = PlainBuffer<Int32>()
     @exclusivity(unchecked) var userCapacity: Int
     /// Per slot: the user, and the millisecond and version of their last matching event.
@@ -223,12 +271,12 @@ private final class ScanTally {
     /// is the user's.
     let namesRepeat: Bool
 
-    /// A tally for an app whose user numbers are below `users` (larger ones still count),
-    /// over logs that hold the names `names` and the screens `screens` (`label` ids, 0 for
-    /// none) and at most `runs` runs (users of a name in a log), more than one of a name if
-    /// `namesRepeat`.
-    init(users: Int, names: [Int64], screens: [Int64], runs: Int, namesRepeat: Bool) {
-        self.namesRepeat = namesRepeat
+    /// A tally of the users in `range` of an app whose user numbers are below `users`
+    /// (larger ones still count), over logs that hold the names `names` and the screens
+    /// `screens` (`label` ids, 0 for none) and at most `runs` runs (users of a name in a log),
+    /// more than one of a name if `namesRepeat`.
+    init(users: Int, range: Range<UInt32>, names: [Int64], screens: [Int64], runs: Int, namesRepeat: Bool) {
+        (self.range, self.namesRepeat) = (range, namesRepeat)
         for name in names { _ = self.names.index(of: name) }
         for screen in screens where screen != 0 { _ = self.screens.index(of: screen) }
         let count = self.names.labels.count
@@ -238,7 +286,7 @@ private final class ScanTally {
         screenCount = self.screens.labels.count
         screenEvents.reserve(screenCount)
         screenEvents.base.initialize(repeating: 0, count: screenCount)
-        userCapacity = max(users, 1)
+        userCapacity = max(min(users, Int(range.upperBound)) - Int(range.lowerBound), 1)
         slots.reserve(userCapacity)
         slots.base.initialize(repeating: -1, count: userCapacity)
         // Each user takes a slot at their first run: at most as many as either. Memory is
@@ -272,7 +320,7 @@ private final class ScanTally {
             let name = try name(section.name)
             var runs = log.runs(of: section)
             while let run = try runs.next() {
-                guard segment.allows(user: run.user) else { continue }
+                guard range.contains(run.user), segment.allows(user: run.user) else { continue }
                 try add(
                     run.events, of: run.user, name: name, keyMatches: keyMatches, screenIndexes: screenIndexes, versions: versions,
                     key: log.keyIndex(at:), screen: log.screenIndex(at:), time: { start + Int64(log.offset(at: $0)) },
@@ -301,9 +349,16 @@ private final class ScanTally {
         let screens = screenIndexes.contains { $0 >= 0 }
         let versions = log.keys.map { segment.version(ofKey: $0) }
         let wholeDay = window.lowerBound == 0 && Int64(window.upperBound) >= Bucket.perDay * Bucket.milliseconds
-        let (times, keys) = (log.times, log.keyIndexes)
-        var first = 0
-        for (user, end) in zip(log.users, log.ends) {
+        let (times, keys, users) = (log.times, log.keyIndexes, log.users)
+        // The runs of the range's users, found by halves.
+        var (run, high) = (0, users.count)
+        while run < high {
+            let middle = (run + high) / 2
+            if users[middle] < range.lowerBound { run = middle + 1 } else { high = middle }
+        }
+        var first = run == 0 ? 0 : Int(log.ends[run - 1])
+        for (user, end) in zip(users[run...], log.ends[run...]) {
+            guard user < range.upperBound else { break }
             var (lower, upper) = (first, Int(end))
             first = upper
             if !wholeDay {
@@ -412,7 +467,7 @@ private final class ScanTally {
     /// The slot of `user`, given at their first matching event.
     @inline(__always)
     private func slot(of user: UInt32) -> Int {
-        let number = Int(user)
+        let number = Int(user - range.lowerBound)
         if number >= userCapacity {
             let grown = max(number + 1, userCapacity * 2)
             slots.grow(to: grown, keeping: userCapacity)
