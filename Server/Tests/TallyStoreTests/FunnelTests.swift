@@ -189,7 +189,7 @@ import Testing
         for _ in 0..<2 {
             let events = (0..<15_000).map { _ in
                 Event(
-                    id: UUID(uuid: (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }.withUnsafeBytes { $0.load(as: uuid_t.self) }),
+                    id: .random(using: &random),
                     name: ["open", "tap", "buy", "other"].randomElement(using: &random)!,
                     // Within 2 days and an hour after them, on a 10-second grid so that
                     // some of a user's events share their millisecond.

@@ -36,7 +36,7 @@ import Testing
             }
             events.append(
                 event(
-                    id: UUID(uuid: (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }.withUnsafeBytes { $0.load(as: uuid_t.self) }),
+                    id: .random(using: &random),
                     name: name,
                     at: Date(unixMilliseconds: Self.start + grid + jitter),
                     user: "user\(Int.random(in: 0..<(10 + 3 * Int(grid / 86_400_000)), using: &random))",  // new users every day

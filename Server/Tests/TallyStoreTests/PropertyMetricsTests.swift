@@ -31,7 +31,7 @@ import Testing
             let grid = Int64.random(in: 0..<(6 * 24 * 8), using: &random) * 450_000
             events.append(
                 event(
-                    id: UUID(uuid: (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }.withUnsafeBytes { $0.load(as: uuid_t.self) }),
+                    id: .random(using: &random),
                     name: ["bill_created", "bill_created", "screen_view", "open"].randomElement(using: &random)!,
                     at: Date(unixMilliseconds: start + grid + (Bool.random(using: &random) ? 0 : Int64.random(in: -2...2, using: &random))),
                     user: "user\(Int.random(in: 0..<30, using: &random))",

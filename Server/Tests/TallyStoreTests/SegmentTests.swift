@@ -84,7 +84,7 @@ import Testing
             }
             events.append(
                 Event(
-                    id: UUID(uuid: (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }.withUnsafeBytes { $0.load(as: uuid_t.self) }),
+                    id: .random(using: &random),
                     name: name, timestamp: Date(unixMilliseconds: MetricsPropertyTests.start + grid + jitter), userID: user,
                     appVersion: ["1.0", "1.1", "2.0"].randomElement(using: &random)!,
                     platform: Int.random(in: 0..<3, using: &random) == 0 ? "Android" : "iOS", properties: properties))
@@ -189,7 +189,7 @@ import Testing
         let events = (0..<36_000).map { _ in
             let name = ["open", "tap", "screen_view"].randomElement(using: &random)!
             return Event(
-                id: UUID(uuid: (0..<16).map { _ in UInt8.random(in: 0...255, using: &random) }.withUnsafeBytes { $0.load(as: uuid_t.self) }),
+                id: .random(using: &random),
                 name: name,
                 // From 6 hours before the day to 6 hours after it, on a 10-second grid so
                 // that some of a user's events share their millisecond.

@@ -38,3 +38,10 @@ extension EventStore {
     /// The PostgreSQL backend behind the store, for tests that inspect or break it.
     var postgres: PostgresBackend { backend as! PostgresBackend }
 }
+
+extension UUID {
+    /// A UUID drawn from `generator`, so that a seeded test makes the same ids every run.
+    static func random(using generator: inout some RandomNumberGenerator) -> UUID {
+        UUID(uuid: (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }.withUnsafeBytes { $0.load(as: uuid_t.self) })
+    }
+}
