@@ -389,12 +389,7 @@ private final class ScanTally {
                     event.version = version
                 }
             }
-            let known = last.base[slot]
-            var later = event.time > known.time
-            if event.time == known.time, event.version != known.version {
-                later = try versionText(event.version) > versionText(known.version)
-            }
-            if later { last.base[slot] = event }
+            try keepLast(event, slot: slot, versionText: versionText)
             count(UInt32(matched), slot: slot, name: name)
         }
     }
@@ -416,18 +411,22 @@ private final class ScanTally {
             if slot < 0 { slot = self.slot(of: user) }
             let screen = screenIndexes[screen(index)]
             if screen >= 0 { screenEvents.base[screen] += 1 }
-            // The last event: the latest, and between events at one millisecond the greatest
-            // version text.
-            let event = (time: time(index), version: versions[key])
-            let known = last.base[slot]
-            var later = event.time > known.time
-            if event.time == known.time, event.version != known.version {
-                later = try versionText(event.version) > versionText(known.version)
-            }
-            if later { last.base[slot] = event }
+            try keepLast((time(index), versions[key]), slot: slot, versionText: versionText)
         }
         guard matched > 0 else { return }
         count(matched, slot: slot, name: name)
+    }
+
+    /// Keeps `event` as the last matching event of the user of `slot` if it is later than the
+    /// one kept: the latest, and between events at one millisecond the greatest version text.
+    @inline(__always)
+    private func keepLast(_ event: (time: Int64, version: Int64), slot: Int, versionText: (Int64) throws -> String) rethrows {
+        let known = last.base[slot]
+        var later = event.time > known.time
+        if event.time == known.time, event.version != known.version {
+            later = try versionText(event.version) > versionText(known.version)
+        }
+        if later { last.base[slot] = event }
     }
 
     /// Adds `matched` events of the name index `name` to the user of `slot`.
