@@ -138,10 +138,11 @@ let package = Package(
         ),
 
         // The `tally` command.
+        .target(name: "CMalloc"),
         .executableTarget(
             name: "tally",
             dependencies: [
-                .product(name: "Componentry", package: "Tally"), .product(name: "Locking", package: "Tally"),
+                "CMalloc", .product(name: "Componentry", package: "Tally"), .product(name: "Locking", package: "Tally"),
                 .product(name: "TallyTracker", package: "Tally"), .product(name: "SeededRandom", package: "Tally"), "TallyHTTP", "TallyStore",
                 "TallyServer", "TallyDashboard",
                 .product(name: "Hummingbird", package: "hummingbird"),

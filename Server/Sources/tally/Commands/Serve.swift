@@ -7,6 +7,10 @@ import TallyDashboard
 public import TallyHTTP
 import TallyStore
 
+#if os(Linux)
+    import CMalloc
+#endif
+
 /// `tally serve`: runs the collector until interrupted.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -89,6 +93,15 @@ struct Serve: AsyncParsableCommand {
     var requestHeadTimeout: Double?
 
     func run() async throws {
+        #if os(Linux)
+            // Blocks of a MiB or more always come from mmap and go back to the system when
+            // freed. glibc otherwise raises its threshold to the largest block freed, and the
+            // buffers that rewrite a live bucket's log (see BucketLog), which grow all through
+            // the bucket, came from its heap and stayed: in the sustained-ingest system test the
+            // collector's resident memory rose from 145 to 186 MiB over a minute, and stays at
+            // 146-151 MiB with the threshold fixed.
+            _ = mallopt(M_MMAP_THRESHOLD, 1 << 20)
+        #endif
         let (host, port, demo, demoUsers) = try (
             Setting.host.value(host), Setting.port.value(port), Setting.demo.value(demo), Setting.demoUsers.value(demoUsers)
         )
