@@ -131,8 +131,7 @@ extension RollupReader {
         // (0, a key the matcher does not know, as the empty text).
         var versionTexts: [Int64: String] = [:]
         for keys in dayLogs.map(\.keys) + bucketLogs.map(\.log.view.keys) {
-            for key in keys where versionTexts[segment.version(ofKey: key)] == nil {
-                let version = segment.version(ofKey: key)
+            for version in keys.map(segment.version(ofKey:)) where versionTexts[version] == nil {
                 versionTexts[version] = version == 0 ? "" : try label(version)
             }
         }
@@ -140,15 +139,18 @@ extension RollupReader {
         let users = try rows.userCount()
         // Two halves of the users, one a thread, once the scan is large enough to pay for
         // the second thread: split at the middle user of the largest day log.
-        let middle = dayLogs.max { $0.users.count < $1.users.count }.map { $0.users[$0.users.count / 2] } ?? UInt32(users / 2)
+        let largest = dayLogs.map(\.users).max { $0.count < $1.count }
+        let middle = largest.flatMap { $0.isEmpty ? nil : $0[$0.count / 2] } ?? UInt32(users / 2)
         let halves = runs < Self.runsForTwoThreads || middle == 0 ? [0..<UInt32.max] : [0..<middle, middle..<UInt32.max]
         let (dayStarts, windowsOfDays) = (days.map { $0.day * Bucket.perDay * Bucket.milliseconds }, windows)
+        // What both halves read, made once.
+        let (scanNames, scanScreens) = (dayNames + sections.map(\.name), dayLogs.flatMap(\.screens) + bucketLogs.flatMap(\.log.view.screens))
+        let keyMatches = bucketLogs.map { $0.log.view.keys.map(segment.matches(key:)) }
         let results = Locked([Result<SegmentScan, any Error>?](repeating: nil, count: halves.count))
         DispatchQueue.concurrentPerform(iterations: halves.count) { half in
             let result = Result {
                 let tally = ScanTally(
-                    users: users, range: halves[half], names: dayNames + sections.map(\.name),
-                    screens: dayLogs.flatMap(\.screens) + bucketLogs.flatMap(\.log.view.screens), runs: runs,
+                    users: users, range: halves[half], names: scanNames, screens: scanScreens, runs: runs,
                     namesRepeat: dayStarts.count > 1 || !bucketLogs.isEmpty)
                 let versionText = { (id: Int64) in texts[id] ?? "" }
                 for (index, log) in dayLogs.enumerated() {
@@ -157,10 +159,9 @@ extension RollupReader {
                         log, name: dayNames[index % dayNames.count], start: dayStarts[day], window: windowsOfDays[day],
                         segment: segment, versionText: versionText)
                 }
-                for (bucket, log) in bucketLogs {
+                for ((bucket, log), keyMatches) in zip(bucketLogs, keyMatches) {
                     try tally.add(
-                        log.view, start: bucket * Bucket.milliseconds, keyMatches: log.view.keys.map(segment.matches(key:)),
-                        segment: segment, versionText: versionText)
+                        log.view, start: bucket * Bucket.milliseconds, keyMatches: keyMatches, segment: segment, versionText: versionText)
                 }
                 return tally.scan
             }
