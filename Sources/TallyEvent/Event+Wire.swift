@@ -81,11 +81,12 @@ extension Event {
         case nil, .null?:
             break
         case .object(let object)? where object.members.count <= Self.maximumProperties:
+            properties.reserveCapacity(object.members.count)
             for member in object.members {
                 let (key, value) = (member.key, member.value)
-                guard !key.utf8.contains(0) else { throw EventRejection(.invalidProperties, "property keys must not hold U+0000") }
+                guard !Self.holdsNUL(key) else { throw EventRejection(.invalidProperties, "property keys must not hold U+0000") }
                 switch value {
-                case .string(let text) where text.utf8.contains(0):
+                case .string(let text) where Self.holdsNUL(text):
                     throw EventRejection(.invalidProperties, "property '\(key)' must not hold U+0000")
                 case .invalid(let reason):
                     throw EventRejection(.invalidProperties, "property '\(key)': \(reason)")
@@ -108,6 +109,6 @@ extension Event {
     /// Whether `text` may be a user id, session id, app version or platform: at most
     /// ``maximumFieldLength`` bytes, without U+0000.
     static func isValidField(_ text: String) -> Bool {
-        text.utf8.count <= maximumFieldLength && !text.utf8.contains(0)
+        text.utf8.count <= maximumFieldLength && !holdsNUL(text)
     }
 }

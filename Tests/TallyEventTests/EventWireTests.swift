@@ -1,4 +1,5 @@
 import Foundation
+import SeededRandom
 import Testing
 
 @testable import TallyEvent
@@ -19,6 +20,30 @@ import Testing
     ])
     func otherTimestampsAreRefused(text: String) {
         #expect(Date(wireTimestamp: text) == nil)
+    }
+
+    /// Over random instants written in random offsets, as the SDK writes them: each reads back
+    /// to the millisecond Foundation's parser reads, from a substring too, and every shorter prefix of its text, and the
+    /// text with any one digit made a letter, is refused.
+    @Test func writtenTimestampsReadBackAndDamagedOnesAreRefused() throws {
+        var random = SplitMix64(seed: 7)
+        for _ in 0..<2_000 {
+            let milliseconds = Int64.random(in: -2_000_000_000_000...5_000_000_000_000, using: &random)
+            let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            let offset = Int.random(in: -14 * 4...14 * 4, using: &random) * 900
+            let text = date.formatted(.wire(timeZone: try #require(TimeZone(secondsFromGMT: offset))))
+            let parsed = try #require(Date(wireTimestamp: text), "\(text)")
+            let foundations = try Date.ISO8601FormatStyle.wire(timeZone: try #require(TimeZone(secondsFromGMT: offset))).parse(text)
+            #expect((parsed.timeIntervalSince1970 * 1000).rounded() == (foundations.timeIntervalSince1970 * 1000).rounded(), "\(text)")
+            #expect(Date(wireTimestamp: " \(text)".dropFirst()) == parsed)
+            for length in 0..<text.utf8.count {
+                #expect(Date(wireTimestamp: String(decoding: text.utf8.prefix(length), as: UTF8.self)) == nil, "\(text) to \(length)")
+            }
+            var damaged = Array(text.utf8)
+            let digits = damaged.indices.filter { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(damaged[$0]) }
+            damaged[digits.randomElement(using: &random)!] = UInt8(ascii: "x")
+            #expect(Date(wireTimestamp: String(decoding: damaged, as: UTF8.self)) == nil, "\(text)")
+        }
     }
 
     /// What the SDK writes, the collector reads back as the same event: texts that need

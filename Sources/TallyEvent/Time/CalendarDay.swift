@@ -27,11 +27,14 @@ public struct CalendarDay: Hashable, Comparable, Strideable, Sendable, CustomStr
     /// The day `text` names, exactly `YYYY-MM-DD`; `nil` for any other text or a day that does
     /// not exist.
     public init?(_ text: some StringProtocol) {
-        var utf8 = Substring(text).utf8
-        guard utf8.count == 10, let year = utf8.number(digits: 4), utf8.take("-"), let month = utf8.number(digits: 2), utf8.take("-"),
-            let day = utf8.number(digits: 2)
-        else { return nil }
-        self.init(year: year, month: month, day: day)
+        let day = ASCIIReader.read(text) { text -> CalendarDay? in
+            guard let year = text.number(digits: 4), text.take("-"), let month = text.number(digits: 2), text.take("-"),
+                let day = text.number(digits: 2)
+            else { return nil }
+            return CalendarDay(year: year, month: month, day: day)
+        }
+        guard let day else { return nil }
+        self = day
     }
 
     /// The day holding `date` in `timeZone`.

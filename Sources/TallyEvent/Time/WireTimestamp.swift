@@ -15,42 +15,42 @@ extension Date {
     /// Hand-written because a batch holds up to a thousand of them and Foundation's parser
     /// costs microseconds each.
     public init?(wireTimestamp text: some StringProtocol) {
-        var utf8 = Substring(text).utf8
-        guard let year = utf8.number(digits: 4), utf8.take("-"),
-            let month = utf8.number(digits: 2), utf8.take("-"),
-            let day = utf8.number(digits: 2), utf8.take("T") || utf8.take("t"),
-            let hour = utf8.number(digits: 2), utf8.take(":"),
-            let minute = utf8.number(digits: 2), utf8.take(":"),
-            let second = utf8.number(digits: 2),
-            let date = CalendarDay(year: year, month: month, day: day), hour < 24, minute < 60, second < 60
-        else { return nil }
+        let instant = ASCIIReader.read(text) { text -> (seconds: Int, milliseconds: Int)? in
+            guard let year = text.number(digits: 4), text.take("-"),
+                let month = text.number(digits: 2), text.take("-"),
+                let day = text.number(digits: 2), text.take("T") || text.take("t"),
+                let hour = text.number(digits: 2), text.take(":"),
+                let minute = text.number(digits: 2), text.take(":"),
+                let second = text.number(digits: 2),
+                let date = CalendarDay(year: year, month: month, day: day), hour < 24, minute < 60, second < 60
+            else { return nil }
 
-        var milliseconds = 0
-        if utf8.take(".") {
-            var digits = 0
-            while let byte = utf8.first, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
-                if digits < 3 { milliseconds = milliseconds * 10 + Int(byte - UInt8(ascii: "0")) }
-                digits += 1
-                utf8.removeFirst()
+            var milliseconds = 0
+            if text.take(".") {
+                var digits = 0
+                while let byte = text.next, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                    if digits < 3 { milliseconds = milliseconds * 10 + Int(byte - UInt8(ascii: "0")) }
+                    digits += 1
+                    text.skip()
+                }
+                guard (1...9).contains(digits) else { return nil }
+                for _ in 0..<max(0, 3 - digits) { milliseconds *= 10 }
             }
-            guard (1...9).contains(digits) else { return nil }
-            for _ in 0..<max(0, 3 - digits) { milliseconds *= 10 }
-        }
 
-        let offset: Int
-        if utf8.take("Z") || utf8.take("z") {
-            offset = 0
-        } else {
-            let sign: Int
-            if utf8.take("+") { sign = 1 } else if utf8.take("-") { sign = -1 } else { return nil }
-            guard let hours = utf8.number(digits: 2) else { return nil }
-            _ = utf8.take(":")
-            guard let minutes = utf8.number(digits: 2), hours < 24, minutes < 60 else { return nil }
-            offset = sign * (hours * 3600 + minutes * 60)
+            let offset: Int
+            if text.take("Z") || text.take("z") {
+                offset = 0
+            } else {
+                let sign: Int
+                if text.take("+") { sign = 1 } else if text.take("-") { sign = -1 } else { return nil }
+                guard let hours = text.number(digits: 2) else { return nil }
+                _ = text.take(":")
+                guard let minutes = text.number(digits: 2), hours < 24, minutes < 60 else { return nil }
+                offset = sign * (hours * 3600 + minutes * 60)
+            }
+            return (date.daysSince1970 * 86_400 + hour * 3600 + minute * 60 + second - offset, milliseconds)
         }
-        guard utf8.isEmpty else { return nil }
-
-        let seconds = date.daysSince1970 * 86_400 + hour * 3600 + minute * 60 + second - offset
-        self.init(timeIntervalSince1970: Double(seconds) + Double(milliseconds) / 1000)
+        guard let instant else { return nil }
+        self.init(timeIntervalSince1970: Double(instant.seconds) + Double(instant.milliseconds) / 1000)
     }
 }
