@@ -151,7 +151,7 @@ let rollupTables = [
     "name_bucket", "screen_bucket", "bucket_users", "day_users", "bucket_activity", "app_user", "app_user_by_number",
     "label", "sqlite_autoindex_label_1",
 ]
-let segmentTables = ["bucket_log", "day_key_users", "segment_key", "segment_key_by_labels", "user_trait", "trait_users"]
+let segmentTables = ["bucket_log", "bucket_log_tail", "day_key_users", "segment_key", "segment_key_by_labels", "user_trait", "trait_users"]
 let rawEvents = ["event", "event_by_id", "event_by_time"].compactMap { bytes[$0] }.reduce(0, +)
 let rollups = rollupTables.compactMap { bytes[$0] }.reduce(0, +)
 let millions = (Double(try sqlite("SELECT count(*) FROM event").trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) / 1e6

@@ -218,3 +218,56 @@ import Testing
         }
     }
 }
+
+/// A bucket written by many commits: its new events go to tails beside its log, folded in when
+/// they grow many or large (see ``BucketLogTails``). After each kind of commit, filtered
+/// metrics and a funnel over the bucket's day equal brute force.
+@Suite struct BucketLogTailTests {
+    @Test(arguments: TestDatabase.all)
+    func aBucketWrittenByManyCommitsReadsExactly(database: TestDatabase) async throws {
+        var random = SplitMix64(seed: 47)
+        let store = try await database.makeStore()
+        let app = try await store.createApp(name: "Tails").app.id
+        let start = instant("2026-03-02T10:00:00Z").unixMilliseconds
+        func events(_ count: Int) -> [Event] {
+            (0..<count).map { _ in
+                Event(
+                    id: .random(using: &random), name: ["open", "tap", "screen_view"].randomElement(using: &random)!,
+                    // Two buckets, and now and then the day before or after.
+                    timestamp: Date(unixMilliseconds: start + Int64.random(in: -20..<1_800, using: &random) * 1_000),
+                    userID: "user\(Int.random(in: 0..<400, using: &random))", appVersion: ["1.0", "2.0"].randomElement(using: &random)!,
+                    platform: ["iOS", "Android"].randomElement(using: &random)!)
+            }
+        }
+        let filter = SegmentFilter([.is("app_version", "2.0")])
+        let funnel = FunnelOracleTests.Case(steps: ["open", "tap", "screen_view"], window: 3_600, filter: filter)
+        var stored: [Event] = []
+        func check(_ stage: String) async throws {
+            let oracle = MetricsOracle(events: stored, timeZone: "UTC", matching: MetricsOracle.matching(filter, properties: SegmentProperties()))
+            #expect(
+                try await store.metrics(app: app, date: "2026-03-02", timeZone: "UTC", filter: filter)
+                    == oracle.metrics(date: "2026-03-02", timeZone: "UTC"), "\(stage)")
+            let all = MetricsOracle(events: stored, timeZone: "UTC").events
+            let read = try await store.funnel(
+                app: app, steps: funnel.steps, from: "2026-03-02", to: "2026-03-02", window: funnel.window, timeZone: "UTC", filter: filter)
+            let expected = FunnelOracleTests.expected(
+                funnel, events: oracle.events, from: instant("2026-03-02T00:00:00Z"), to: instant("2026-03-03T00:00:00Z"),
+                properties: SegmentProperties(), all: all)
+            #expect(read.steps == expected, "\(stage)")
+        }
+        // Many small commits: tails up to their most, folded, again and again.
+        for commit in 1...(3 * BucketLogTails.maximumCount) {
+            let batch = events(12)
+            try await store.insert(batch, app: app)
+            stored += batch
+            if commit % 20 == 0 { try await check("after \(commit) small commits") }
+        }
+        // Large commits: tails past the bytes a log keeps beside it, folded.
+        for commit in 1...4 {
+            let batch = events(6_000)
+            try await store.insert(batch, app: app)
+            stored += batch
+            try await check("after \(commit) large commits")
+        }
+    }
+}

@@ -9,11 +9,11 @@
 /// contiguous slice of each.
 ///
 /// A day log is derived, never stored: ``BucketLogCache`` keeps it beside the bucket logs
-/// while the revisions of its day's `bucket_log` rows stay the same (a revision is never
-/// reused, so the same revisions are the same events).
+/// while the revisions of its day's buckets stay the same (a revision is never reused, so the
+/// same revisions are the same events).
 final class DayLog: @unchecked Sendable {
     // Unchecked: immutable after `init`; the buffers are its own, freed in `deinit`.
-    /// The revisions of the day's `bucket_log` rows it was made from, in bucket order.
+    /// The revisions of the day's buckets it was made from, in bucket order.
     let revisions: [Int64]
     /// The users with an event, ascending.
     let users: UnsafeMutableBufferPointer<UInt32>

@@ -104,23 +104,41 @@ struct PostgresRollupRows: RollupRows {
         }
         if !needs.logs.isEmpty {
             rows.logRanges = Self.merged(needs.logs)
-            let revisions = try await query(
+            let ranges = (rows.logRanges.map(\.lowerBound), rows.logRanges.map(\.upperBound))
+            // Each bucket's revision is the greatest of its log's and its tails' (see
+            // ``BucketLogTails``); `tailed` tells whether it has tails to fetch with its log.
+            let stored = try await query(
                 """
-                SELECT t.bucket, t.revision FROM bucket_log t
-                JOIN unnest(\(rows.logRanges.map(\.lowerBound)), \(rows.logRanges.map(\.upperBound))) AS r (low, high)
-                    ON t.bucket >= r.low AND t.bucket < r.high
-                WHERE t.app_id = \(app) ORDER BY t.bucket
-                """, as: (Int64, Int64).self
-            ).map { (bucket: $0.0, revision: $0.1) }
+                SELECT bucket, max(revision), bool_or(tailed) FROM (
+                    SELECT t.bucket, t.revision, false AS tailed FROM bucket_log t
+                    JOIN unnest(\(ranges.0), \(ranges.1)) AS r (low, high) ON t.bucket >= r.low AND t.bucket < r.high
+                    WHERE t.app_id = \(app)
+                    UNION ALL
+                    SELECT t.bucket, t.revision, true FROM bucket_log_tail t
+                    JOIN unnest(\(ranges.0), \(ranges.1)) AS r (low, high) ON t.bucket >= r.low AND t.bucket < r.high
+                    WHERE t.app_id = \(app)
+                ) AS stored GROUP BY bucket ORDER BY bucket
+                """, as: (Int64, Int64, Bool).self)
+            let revisions = stored.map { (bucket: $0.0, revision: $0.1) }
             let logs = logCache.logs(app: id, revisions)
             var fetched: [(bucket: Int64, log: BucketLogCache.Log)] = []
-            let missing = zip(revisions, logs).filter { $1 == nil }.map(\.0.bucket)
+            let missing = zip(stored, logs).filter { $1 == nil }.map(\.0)
             if !missing.isEmpty {
+                var tails = BucketLogTails()
+                let tailed = missing.filter(\.2).map(\.0)
+                if !tailed.isEmpty {
+                    for (bucket, revision, events) in try await query(
+                        "SELECT bucket, revision, events FROM bucket_log_tail WHERE app_id = \(app) AND bucket = ANY(\(tailed))",
+                        as: (Int64, Int64, ByteBuffer).self)
+                    {
+                        try events.withUnsafeReadableBytes { try tails.add(bucket: bucket, revision: revision, bytes: $0) }
+                    }
+                }
                 for (bucket, revision, events) in try await query(
-                    "SELECT bucket, revision, events FROM bucket_log WHERE app_id = \(app) AND bucket = ANY(\(missing))",
+                    "SELECT bucket, revision, events FROM bucket_log WHERE app_id = \(app) AND bucket = ANY(\(missing.map(\.0)))",
                     as: (Int64, Int64, ByteBuffer).self)
                 {
-                    fetched.append((bucket, try events.withUnsafeReadableBytes { try BucketLogCache.Log(revision: revision, bytes: $0) }))
+                    fetched.append((bucket, try events.withUnsafeReadableBytes { try tails.log(bucket: bucket, revision: revision, bytes: $0) }))
                 }
             }
             rows.logs = logCache.completing(logs, of: revisions, app: id, with: fetched)

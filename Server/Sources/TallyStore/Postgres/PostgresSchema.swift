@@ -12,7 +12,8 @@ import PostgresNIO
 /// - `event_key` holds every stored `(app_id, id)`: a partition cannot enforce uniqueness
 ///   across months, so deduplication inserts there first.
 /// - Rollups, segments and accounts are the same tables as on SQLite, with blobs as `bytea`;
-///   a `bucket_log` row's `revision` comes from the sequence `bucket_log_revision`.
+///   the `revision` of a `bucket_log` or `bucket_log_tail` row comes from the sequence
+///   `bucket_log_revision`.
 ///
 /// Migrations run under an advisory lock, so collectors starting together apply each once.
 enum PostgresSchema {
@@ -175,14 +176,17 @@ enum PostgresSchema {
             """
         ),
         (3, savedSegments),
+        (4, bucketLogTails),
     ]
 
     /// What migration `version` does after its SQL, in the same transaction: version 2 fills
     /// what segments and funnels read from the raw events of every app and its debug id (see
-    /// ``SegmentDelta/rebuild(_:app:properties:logger:)``), as SQLite's "v4" does. No ingest
+    /// ``SegmentDelta/rebuild(_:app:properties:logger:)``), as SQLite's "v4" does, after
+    /// creating `bucket_log_tail` (migration 4), which the rebuild writes to. No ingest
     /// runs meanwhile: `ALTER TABLE app` holds the table until the migration commits.
     private static func finish(version: Int, _ connection: PostgresConnection, logger: Logger) async throws {
         guard version == 2 else { return }
+        try await connection.query(PostgresQuery(unsafeSQL: bucketLogTails), logger: logger)
         let apps = try await connection.query("SELECT id FROM app ORDER BY id", logger: logger).collect(as: Int64.self)
         for app in apps {
             for id in [-app, app] {

@@ -38,7 +38,7 @@ extension SegmentDelta {
     /// app's advisory lock, or that ingest cannot run beside (a migration).
     static func rebuild(_ connection: PostgresConnection, app: AppID, properties: SegmentProperties, logger: Logger) async throws {
         let database = PostgresRollupWrites(connection: connection, logger: logger, app: app.rawValue)
-        for table in ["bucket_log", "day_key_users", "user_trait", "trait_users"] {
+        for table in ["bucket_log", "bucket_log_tail", "day_key_users", "user_trait", "trait_users"] {
             try await connection.query(
                 PostgresQuery(unsafeSQL: "DELETE FROM \(table) WHERE app_id = $1", binds: try PostgresBindings(binding: app.rawValue)),
                 logger: logger)
@@ -118,26 +118,58 @@ extension PostgresRollupWrites {
         return numbers
     }
 
-    /// Merges each bucket's new events into its `bucket_log` row.
+    /// Writes each bucket's new events as a tail of its `bucket_log` row, or folds them, the
+    /// row and its tails into the row (see ``BucketLogTails``): the sizes read in one
+    /// statement, the rows to fold in another, and all written in a third.
     func writeLog(_ buckets: [Int64: [BucketLog.Entry]]) async throws {
         guard !buckets.isEmpty else { return }
-        var stored: [Int64: BucketLog] = [:]
-        for (bucket, events) in try await rows(
-            "SELECT bucket, events FROM bucket_log WHERE app_id = \(app) AND bucket = ANY(\(Array(buckets.keys)))", as: (Int64, ByteBuffer).self)
+        var sizes: [Int64: (log: Int?, tails: (count: Int, bytes: Int))] = [:]
+        for (bucket, log, count, bytes) in try await rows(
+            """
+            SELECT r.bucket, (SELECT octet_length(events) FROM bucket_log WHERE app_id = \(app) AND bucket = r.bucket),
+                count(t.bucket), coalesce(sum(octet_length(t.events)), 0)
+            FROM unnest(\(Array(buckets.keys))) AS r (bucket)
+            LEFT JOIN bucket_log_tail t ON t.app_id = \(app) AND t.bucket = r.bucket
+            GROUP BY r.bucket
+            """, as: (Int64, Int32?, Int64, Int64).self)
         {
-            stored[bucket] = try events.withUnsafeReadableBytes { try BucketLog(encoded: $0) }
+            sizes[bucket] = (log.map(Int.init), (Int(count), Int(bytes)))
         }
-        var rows: [(bucket: Int64, events: ByteBuffer)] = []
+        var appended: [(bucket: Int64, events: ByteBuffer)] = []
+        var folded: [Int64: BucketLog] = [:]
         for (bucket, entries) in buckets {
-            var log = stored[bucket] ?? BucketLog()
-            log.merge(entries)
-            rows.append((bucket, ByteBuffer(bytes: log.encoded)))
+            let log = BucketLog(entries)
+            let new = log.encoded
+            let size = sizes[bucket] ?? (nil, (0, 0))
+            if BucketLogTails.appends(new.count, log: size.log, tails: size.tails) {
+                appended.append((bucket, ByteBuffer(bytes: new)))
+            } else {
+                folded[bucket] = log
+            }
         }
+        let foldedBuckets = Array(folded.keys)
+        if !folded.isEmpty {
+            for (bucket, events) in try await rows(
+                """
+                SELECT bucket, events FROM bucket_log WHERE app_id = \(app) AND bucket = ANY(\(foldedBuckets))
+                UNION ALL SELECT bucket, events FROM bucket_log_tail WHERE app_id = \(app) AND bucket = ANY(\(foldedBuckets))
+                """, as: (Int64, ByteBuffer).self)
+            {
+                folded[bucket]?.merge(try events.withUnsafeReadableBytes { try BucketLog(encoded: $0) }.entries)
+            }
+        }
+        let logs = foldedBuckets.map { ByteBuffer(bytes: folded[$0]!.encoded) }
         try await connection.query(
             """
-            INSERT INTO bucket_log (app_id, bucket, revision, events)
-            SELECT \(app), bucket, nextval('bucket_log_revision'), events FROM unnest(\(rows.map(\.bucket)), \(rows.map(\.events))) AS r (bucket, events)
-            ON CONFLICT (app_id, bucket) DO UPDATE SET revision = excluded.revision, events = excluded.events
+            WITH cleared AS (DELETE FROM bucket_log_tail WHERE app_id = \(app) AND bucket = ANY(\(foldedBuckets))),
+            logged AS (
+                INSERT INTO bucket_log (app_id, bucket, revision, events)
+                SELECT \(app), bucket, nextval('bucket_log_revision'), events FROM unnest(\(foldedBuckets), \(logs)) AS r (bucket, events)
+                ON CONFLICT (app_id, bucket) DO UPDATE SET revision = excluded.revision, events = excluded.events
+            )
+            INSERT INTO bucket_log_tail (app_id, bucket, revision, events)
+            SELECT \(app), bucket, nextval('bucket_log_revision'), events
+            FROM unnest(\(appended.map(\.bucket)), \(appended.map(\.events))) AS r (bucket, events)
             """, logger: logger)
     }
 

@@ -24,12 +24,14 @@ protocol RollupRows {
         _ column: UserSetColumn, of period: UserSetPeriod, in range: Range<Int64>, _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws
 
-    /// The bucket and log (see ``BucketLog``) of each `bucket_log` row in `buckets`, taken from
-    /// the ``BucketLogCache`` where it holds the row's revision.
+    /// The bucket and log (see ``BucketLog``) of each `bucket_log` row in `buckets`, its tails
+    /// merged in (see ``BucketLogTails``), taken from the ``BucketLogCache`` where it holds the
+    /// bucket's revision.
     func logs(in buckets: Range<Int64>) throws -> [(bucket: Int64, log: BucketLogCache.Log)]
 
-    /// The bucket and revision of each `bucket_log` row in `buckets`: what tells whether the
-    /// ``logCache`` holds its log, or a day log made from it.
+    /// The bucket and revision of each `bucket_log` row in `buckets`, the greatest of the row's
+    /// and its tails': what tells whether the ``logCache`` holds its log, or a day log made
+    /// from it.
     func logRevisions(in buckets: Range<Int64>) throws -> [(bucket: Int64, revision: Int64)]
 
     /// The cache of the logs ``logs(in:)`` returns, and of the day logs made from them.

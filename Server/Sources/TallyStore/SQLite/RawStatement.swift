@@ -108,6 +108,14 @@ struct RawStatement: ExportRow {
         return try step() ? read(self) : nil
     }
 
+    /// Runs a query, calls `body` with each row, and resets the statement.
+    ///
+    /// - Throws: A `DatabaseError` from SQLite; what `body` throws.
+    func forEachRow(_ body: (Self) throws -> Void) throws {
+        defer { sqlite3_reset(handle) }
+        while try step() { try body(self) }
+    }
+
     /// Advances to the next row: `true` if a row is available to read, `false` once done.
     /// A statement stepped to its end is not run again; ``execute()`` and
     /// ``executeReturningRow(_:)`` reset theirs.

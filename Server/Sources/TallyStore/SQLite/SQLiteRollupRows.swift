@@ -53,10 +53,16 @@ struct SQLiteRollupRows: RollupRows {
     }
 
     func logRevisions(in buckets: Range<Int64>) throws -> [(bucket: Int64, revision: Int64)] {
-        var revisions: [(bucket: Int64, revision: Int64)] = []
-        let rows = try self.rows(sql: "SELECT bucket, revision FROM bucket_log WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3", in: buckets)
-        while try rows.step() { revisions.append((rows.int64(at: 0), rows.int64(at: 1))) }
-        return revisions
+        func revisions(_ sql: String) throws -> [(bucket: Int64, revision: Int64)] {
+            var revisions: [(bucket: Int64, revision: Int64)] = []
+            let rows = try self.rows(sql: sql, in: buckets)
+            while try rows.step() { revisions.append((rows.int64(at: 0), rows.int64(at: 1))) }
+            return revisions
+        }
+        return BucketLogTails.revisions(
+            logs: try revisions("SELECT bucket, revision FROM bucket_log WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3"),
+            tails: try revisions(
+                "SELECT bucket, max(revision) FROM bucket_log_tail WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3 GROUP BY bucket"))
     }
 
     func logs(in buckets: Range<Int64>) throws -> [(bucket: Int64, log: BucketLogCache.Log)] {
@@ -64,10 +70,17 @@ struct SQLiteRollupRows: RollupRows {
         let logs = logCache.logs(app: app, revisions)
         var fetched: [(bucket: Int64, log: BucketLogCache.Log)] = []
         for range in revisions.missing(logs) {
+            var tails = BucketLogTails()
+            let tailRows = try self.rows(
+                sql: "SELECT bucket, revision, events FROM bucket_log_tail WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3", in: range)
+            while try tailRows.step() {
+                try tailRows.withBlob(at: 2) { try tails.add(bucket: tailRows.int64(at: 0), revision: tailRows.int64(at: 1), bytes: $0) }
+            }
             let rows = try self.rows(
                 sql: "SELECT bucket, revision, events FROM bucket_log WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3", in: range)
             while try rows.step() {
-                fetched.append(try rows.withBlob(at: 2) { (rows.int64(at: 0), try BucketLogCache.Log(revision: rows.int64(at: 1), bytes: $0)) })
+                let bucket = rows.int64(at: 0)
+                fetched.append(try rows.withBlob(at: 2) { (bucket, try tails.log(bucket: bucket, revision: rows.int64(at: 1), bytes: $0)) })
             }
         }
         return logCache.completing(logs, of: revisions, app: app, with: fetched)

@@ -31,7 +31,9 @@ import TallyEvent
 ///   millisecond, name, segment key and screen, users ascending; and its `revision`, taken
 ///   from the one-row `bucket_log_revision` at every write, so a revision is never reused and
 ///   a ``BucketLogCache`` entry of the same revision holds the same bytes. The index
-///   `bucket_log_revisions` reads a range's revisions without the rows' pages.
+///   `bucket_log_revisions` reads a range's revisions without the rows' pages. Since "v6", a
+///   bucket's newest events wait in `bucket_log_tail` rows, revisions from the same counter,
+///   until a commit folds them into its log (``BucketLogTails``).
 /// - `day_key_users`: per UTC day and segment key, the ``UserSet`` of users with an event of
 ///   that key, so a filtered window of whole days reads one set per day and key.
 /// - `user_trait`: per app, user property (its name's `label` id) and user, the latest value
@@ -257,11 +259,14 @@ enum Schema {
                         PRIMARY KEY (app_id, property_id, value_id)
                     ) WITHOUT ROWID;
                     """)
+            // The rebuild writes as ingest does today, tails included.
+            try createBucketLogTails(db)
             for app in try Int64.fetchAll(db, sql: "SELECT id FROM app") {
                 for id in [app, -app] { try SegmentDelta.rebuild(db, app: AppID(rawValue: id), properties: SegmentProperties()) }
             }
         }
         migrator.registerMigration("v5", migrate: createSavedSegments)
+        migrator.registerMigration("v6", migrate: createBucketLogTails)
         return migrator
     }
 

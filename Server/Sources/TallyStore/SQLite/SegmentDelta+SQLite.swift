@@ -24,7 +24,7 @@ extension SegmentDelta {
     /// `properties`: after migration "v4", and when the app's segment properties change.
     /// Call inside a write transaction.
     static func rebuild(_ db: Database, app: AppID, properties: SegmentProperties) throws {
-        for table in ["bucket_log", "day_key_users", "user_trait", "trait_users"] {
+        for table in ["bucket_log", "bucket_log_tail", "day_key_users", "user_trait", "trait_users"] {
             try db.execute(sql: "DELETE FROM \(table) WHERE app_id = ?", arguments: [app.rawValue])
         }
         var cache = RollupCache()
@@ -104,22 +104,53 @@ extension SegmentDelta {
         return numbers
     }
 
-    /// Merges each bucket's new events into its `bucket_log` row.
+    /// Writes each bucket's new events as a tail of its `bucket_log` row, or folds them, the
+    /// row and its tails into the row (see ``BucketLogTails``).
     private static func writeLog(_ buckets: [Int64: [BucketLog.Entry]], _ db: Database, app: AppID) throws {
         guard !buckets.isEmpty else { return }
-        let read = try RawStatement(db, sql: "SELECT events FROM bucket_log WHERE app_id = ?1 AND bucket = ?2")
-        let write = try RawStatement(db, sql: "REPLACE INTO bucket_log (app_id, bucket, revision, events) VALUES (?1, ?2, ?3, ?4)")
+        let logSize = try RawStatement(db, sql: "SELECT length(events) FROM bucket_log WHERE app_id = ?1 AND bucket = ?2")
+        let tailSizes = try RawStatement(
+            db, sql: "SELECT count(*), coalesce(sum(length(events)), 0) FROM bucket_log_tail WHERE app_id = ?1 AND bucket = ?2")
+        let appendTail = try RawStatement(db, sql: "INSERT INTO bucket_log_tail (app_id, bucket, revision, events) VALUES (?1, ?2, ?3, ?4)")
         let revision = try RawStatement(db, sql: "UPDATE bucket_log_revision SET revision = revision + 1 RETURNING revision")
-        read.bind(app.rawValue, at: 1)
-        write.bind(app.rawValue, at: 1)
-        write.bind(try revision.executeReturningRow { $0.int64(at: 0) }, at: 3)
+            .executeReturningRow { $0.int64(at: 0) }
+        for statement in [logSize, tailSizes, appendTail] { statement.bind(app.rawValue, at: 1) }
+        appendTail.bind(revision, at: 3)
+        var fold: (read: RawStatement, write: RawStatement)?
         for (bucket, entries) in buckets {
+            for statement in [logSize, tailSizes, appendTail] { statement.bind(bucket, at: 2) }
+            var log = BucketLog(entries)
+            let new = log.encoded
+            let size = try logSize.executeReturningFirstRow { Int($0.int64(at: 0)) }
+            let tails = try tailSizes.executeReturningRow { (count: Int($0.int64(at: 0)), bytes: Int($0.int64(at: 1))) }
+            if BucketLogTails.appends(new.count, log: size, tails: tails) {
+                appendTail.bind(new, at: 4)
+                try appendTail.execute()
+                continue
+            }
+            // Folded: the log, its tails and the new events, into the log.
+            if fold == nil {
+                fold = try (
+                    RawStatement(
+                        db,
+                        sql: """
+                            SELECT events FROM bucket_log WHERE app_id = ?1 AND bucket = ?2
+                            UNION ALL SELECT events FROM bucket_log_tail WHERE app_id = ?1 AND bucket = ?2
+                            """),
+                    RawStatement(db, sql: "REPLACE INTO bucket_log (app_id, bucket, revision, events) VALUES (?1, ?2, ?3, ?4)")
+                )
+                for statement in [fold!.read, fold!.write] { statement.bind(app.rawValue, at: 1) }
+                fold!.write.bind(revision, at: 3)
+            }
+            let (read, write) = fold!
             read.bind(bucket, at: 2)
-            var log = try read.executeReturningFirstRow { row in try row.withBlob(at: 0) { try BucketLog(encoded: $0) } } ?? BucketLog()
-            log.merge(entries)
+            try read.forEachRow { row in log.merge(try row.withBlob(at: 0) { try BucketLog(encoded: $0) }.entries) }
             write.bind(bucket, at: 2)
             write.bind(log.encoded, at: 4)
             try write.execute()
+            if tails.count > 0 {
+                try db.execute(sql: "DELETE FROM bucket_log_tail WHERE app_id = ? AND bucket = ?", arguments: [app.rawValue, bucket])
+            }
         }
     }
 
