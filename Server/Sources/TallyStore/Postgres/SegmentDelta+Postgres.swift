@@ -123,29 +123,31 @@ extension PostgresRollupWrites {
     /// statement, the rows to fold in another, and all written in a third.
     func writeLog(_ buckets: [Int64: [BucketLog.Entry]]) async throws {
         guard !buckets.isEmpty else { return }
-        var sizes: [Int64: (log: Int?, tails: (count: Int, bytes: Int))] = [:]
+        // The buckets that have a log, with its size and their tails'.
+        var sizes: [Int64: (log: Int, tails: (count: Int, bytes: Int))] = [:]
         for (bucket, log, count, bytes) in try await rows(
             """
-            SELECT r.bucket, (SELECT octet_length(events) FROM bucket_log WHERE app_id = \(app) AND bucket = r.bucket),
-                count(t.bucket), coalesce(sum(octet_length(t.events)), 0)
-            FROM unnest(\(Array(buckets.keys))) AS r (bucket)
-            LEFT JOIN bucket_log_tail t ON t.app_id = \(app) AND t.bucket = r.bucket
-            GROUP BY r.bucket
-            """, as: (Int64, Int32?, Int64, Int64).self)
+            SELECT l.bucket, octet_length(l.events), t.count, t.bytes FROM bucket_log l
+            CROSS JOIN LATERAL (
+                SELECT count(*), coalesce(sum(octet_length(events)), 0) FROM bucket_log_tail WHERE app_id = l.app_id AND bucket = l.bucket
+            ) AS t (count, bytes)
+            WHERE l.app_id = \(app) AND l.bucket = ANY(\(Array(buckets.keys)))
+            """, as: (Int64, Int32, Int64, Int64).self)
         {
-            sizes[bucket] = (log.map(Int.init), (Int(count), Int(bytes)))
+            sizes[bucket] = (Int(log), (Int(count), Int(bytes)))
         }
         var appended: [(bucket: Int64, events: ByteBuffer)] = []
         var folded: [Int64: BucketLog] = [:]
         for (bucket, entries) in buckets {
             let log = BucketLog(entries)
-            let new = log.encoded
-            let size = sizes[bucket] ?? (nil, (0, 0))
-            if BucketLogTails.appends(new.count, log: size.log, tails: size.tails) {
-                appended.append((bucket, ByteBuffer(bytes: new)))
-            } else {
-                folded[bucket] = log
+            if let size = sizes[bucket] {
+                let new = log.encoded
+                if BucketLogTails.appends(new.count, log: size.log, tails: size.tails) {
+                    appended.append((bucket, ByteBuffer(bytes: new)))
+                    continue
+                }
             }
+            folded[bucket] = log
         }
         let foldedBuckets = Array(folded.keys)
         if !folded.isEmpty {

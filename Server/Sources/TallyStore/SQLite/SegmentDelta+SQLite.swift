@@ -120,13 +120,16 @@ extension SegmentDelta {
         for (bucket, entries) in buckets {
             for statement in [logSize, tailSizes, appendTail] { statement.bind(bucket, at: 2) }
             var log = BucketLog(entries)
-            let new = log.encoded
-            let size = try logSize.executeReturningFirstRow { Int($0.int64(at: 0)) }
-            let tails = try tailSizes.executeReturningRow { (count: Int($0.int64(at: 0)), bytes: Int($0.int64(at: 1))) }
-            if BucketLogTails.appends(new.count, log: size, tails: tails) {
-                appendTail.bind(new, at: 4)
-                try appendTail.execute()
-                continue
+            var tails = 0
+            if let size = try logSize.executeReturningFirstRow({ Int($0.int64(at: 0)) }) {
+                let stored = try tailSizes.executeReturningRow { (count: Int($0.int64(at: 0)), bytes: Int($0.int64(at: 1))) }
+                let new = log.encoded
+                if BucketLogTails.appends(new.count, log: size, tails: stored) {
+                    appendTail.bind(new, at: 4)
+                    try appendTail.execute()
+                    continue
+                }
+                tails = stored.count
             }
             // Folded: the log, its tails and the new events, into the log.
             if fold == nil {
@@ -148,7 +151,7 @@ extension SegmentDelta {
             write.bind(bucket, at: 2)
             write.bind(log.encoded, at: 4)
             try write.execute()
-            if tails.count > 0 {
+            if tails > 0 {
                 try db.execute(sql: "DELETE FROM bucket_log_tail WHERE app_id = ? AND bucket = ?", arguments: [app.rawValue, bucket])
             }
         }

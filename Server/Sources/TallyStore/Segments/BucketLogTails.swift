@@ -21,11 +21,11 @@ struct BucketLogTails {
     static let minimumFoldBytes = 64 << 10
 
     /// Whether a commit writes `newBytes` of a bucket's new events as a tail, beside a log of
-    /// `logBytes` (`nil`: the bucket has none) and `tails`, rather than folding them all into
-    /// the log. Each event is so encoded a few times on average, whatever the bucket's size.
-    static func appends(_ newBytes: Int, log logBytes: Int?, tails: (count: Int, bytes: Int)) -> Bool {
-        guard let logBytes else { return false }
-        return tails.count < maximumCount && tails.bytes + newBytes <= max(logBytes / 2, minimumFoldBytes)
+    /// `logBytes` and `tails`, rather than folding them all into the log. (A bucket without a
+    /// log gets one.) Each event is so encoded a few times on average, whatever the bucket's
+    /// size.
+    static func appends(_ newBytes: Int, log logBytes: Int, tails: (count: Int, bytes: Int)) -> Bool {
+        tails.count < maximumCount && tails.bytes + newBytes <= max(logBytes / 2, minimumFoldBytes)
     }
 
     /// The revision of each row of `logs` raised to its bucket's latest tail's in `tails`:
