@@ -16,8 +16,9 @@ struct BucketLogTails {
     /// The most tails a bucket keeps: past it, the next commit folds them.
     static let maximumCount = 32
 
-    /// The most bytes a bucket's tails take, whatever its log's size: a small log is folded
-    /// only when its tails outgrow this.
+    /// The bytes a bucket's tails may take beside a log of any size: a log of less than twice
+    /// this is folded only when its tails outgrow it, a larger one when they outgrow half of
+    /// it.
     static let minimumFoldBytes = 64 << 10
 
     /// Whether a commit writes `newBytes` of a bucket's new events as a tail, beside a log of
