@@ -160,13 +160,13 @@ extension PostgresRollupWrites {
                 folded[bucket]?.merge(try events.withUnsafeReadableBytes { try BucketLog(encoded: $0) }.entries)
             }
         }
-        let logs = foldedBuckets.map { ByteBuffer(bytes: folded[$0]!.encoded) }
+        let logs = folded.map { (bucket: $0.key, events: ByteBuffer(bytes: $0.value.encoded)) }
         try await connection.query(
             """
             WITH cleared AS (DELETE FROM bucket_log_tail WHERE app_id = \(app) AND bucket = ANY(\(foldedBuckets))),
             logged AS (
                 INSERT INTO bucket_log (app_id, bucket, revision, events)
-                SELECT \(app), bucket, nextval('bucket_log_revision'), events FROM unnest(\(foldedBuckets), \(logs)) AS r (bucket, events)
+                SELECT \(app), bucket, nextval('bucket_log_revision'), events FROM unnest(\(logs.map(\.bucket)), \(logs.map(\.events))) AS r (bucket, events)
                 ON CONFLICT (app_id, bucket) DO UPDATE SET revision = excluded.revision, events = excluded.events
             )
             INSERT INTO bucket_log_tail (app_id, bucket, revision, events)

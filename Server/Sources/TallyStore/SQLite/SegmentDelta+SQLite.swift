@@ -112,13 +112,21 @@ extension SegmentDelta {
         let tailSizes = try RawStatement(
             db, sql: "SELECT count(*), coalesce(sum(length(events)), 0) FROM bucket_log_tail WHERE app_id = ?1 AND bucket = ?2")
         let appendTail = try RawStatement(db, sql: "INSERT INTO bucket_log_tail (app_id, bucket, revision, events) VALUES (?1, ?2, ?3, ?4)")
+        let readStored = try RawStatement(
+            db,
+            sql: """
+                SELECT events FROM bucket_log WHERE app_id = ?1 AND bucket = ?2
+                UNION ALL SELECT events FROM bucket_log_tail WHERE app_id = ?1 AND bucket = ?2
+                """)
+        let replaceLog = try RawStatement(db, sql: "REPLACE INTO bucket_log (app_id, bucket, revision, events) VALUES (?1, ?2, ?3, ?4)")
         let revision = try RawStatement(db, sql: "UPDATE bucket_log_revision SET revision = revision + 1 RETURNING revision")
             .executeReturningRow { $0.int64(at: 0) }
-        for statement in [logSize, tailSizes, appendTail] { statement.bind(app.rawValue, at: 1) }
+        let statements = [logSize, tailSizes, appendTail, readStored, replaceLog]
+        for statement in statements { statement.bind(app.rawValue, at: 1) }
         appendTail.bind(revision, at: 3)
-        var fold: (read: RawStatement, write: RawStatement)?
+        replaceLog.bind(revision, at: 3)
         for (bucket, entries) in buckets {
-            for statement in [logSize, tailSizes, appendTail] { statement.bind(bucket, at: 2) }
+            for statement in statements { statement.bind(bucket, at: 2) }
             var log = BucketLog(entries)
             var tails = 0
             if let size = try logSize.executeReturningFirstRow({ Int($0.int64(at: 0)) }) {
@@ -132,25 +140,9 @@ extension SegmentDelta {
                 tails = stored.count
             }
             // Folded: the log, its tails and the new events, into the log.
-            if fold == nil {
-                fold = try (
-                    RawStatement(
-                        db,
-                        sql: """
-                            SELECT events FROM bucket_log WHERE app_id = ?1 AND bucket = ?2
-                            UNION ALL SELECT events FROM bucket_log_tail WHERE app_id = ?1 AND bucket = ?2
-                            """),
-                    RawStatement(db, sql: "REPLACE INTO bucket_log (app_id, bucket, revision, events) VALUES (?1, ?2, ?3, ?4)")
-                )
-                for statement in [fold!.read, fold!.write] { statement.bind(app.rawValue, at: 1) }
-                fold!.write.bind(revision, at: 3)
-            }
-            let (read, write) = fold!
-            read.bind(bucket, at: 2)
-            try read.forEachRow { row in log.merge(try row.withBlob(at: 0) { try BucketLog(encoded: $0) }.entries) }
-            write.bind(bucket, at: 2)
-            write.bind(log.encoded, at: 4)
-            try write.execute()
+            try readStored.forEachRow { row in log.merge(try row.withBlob(at: 0) { try BucketLog(encoded: $0) }.entries) }
+            replaceLog.bind(log.encoded, at: 4)
+            try replaceLog.execute()
             if tails > 0 {
                 try db.execute(sql: "DELETE FROM bucket_log_tail WHERE app_id = ? AND bucket = ?", arguments: [app.rawValue, bucket])
             }
