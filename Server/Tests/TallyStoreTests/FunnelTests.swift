@@ -165,12 +165,11 @@ import Testing
                 let sorted = times.sorted()
                 let middle = sorted.count / 2
                 let expected = sorted.count % 2 == 1 ? Double(sorted[middle]) : (Double(sorted[middle - 1]) + Double(sorted[middle])) / 2
-                #expect(FunnelCounter.median(&selected) == expected)
+                #expect(selected.withUnsafeMutableBufferPointer { FunnelCounter.median($0) } == expected)
                 #expect(selected.sorted() == sorted)
             }
         }
-        var empty: [Int64] = []
-        #expect(FunnelCounter.median(&empty) == nil)
+        #expect(FunnelCounter.median(UnsafeMutableBufferPointer(start: nil, count: 0)) == nil)
     }
 }
 
@@ -213,6 +212,21 @@ import Testing
                 }
                 for try await funnel in group { #expect(funnel.steps == expected) }
             }
+        }
+        let pooled = FunnelCounter.Scratch.pooledSizes
+        #expect(pooled.count <= FunnelCounter.Scratch.pooled && pooled.allSatisfy { $0 <= FunnelCounter.Scratch.pooledBytes })
+    }
+
+    /// The memory funnels count in outlives them in a pool: round after round of more scratches
+    /// than it keeps, some too large, it holds two at most, each within its bound.
+    @Test func theScratchPoolStaysBounded() {
+        for round in 0..<300 {
+            let scratches = (0..<3).map { _ in FunnelCounter.Scratch.taken() }
+            scratches[round % 3].firsts.reserve(FunnelCounter.Scratch.pooledBytes / 8 + round)
+            scratches.forEach(FunnelCounter.Scratch.recycle)
+            let pooled = FunnelCounter.Scratch.pooledSizes
+            #expect(pooled.count <= FunnelCounter.Scratch.pooled)
+            #expect(pooled.allSatisfy { $0 <= FunnelCounter.Scratch.pooledBytes })
         }
     }
 }
