@@ -189,6 +189,15 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
+            name: "TimelineOnFixture",
+            dependencies: [
+                "PipelineWorkload",
+                .product(name: "TallyStore", package: "TallyServer"),
+            ],
+            path: "Tools/TimelineOnFixture",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
             name: "ExportVersusSQLite",
             dependencies: [
                 "PipelineWorkload",

@@ -43,6 +43,7 @@ import Testing
         "POST /v1/page": .ingestKey,
         "GET /v1/metrics": .readToken, "GET /v1/metrics/range": .readToken, "GET /v1/metrics/breakdown": .readToken,
         "GET /v1/retention": .readToken, "GET /v1/funnels": .readToken, "GET /v1/segments": .readToken,
+        "GET /v1/users": .readToken, "GET /v1/users/{user_id}/events": .readToken,
         "PUT /v1/segments/{name}": .readToken, "DELETE /v1/segments/{name}": .readToken, "GET /metrics": .loopbackOrMetricsToken,
         "GET /": .session, "GET /apps/{id}": .session, "GET /apps/{id}/metrics/{file}": .session, "POST /logout": .form,
     ]
@@ -63,7 +64,7 @@ import Testing
             for route in routes {
                 let (method, template) = try #require(route.split(separator: " ", maxSplits: 1).map(String.init).pair)
                 let path = template.replacingOccurrences(of: "{id}", with: app).replacingOccurrences(of: "{file}", with: "dau.csv")
-                    .replacingOccurrences(of: "{name}", with: "Pro")
+                    .replacingOccurrences(of: "{name}", with: "Pro").replacingOccurrences(of: "{user_id}", with: "ana")
                 let uri = path + "?date=\(DashboardFixture.day)&from=\(DashboardFixture.day)&to=\(DashboardFixture.day)"
                 for forged in [false, true] {
                     let headers: HTTPFields =

@@ -24,6 +24,9 @@ public import TallyStore
 ///   `GET /v1/funnels?from=…&to=…&steps=a,b,c[&window=SECONDS][&breakdown=PROPERTY]` with
 ///   `Authorization: Bearer <read token>`; every one but the breakdown narrowed to a segment
 ///   by `filters=` (a `SegmentFilter` in Plausible's syntax, see `MetricsController`).
+/// - `GET /v1/users?prefix=…` and `GET /v1/users/{user_id}/events[?before=…]` with the same
+///   token: the app's users by the start of their id, and one user's events, newest first
+///   (see `AppUserController`).
 /// - `GET /v1/segments`, `PUT /v1/segments/{name}` (body `{"filter": "…"}`) and
 ///   `DELETE /v1/segments/{name}` with the same token: the app's saved segments (see
 ///   `SavedSegmentController`).
@@ -89,6 +92,9 @@ public struct TallyServer: Sendable {
         router.get("/v1/metrics/breakdown") { request, _ in try await metrics.breakdown(request) }
         router.get("/v1/retention") { request, _ in try await metrics.retention(request) }
         router.get("/v1/funnels") { request, _ in try await metrics.funnel(request) }
+        let users = AppUserController(store: store, apps: apps)
+        router.get("/v1/users") { request, _ in try await users.search(request) }
+        router.get("/v1/users/:user_id/events") { request, context in try await users.timeline(request, context: context) }
         let segments = SavedSegmentController(store: store, apps: apps)
         router.get("/v1/segments") { request, _ in try await segments.list(request) }
         router.put("/v1/segments/:name") { request, context in try await segments.save(request, context: context) }

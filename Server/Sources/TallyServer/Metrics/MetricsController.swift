@@ -22,7 +22,7 @@ struct MetricsController {
     func day(_ request: Request) async throws -> Response {
         try await answer(request) { app, query, timeZone in
             let date = try required(["date"], in: query)[0]
-            return try await store.metrics(app: app.id, date: date, timeZone: timeZone, filter: try filter(in: query))
+            return try await store.metrics(app: app.id, date: date, timeZone: timeZone, filter: try Self.filter(in: query))
         }
     }
 
@@ -30,7 +30,7 @@ struct MetricsController {
     func range(_ request: Request) async throws -> Response {
         try await answer(request) { app, query, timeZone in
             let days = try required(["from", "to"], in: query)
-            return try await store.metricsRange(app: app.id, from: days[0], to: days[1], timeZone: timeZone, filter: try filter(in: query))
+            return try await store.metricsRange(app: app.id, from: days[0], to: days[1], timeZone: timeZone, filter: try Self.filter(in: query))
         }
     }
 
@@ -40,7 +40,7 @@ struct MetricsController {
         try await answer(request) { app, query, timeZone in
             let values = try required(["date", "event", "property"], in: query)
             return try await store.breakdown(
-                app: app.id, event: values[1], property: values[2], date: values[0], timeZone: timeZone, filter: try filter(in: query))
+                app: app.id, event: values[1], property: values[2], date: values[0], timeZone: timeZone, filter: try Self.filter(in: query))
         }
     }
 
@@ -54,7 +54,7 @@ struct MetricsController {
                 throw APIError.badRequest("period must be day or week, not \(periodText.prefix(40))")
             }
             return try await store.retention(
-                app: app.id, from: days[0], to: days[1], timeZone: timeZone, period: period, filter: try filter(in: query))
+                app: app.id, from: days[0], to: days[1], timeZone: timeZone, period: period, filter: try Self.filter(in: query))
         }
     }
 
@@ -68,7 +68,7 @@ struct MetricsController {
             let window = try Self.window(parsing: try query.get("window"))
             let breakdown = try query.get("breakdown")
             if let breakdown, breakdown.isEmpty { throw APIError.badRequest("breakdown must name a property") }
-            let filter = try filter(in: query)
+            let filter = try Self.filter(in: query)
             do {
                 return try await store.funnel(
                     app: app.id, steps: steps, from: values[0], to: values[1], window: window, timeZone: timeZone, filter: filter,
@@ -117,7 +117,7 @@ struct MetricsController {
     /// The segment of `query`'s `filters`: empty (everything) without one.
     ///
     /// - Throws: A 400 with the parse error's description.
-    private func filter(in query: QueryParameters) throws(APIError) -> SegmentFilter {
+    static func filter(in query: QueryParameters) throws(APIError) -> SegmentFilter {
         guard let text = try query.get("filters") else { return SegmentFilter() }
         do {
             return try SegmentFilter(parsing: text)

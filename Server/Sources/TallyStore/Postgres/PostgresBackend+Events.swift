@@ -45,6 +45,16 @@ extension PostgresBackend {
         ).compactMap { outcome, reason, count in HealthCounts.Outcome(rawValue: outcome).map { ($0, reason, Int(count)) } }
     }
 
+    /// One query through `event_by_time`.
+    func userEvents(app: AppID, user: String, at timestamps: [Int64]) async throws -> [(event: Event, cursor: EventCursor)] {
+        try await eventRows(
+            """
+            SELECT \(unescaped: Self.eventColumns) FROM event
+            WHERE app_id = \(app.rawValue) AND timestamp = ANY(\(timestamps)) AND user_id = \(user)
+            """
+        ).map { (try $0.row.event(), $0.cursor) }
+    }
+
     /// Up to `limit` events of `app` in `range` after `cursor`, by timestamp, then sequence.
     private func page(
         app: AppID, in range: Range<Int64>, after cursor: EventCursor?, limit: Int

@@ -177,6 +177,7 @@ enum PostgresSchema {
         ),
         (3, savedSegments),
         (4, bucketLogTails),
+        (5, appUserIndexes),
     ]
 
     /// What migration `version` does after its SQL, in the same transaction: version 2 fills

@@ -1,3 +1,5 @@
+import TallyEvent
+
 /// Conditions that narrow every metric to a segment of an app's events and users, ANDed.
 ///
 /// Each condition names a dimension: `app_version`, `platform`, or one of the app's
@@ -45,6 +47,27 @@ public struct SegmentFilter: Hashable, Sendable, CustomStringConvertible {
             guard let value else { return isNegated }
             return values.contains(value) != isNegated
         }
+    }
+
+    /// Whether `event` meets every condition, given the app's segment `properties` and its
+    /// user's values of the user properties (`userValues`): what a filtered metric counts,
+    /// decided from the raw event.
+    ///
+    /// - Throws: ``TallyStoreError/unknownFilterProperty(_:)`` for a condition on a name that
+    ///   is neither built in nor one of `properties`.
+    func matches(_ event: Event, userValues: [String: String], properties: SegmentProperties) throws(TallyStoreError) -> Bool {
+        for condition in conditions {
+            let value: String? =
+                switch condition.property {
+                case "app_version": event.appVersion
+                case "platform": event.platform
+                case let name where properties.event.contains(name): event.properties[name]?.segmentText
+                case let name where properties.user.contains(name): userValues[name]
+                case let name: throw .unknownFilterProperty(name)
+                }
+            guard condition.matches(value) else { return false }
+        }
+        return true
     }
 
     /// The most conditions a filter holds.

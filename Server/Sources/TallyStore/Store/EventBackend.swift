@@ -22,6 +22,19 @@ protocol EventBackend: Sendable {
     /// The numbers (`app_user.number`) of those of `users` that `app` has.
     func userNumbers(app: AppID, users: [String]) async throws -> [String: UInt32]
 
+    /// The user `user` of `app`, their number (`app_user.number`), and the last UTC day with
+    /// an event of the app (`day_users`); `nil` if the app has no such user.
+    func appUser(app: AppID, id user: String) async throws -> (user: AppUser, number: UInt32, lastDay: Int64)?
+
+    /// Up to `limit` of the app's users whose ids start with `prefix`, in code point order.
+    func appUsers(app: AppID, prefix: String, limit: Int) async throws -> [AppUser]
+
+    /// The events of `user` at the milliseconds `timestamps`, each with its cursor, in no order.
+    func userEvents(app: AppID, user: String, at timestamps: [Int64]) async throws -> [(event: Event, cursor: EventCursor)]
+
+    /// The user's value of each of `properties` (user segment properties) that has one.
+    func userTraits(app: AppID, number: UInt32, properties: [String]) async throws -> [String: String]
+
     /// The app's `limit` latest events, newest first; throws ``TallyStoreError/unknownApp(_:)``.
     func latestEvents(app: AppID, limit: Int) async throws -> [Event]
 

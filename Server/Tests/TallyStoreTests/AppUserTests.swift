@@ -1,0 +1,90 @@
+import Foundation
+import SeededRandom
+import TallyEvent
+import TallyStoreTesting
+import Testing
+
+@testable import TallyStore
+
+/// A user's timeline and the search of users by the start of their id, against brute force.
+@Suite struct AppUserTests {
+    /// Every user's timeline, read page by page with random sizes under several filters, is
+    /// their stored events newest first (the later stored first within a millisecond), with
+    /// their first-seen time, newest version and platform, and latest user properties.
+    @Test(arguments: TestDatabase.all, 1...2 as ClosedRange<UInt64>)
+    func timelinesPageThroughAUsersEventsNewestFirst(database: TestDatabase, seed: UInt64) async throws {
+        let (store, app, sent, _) = try await SegmentOracleTests.randomStore(seed: seed, on: database)
+        // Resent events are stored once, where they were first sent.
+        var ids = Set<UUID>()
+        let stored = sent.filter { ids.insert($0.id).inserted }
+        let latest = MetricsOracle.latestValues(stored, properties: SegmentOracleTests.properties)
+        var random = SplitMix64(seed: seed)
+        let users = Set(stored.map(\.userID)).sorted()
+        #expect(users.count > 20)
+        for (index, user) in users.enumerated() {
+            let filter = index % 3 == 0 ? SegmentFilter() : SegmentOracleTests.filters[index % SegmentOracleTests.filters.count]
+            let matches = MetricsOracle.matching(filter, properties: SegmentOracleTests.properties)(stored)
+            let newestFirst = stored.enumerated().filter { $0.element.userID == user }
+                .sorted { ($0.element.timestamp, $0.offset) > ($1.element.timestamp, $1.offset) }.map(\.element)
+            var read: [Event] = []
+            var before: UserTimeline.Cursor?
+            repeat {
+                let limit = Int.random(in: 1...40, using: &random)
+                let page = try #require(try await store.timeline(app: app, user: user, before: before, limit: limit, filter: filter))
+                #expect(page.user == AppUser(id: user, firstSeen: newestFirst.map(\.timestamp).min()!))
+                #expect(page.appVersion == newestFirst[0].appVersion && page.platform == newestFirst[0].platform)
+                #expect(page.properties == latest[user] ?? [:])
+                #expect(page.events.count <= limit && (page.next == nil || page.events.count == limit))
+                read += page.events
+                before = page.next
+                // Cursors pass through text, as the API sends them.
+                before = before.flatMap { UserTimeline.Cursor($0.description) }
+            } while before != nil
+            #expect(read == newestFirst.filter(matches), "seed \(seed), \(user), \(filter)")
+        }
+        #expect(try await store.timeline(app: app, user: "nobody") == nil)
+        let other = try await store.createApp(name: "Other").app.id
+        #expect(try await store.timeline(app: other, user: users[0]) == nil)
+        await #expect(throws: TallyStoreError.unknownFilterProperty("tier")) {
+            try await store.timeline(app: app, user: users[0], filter: SegmentFilter([.is("tier", "gold")]))
+        }
+    }
+
+    /// Ids of many scripts, with prefixes of each and of none: each search is the ids starting
+    /// with the prefix in code point order, the first `limit` of them.
+    @Test(arguments: TestDatabase.all)
+    func searchesAreTheIdsStartingWithThePrefixInCodePointOrder(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
+        let app = try await store.createApp(name: "Search").app.id
+        var random = SplitMix64(seed: 31)
+        let alphabet: [Unicode.Scalar] = [
+            "a", "b", "A", "z", "0", "_", "é", "ü", "中", "文", "\u{D7FF}", "\u{E000}", "\u{FFFF}", "\u{10000}", "😀", "\u{10FFFF}",
+        ]
+        var firstSeen: [String: Date] = [:]
+        var events: [Event] = []
+        for index in 0..<600 {
+            var id = String.UnicodeScalarView()
+            for _ in 0..<Int.random(in: 1...4, using: &random) { id.append(alphabet.randomElement(using: &random)!) }
+            let user = String(id)
+            let time = instant("2026-03-02T00:00:00Z").addingTimeInterval(Double(index))
+            firstSeen[user] = min(firstSeen[user] ?? time, time)
+            events.append(event(at: time, user: user))
+        }
+        try await store.insert(events, app: app)
+        func codePoints(_ text: String) -> [UInt32] { text.unicodeScalars.map(\.value) }
+        let ids = firstSeen.keys.sorted { codePoints($0).lexicographicallyPrecedes(codePoints($1)) }
+        var prefixes =
+            [""]
+            + ids.prefix(60).flatMap { id in (1...id.unicodeScalars.count).map { String(String.UnicodeScalarView(id.unicodeScalars.prefix($0))) } }
+        prefixes += ["\u{10FFFF}\u{10FFFF}", "\u{D7FF}", "zz", "q"]
+        for prefix in Set(prefixes).sorted() {
+            let limit = Int.random(in: 1...30, using: &random)
+            let expected = ids.filter { $0.unicodeScalars.starts(with: prefix.unicodeScalars) }.prefix(limit)
+                .map { AppUser(id: $0, firstSeen: firstSeen[$0]!) }
+            #expect(try await store.users(app: app, prefix: prefix, limit: limit) == expected, "prefix \(codePoints(prefix))")
+        }
+        let other = try await store.createApp(name: "Other").app.id
+        #expect(try await store.users(app: other, prefix: "") == [])
+        await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 999))) { try await store.users(app: AppID(rawValue: 999), prefix: "a") }
+    }
+}
