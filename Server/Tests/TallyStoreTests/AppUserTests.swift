@@ -50,6 +50,28 @@ import Testing
         }
     }
 
+    /// A user active on 70 days, an event a day: a page reads 64 of those days, so a filter
+    /// matching only the oldest event answers an empty page with a `next`, then the event.
+    @Test(arguments: TestDatabase.all)
+    func aPageReadsAtMost64DaysOfLogs(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
+        let app = try await store.createApp(name: "Long").app.id
+        let start = instant("2026-01-01T12:00:00Z")
+        let events = (0..<70).map { day in event(at: start.addingTimeInterval(Double(day) * 86_400), user: "ana", version: day == 0 ? "0.9" : "1.0") }
+        try await store.insert(events, app: app)
+        let filter = SegmentFilter([.is("app_version", "0.9")])
+        let first = try #require(try await store.timeline(app: app, user: "ana", filter: filter))
+        #expect(first.events.isEmpty && first.appVersion == "1.0")
+        let next = try #require(first.next)
+        let second = try #require(try await store.timeline(app: app, user: "ana", before: UserTimeline.Cursor(next.description), filter: filter))
+        #expect(second.events.map(\.id) == [events[0].id] && second.next == nil)
+        // Unfiltered too: 64 days' events, then the rest.
+        let newest = try #require(try await store.timeline(app: app, user: "ana", limit: 100))
+        #expect(newest.events.map(\.id) == events.reversed().prefix(64).map(\.id))
+        let rest = try #require(try await store.timeline(app: app, user: "ana", before: newest.next, limit: 100))
+        #expect(rest.events.map(\.id) == events.prefix(6).reversed().map(\.id) && rest.next == nil)
+    }
+
     /// Ids of many scripts, with prefixes of each and of none: each search is the ids starting
     /// with the prefix in code point order, the first `limit` of them.
     @Test(arguments: TestDatabase.all)

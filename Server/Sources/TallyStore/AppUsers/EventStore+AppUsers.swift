@@ -41,7 +41,9 @@ extension EventStore {
     ///   - limit: 1 to ``maximumTimelinePage`` events, clamped.
     ///   - filter: Only the events it matches (see ``SegmentFilter``); its user conditions hold
     ///     for all of the user's events or none.
-    /// - Returns: `nil` if the app has no such user.
+    /// - Returns: `nil` if the app has no such user. A page reads the logs of at most 64 days
+    ///   the user was active on, so it may hold fewer events than `limit` (none, under a filter
+    ///   that matches few) with a ``UserTimeline/next``.
     /// - Throws: ``TallyStoreError/unknownApp(_:)``, ``TallyStoreError/unknownFilterProperty(_:)``,
     ///   or a database error.
     public func timeline(
@@ -55,9 +57,10 @@ extension EventStore {
             store: self, app: app, user: user, number: number, days: firstDay...max(firstDay, lastDay), properties: settings.segmentProperties,
             traits: traits)
         let limit = min(max(limit, 1), Self.maximumTimelinePage)
-        var events = try await search.events(before: before?.eventCursor, count: limit + 1, filter: filter)
-        let newest = before == nil && filter.isEmpty ? events.first : try await search.events(before: nil, count: 1, filter: SegmentFilter()).first
-        var next: UserTimeline.Cursor?
+        var (events, resume) = try await search.events(before: before?.eventCursor, count: limit + 1, filter: filter)
+        let newest =
+            before == nil && filter.isEmpty ? events.first : try await search.events(before: nil, count: 1, filter: SegmentFilter()).events.first
+        var next = resume.map(UserTimeline.Cursor.init)
         if events.count > limit {
             events.removeSubrange(limit...)
             next = events.last.map { UserTimeline.Cursor($0.cursor) }

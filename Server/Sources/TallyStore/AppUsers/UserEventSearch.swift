@@ -18,15 +18,27 @@ struct UserEventSearch {
 
     /// The days of user sets one read takes.
     static let daysPerRead: Int64 = 32
+    /// The most days with events of the user one search reads the bucket logs of: a filter
+    /// that matches few of a long-time user's events stops there.
+    static let activeDaysPerSearch = 64
 
     /// The user's first `count` events older than `cursor` (all, if `nil`) that `filter`
-    /// matches, newest first, with their cursors; fewer when the user has fewer.
-    func events(before cursor: EventCursor?, count: Int, filter: SegmentFilter) async throws -> [(event: Event, cursor: EventCursor)] {
+    /// matches, newest first, with their cursors; fewer when the user has fewer, or when
+    /// ``activeDaysPerSearch`` days were read first: then `resume` is where to go on from.
+    func events(
+        before cursor: EventCursor?, count: Int, filter: SegmentFilter
+    ) async throws -> (events: [(event: Event, cursor: EventCursor)], resume: EventCursor?) {
         var found: [(event: Event, cursor: EventCursor)] = []
         var newest = min(days.upperBound, cursor.map { Bucket.day(of: Bucket.containing(milliseconds: $0.timestamp)) } ?? days.upperBound)
+        var read = 0
         while found.count < count, newest >= days.lowerBound {
             let oldest = max(days.lowerBound, newest - Self.daysPerRead + 1)
             for day in try await activeDays(oldest...newest) {
+                if read == Self.activeDaysPerSearch {
+                    // Before the day after the last one read: no sequence is below `Int64.min`.
+                    return (found, EventCursor(timestamp: (day + 1) * Bucket.perDay * Bucket.milliseconds, sequence: .min))
+                }
+                read += 1
                 let milliseconds = try await milliseconds(on: day, through: cursor?.timestamp, filter: filter)
                 // The newest milliseconds first, as many as the events still wanted, and every
                 // event of the last millisecond taken.
@@ -48,7 +60,7 @@ struct UserEventSearch {
             }
             newest = oldest - 1
         }
-        return found
+        return (found, nil)
     }
 
     /// The days of `days` the user had an event on, newest first, from `day_users`.
