@@ -26,7 +26,7 @@ struct AppUserController {
             let query = QueryParameters(request.uri.query)
             let limit = try Self.limit(query, default: Self.defaultSearchLimit, maximum: EventStore.maximumUserSearchResults)
             let users = try await store.users(app: app.id, prefix: try query.get("prefix") ?? "", limit: limit)
-            return try .json(["users": users.map(AppUserBody.init)])
+            return try .json(["users": users.map(AppUserBody.init)], encoder: Response.timeEncoder)
         }
     }
 
@@ -51,7 +51,7 @@ struct AppUserController {
             guard let timeline = try await store.timeline(app: app.id, user: user, before: before, limit: limit, filter: filter) else {
                 throw APIError(status: .notFound, message: "the app has no user \"\(user.prefix(Event.maximumFieldLength))\"")
             }
-            return try .json(UserTimelineBody(timeline))
+            return try .json(UserTimelineBody(timeline), encoder: Response.timeEncoder)
         }
     }
 
@@ -81,12 +81,10 @@ struct AppUserController {
 /// A user as the API writes them: `{"user_id", "first_seen"}`.
 struct AppUserBody: Encodable {
     let userID: String
-    /// As ISO 8601 in UTC with milliseconds, as every time the API writes.
-    let firstSeen: String
+    let firstSeen: Date
 
     init(_ user: AppUser) {
-        userID = user.id
-        firstSeen = user.firstSeen.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        (userID, firstSeen) = (user.id, user.firstSeen)
     }
 
     enum CodingKeys: String, CodingKey {
@@ -95,7 +93,8 @@ struct AppUserBody: Encodable {
     }
 }
 
-/// A timeline page as the API writes it.
+/// A timeline page as the API writes it: the user, the events (each in the keys of the NDJSON
+/// export), and `next` when a page follows.
 struct UserTimelineBody: Encodable {
     struct User: Encodable {
         let user: AppUserBody
@@ -117,40 +116,13 @@ struct UserTimelineBody: Encodable {
         }
     }
 
-    /// An event in the keys of the NDJSON export, its times as ISO 8601 text.
-    struct EventBody: Encodable {
-        let event: Event
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            let format = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
-            try container.encode(event.id, forKey: .id)
-            try container.encode(event.name, forKey: .name)
-            try container.encode(event.timestamp.formatted(format), forKey: .timestamp)
-            try container.encode(event.deviceTimestamp.formatted(format), forKey: .deviceTimestamp)
-            try container.encode(event.userID, forKey: .userID)
-            try container.encodeIfPresent(event.sessionID, forKey: .sessionID)
-            try container.encode(event.appVersion, forKey: .appVersion)
-            try container.encode(event.platform, forKey: .platform)
-            try container.encode(event.properties, forKey: .properties)
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case id, name, timestamp, platform, properties
-            case deviceTimestamp = "device_timestamp"
-            case userID = "user_id"
-            case sessionID = "session_id"
-            case appVersion = "app_version"
-        }
-    }
-
     let user: User
-    let events: [EventBody]
+    let events: [Event]
     let next: String?
 
     init(_ timeline: UserTimeline) {
         user = User(user: AppUserBody(timeline.user), appVersion: timeline.appVersion, platform: timeline.platform, properties: timeline.properties)
-        events = timeline.events.map(EventBody.init)
+        events = timeline.events
         next = timeline.next?.description
     }
 }
