@@ -162,10 +162,11 @@ struct FunnelCounter {
         return counts.withLock { $0 }
     }
 
-    /// One thread's storage for counting blocks of users, reused from one to the next.
+    /// One thread's count of blocks of users, in the buffers of its ``Scratch``, reused from one
+    /// block to the next.
     ///
-    /// Its buffers are plain memory it owns, and its properties are one thread's only, unchecked
-    /// for exclusive access: through arrays, each event's reads and writes were checked for
+    /// The buffers are plain memory, and its properties are one thread's only, unchecked for
+    /// exclusive access: through arrays, each event's reads and writes were checked for
     /// bounds, exclusive access and uniqueness, which took most of the count.
     private final class Block {
         let counter: FunnelCounter
