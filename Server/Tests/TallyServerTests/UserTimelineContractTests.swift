@@ -83,6 +83,13 @@ struct UserTimelineContractTests {
             ] {
                 #expect(try await server.body("/v1/users/ana/events?\(query)", token: app.readToken).status == 400, "\(query)")
             }
+            // Cursors at the ends of the numbers read as places before or after every event.
+            for cursor in ["9223372036854775807.9223372036854775807", "-9223372036854775808.-9223372036854775808", "0.0"] {
+                let page = try await server.body("/v1/users/ana/events?before=\(cursor)", token: app.readToken)
+                #expect(page.status == 200, "\(cursor)")
+                let events = (try JSONSerialization.jsonObject(with: page.body) as? [String: Any])?["events"] as? [Any]
+                #expect(events?.count == (cursor.hasPrefix("9") ? 1 : 0), "\(cursor)")
+            }
             #expect(try await server.body("/v1/users?limit=101", token: app.readToken).status == 400)
             #expect(try await server.body("/v1/users?prefix=%E0", token: app.readToken).status == 400)
             #expect(try await server.body("/v1/users/%FF/events", token: app.readToken).status == 400)
