@@ -23,13 +23,7 @@ extension EventStore {
         let conditions = filter.conditions.filter { !properties.user.contains($0.property) }
         return events.filter { event in
             if users.restrictsUsers, !(numbers[event.userID].map(users.allows(user:)) ?? false) { return false }
-            return conditions.allSatisfy { condition in
-                switch condition.property {
-                case "app_version": condition.matches(event.appVersion)
-                case "platform": condition.matches(event.platform)
-                case let name: condition.matches(event.properties[name]?.segmentText)
-                }
-            }
+            return conditions.allSatisfy { $0.matches(event.segmentValue(of: $0.property)) }
         }
     }
 

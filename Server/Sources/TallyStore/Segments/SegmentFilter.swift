@@ -59,9 +59,7 @@ public struct SegmentFilter: Hashable, Sendable, CustomStringConvertible {
         for condition in conditions {
             let value: String? =
                 switch condition.property {
-                case "app_version": event.appVersion
-                case "platform": event.platform
-                case let name where properties.event.contains(name): event.properties[name]?.segmentText
+                case let name where SegmentProperties.builtIn.contains(name) || properties.event.contains(name): event.segmentValue(of: name)
                 case let name where properties.user.contains(name): userValues[name]
                 case let name: throw .unknownFilterProperty(name)
                 }
@@ -174,5 +172,17 @@ extension SegmentFilter {
             }
         }
         try finish()
+    }
+}
+
+extension Event {
+    /// The event's own value of the filter dimension `property`, as segments compare it: its
+    /// `app_version`, its `platform`, or its property of that name.
+    func segmentValue(of property: String) -> String? {
+        switch property {
+        case "app_version": appVersion
+        case "platform": platform
+        case let name: properties[name]?.segmentText
+        }
     }
 }
