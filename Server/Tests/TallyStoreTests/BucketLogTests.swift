@@ -10,7 +10,8 @@ import Testing
             BucketLog.Entry(
                 user: UInt32.random(in: 0..<UInt32(distinct * 40), using: &random), offset: UInt32.random(in: 0..<900_000, using: &random),
                 name: Int64.random(in: 1...Int64(distinct), using: &random), key: Int64.random(in: 0..<Int64(distinct * 3), using: &random),
-                screen: Bool.random(using: &random) ? 0 : Int64.random(in: 1...Int64(distinct * 100), using: &random))
+                screen: Bool.random(using: &random) ? 0 : Int64.random(in: 1...Int64(distinct * 100), using: &random),
+                session: Bool.random(using: &random) ? 0 : UInt64.random(in: 1...UInt64(distinct * 20), using: &random) &* 0x9E37_79B9_7F4A_7C15)
         }
     }
 

@@ -50,4 +50,28 @@ import Testing
         #expect(funnel == (try await ingested.funnel(app: app, steps: steps, from: from, to: to, timeZone: timeZone, breakdown: "app_version")))
         #expect(funnel.steps[1].users > 0)
     }
+
+    /// A store of schema "v6", whose bucket logs have no sessions, gets them from its raw
+    /// events when opened ("v7"), under its app's segment properties: its paths, filtered
+    /// too, are those of the store that ingested the events.
+    @Test func sessionsAreAddedToTheLogsOfAV6Store() async throws {
+        let (ingested, app, _, timeZone) = try await PathOracleTests.randomStore(seed: 2, on: .sqlite)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("TallyStoreTests/\(UUID().uuidString).sqlite").path
+        try await ingested.pool.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [path]) }
+        try await DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "DELETE FROM bucket_log; DELETE FROM bucket_log_tail; DELETE FROM grdb_migrations WHERE identifier = 'v7'")
+        }
+        let upgraded = try EventStore(path: path)
+        let (from, to) = ("2026-02-09", "2026-02-23")
+        for test in PathOracleTests.cases {
+            let paths = try await upgraded.paths(
+                app: app, start: test.start, kind: test.kind, direction: test.direction, depth: test.depth, from: from, to: to,
+                timeZone: timeZone, filter: test.filter)
+            let expected = try await ingested.paths(
+                app: app, start: test.start, kind: test.kind, direction: test.direction, depth: test.depth, from: from, to: to,
+                timeZone: timeZone, filter: test.filter)
+            #expect(paths == expected, "\(test)")
+            #expect(test.start == "missing" || paths.sessions > 0, "\(test)")
+        }
+    }
 }

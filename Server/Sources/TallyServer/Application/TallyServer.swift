@@ -21,9 +21,10 @@ public import TallyStore
 ///   for apps whose SDK speaks one of them (see ``CompatibilityController``).
 /// - `GET /v1/metrics?date=…[&tz=…]`, `GET /v1/metrics/range?from=…&to=…[&tz=…]`,
 ///   `GET /v1/metrics/breakdown`, `GET /v1/retention` and
-///   `GET /v1/funnels?from=…&to=…&steps=a,b,c[&window=SECONDS][&breakdown=PROPERTY]` with
-///   `Authorization: Bearer <read token>`; every one but the breakdown narrowed to a segment
-///   by `filters=` (a `SegmentFilter` in Plausible's syntax, see `MetricsController`).
+///   `GET /v1/funnels?from=…&to=…&steps=a,b,c[&window=SECONDS][&breakdown=PROPERTY]` and
+///   `GET /v1/paths?from=…&to=…&start=NAME[&kind=event|screen][&direction=after|before][&depth=1…5]`
+///   with `Authorization: Bearer <read token>`; every one but the breakdown narrowed to a
+///   segment by `filters=` (a `SegmentFilter` in Plausible's syntax, see `MetricsController`).
 /// - `GET /v1/users?prefix=…` and `GET /v1/users/{user_id}/events[?before=…]` with the same
 ///   token: the app's users by the start of their id, and one user's events, newest first
 ///   (see `AppUserController`).
@@ -92,6 +93,7 @@ public struct TallyServer: Sendable {
         router.get("/v1/metrics/breakdown") { request, _ in try await metrics.breakdown(request) }
         router.get("/v1/retention") { request, _ in try await metrics.retention(request) }
         router.get("/v1/funnels") { request, _ in try await metrics.funnel(request) }
+        router.get("/v1/paths") { request, _ in try await metrics.paths(request) }
         let users = AppUserController(store: store, apps: apps)
         router.get("/v1/users") { request, _ in try await users.search(request) }
         router.get("/v1/users/:user_id/events") { request, context in try await users.timeline(request, context: context) }

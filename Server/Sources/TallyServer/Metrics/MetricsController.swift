@@ -4,7 +4,7 @@ import TallyEvent
 import TallyStore
 
 /// `GET /v1/metrics`, `GET /v1/metrics/range`, `GET /v1/metrics/breakdown`,
-/// `GET /v1/retention` and `GET /v1/funnels`: exact metrics of the app whose read token is
+/// `GET /v1/retention`, `GET /v1/funnels` and `GET /v1/paths`: exact metrics of the app whose read token is
 /// presented as `Authorization: Bearer <token>`.
 ///
 /// Every route takes `filters=`, a ``SegmentFilter`` in the syntax of
@@ -77,6 +77,34 @@ struct MetricsController {
                 throw APIError.badRequest(
                     "Unknown breakdown property \"\(name)\": expected app_version, platform or one of the app's segment properties.")
             }
+        }
+    }
+
+    /// `?from=YYYY-MM-DD&to=YYYY-MM-DD&start=NAME[&kind=event|screen][&direction=after|before][&depth=1…5][&tz=Area/City][&filters=…]`:
+    /// where sessions went after their first `start` (an event, or a screen), level by
+    /// level, or came from before it (see ``Paths``). Depth 3 unless given.
+    func paths(_ request: Request) async throws -> Response {
+        try await answer(request) { app, query, timeZone in
+            let values = try required(["from", "to", "start"], in: query)
+            guard Event.isValidName(values[2]) else {
+                throw APIError.badRequest("start must name an event or screen of 1 to \(Event.maximumNameLength) characters without NUL")
+            }
+            func choice<Choice: RawRepresentable<String> & CaseIterable>(_ name: String, default value: Choice) throws -> Choice {
+                guard let text = try query.get(name) else { return value }
+                guard let choice = Choice(rawValue: text) else {
+                    throw APIError.badRequest("\(name) must be \(Choice.allCases.map(\.rawValue).joined(separator: " or ")), not \(text.prefix(40))")
+                }
+                return choice
+            }
+            let depthText = try query.get("depth") ?? "3"
+            // `Int.init(_:)` answers nil, never traps, for digits past Int.max.
+            guard let depth = Int(depthText), (1...EventStore.maximumPathDepth).contains(depth) else {
+                throw APIError.badRequest("depth must be a whole number from 1 to \(EventStore.maximumPathDepth), not \(depthText.prefix(40))")
+            }
+            return try await store.paths(
+                app: app.id, start: values[2], kind: try choice("kind", default: Paths.Kind.event),
+                direction: try choice("direction", default: Paths.Direction.after), depth: depth, from: values[0], to: values[1],
+                timeZone: timeZone, filter: try Self.filter(in: query))
         }
     }
 

@@ -178,20 +178,38 @@ enum PostgresSchema {
         (3, savedSegments),
         (4, bucketLogTails),
         (5, appUserIndexes),
+        (6, bucketLogSessions),
     ]
 
     /// What migration `version` does after its SQL, in the same transaction: version 2 fills
     /// what segments and funnels read from the raw events of every app and its debug id (see
     /// ``SegmentDelta/rebuild(_:app:properties:logger:)``), as SQLite's "v4" does, after
-    /// creating `bucket_log_tail` (migration 4), which the rebuild writes to. No ingest
-    /// runs meanwhile: `ALTER TABLE app` holds the table until the migration commits.
+    /// creating `bucket_log_tail` (migration 4), which the rebuild writes to; version 6
+    /// rebuilds them under each app's segment properties, as "v7" does. No ingest runs
+    /// meanwhile: `ALTER TABLE app` or `LOCK TABLE app` holds the table until the migration
+    /// commits.
     private static func finish(version: Int, _ connection: PostgresConnection, logger: Logger) async throws {
-        guard version == 2 else { return }
-        try await connection.query(PostgresQuery(unsafeSQL: bucketLogTails), logger: logger)
-        let apps = try await connection.query("SELECT id FROM app ORDER BY id", logger: logger).collect(as: Int64.self)
-        for app in apps {
+        switch version {
+        case 2:
+            try await connection.query(PostgresQuery(unsafeSQL: bucketLogTails), logger: logger)
+            try await rebuildSegments(connection, logger: logger) { _ in SegmentProperties() }
+        case 6:
+            try await rebuildSegments(connection, logger: logger) { SegmentProperties(json: $0) }
+        default:
+            return
+        }
+    }
+
+    /// Rebuilds what segments, funnels and paths read for every app and its debug id, under
+    /// the properties `properties` makes of each app's stored `segment_properties`.
+    private static func rebuildSegments(
+        _ connection: PostgresConnection, logger: Logger, properties: (String) -> SegmentProperties
+    ) async throws {
+        let apps = try await connection.query("SELECT id, segment_properties FROM app ORDER BY id", logger: logger)
+            .collect(as: (Int64, String).self)
+        for (app, stored) in apps {
             for id in [-app, app] {
-                try await SegmentDelta.rebuild(connection, app: AppID(rawValue: id), properties: SegmentProperties(), logger: logger)
+                try await SegmentDelta.rebuild(connection, app: AppID(rawValue: id), properties: properties(stored), logger: logger)
             }
         }
     }

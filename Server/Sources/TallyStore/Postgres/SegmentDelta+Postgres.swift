@@ -49,18 +49,18 @@ extension SegmentDelta {
         while true {
             let rows = try await database.rows(
                 """
-                SELECT timestamp, sequence, name, user_id, app_version, platform, properties::text FROM event
+                SELECT timestamp, sequence, name, user_id, app_version, platform, properties::text, session_id FROM event
                 WHERE app_id = \(app.rawValue) AND (timestamp, sequence) > (\(position.timestamp), \(position.sequence))
                 ORDER BY timestamp, sequence LIMIT 50000
-                """, as: (Int64, Int64, String, String, String, String, String).self)
+                """, as: (Int64, Int64, String, String, String, String, String, String?).self)
             guard let last = rows.last else { return }
             position = (last.0, last.1)
             var delta = SegmentDelta()
-            for (timestamp, _, name, user, version, platform, json) in rows {
+            for (timestamp, _, name, user, version, platform, json, session) in rows {
                 delta.add(
                     Event(
-                        id: UUID(), name: name, timestamp: Date(unixMilliseconds: timestamp), userID: user, appVersion: version,
-                        platform: platform, properties: try Event.storedProperties(Array(json.utf8))),
+                        id: UUID(), name: name, timestamp: Date(unixMilliseconds: timestamp), userID: user, sessionID: session,
+                        appVersion: version, platform: platform, properties: try Event.storedProperties(Array(json.utf8))),
                     timestamp: timestamp)
             }
             let unknown = Array(Set(rows.map { $0.3 }).filter { numbers[$0] == nil })

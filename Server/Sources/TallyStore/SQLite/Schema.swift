@@ -33,7 +33,8 @@ import TallyEvent
 ///   a ``BucketLogCache`` entry of the same revision holds the same bytes. The index
 ///   `bucket_log_revisions` reads a range's revisions without the rows' pages. Since "v6", a
 ///   bucket's newest events wait in `bucket_log_tail` rows, revisions from the same counter,
-///   until a commit folds them into its log (``BucketLogTails``).
+///   until a commit folds them into its log (``BucketLogTails``). Since "v7", each event's
+///   session is in its log too (``SessionHash``).
 /// - `day_key_users`: per UTC day and segment key, the ``UserSet`` of users with an event of
 ///   that key, so a filtered window of whole days reads one set per day and key.
 /// - `user_trait`: per app, user property (its name's `label` id) and user, the latest value
@@ -267,6 +268,7 @@ enum Schema {
         }
         migrator.registerMigration("v5", migrate: createSavedSegments)
         migrator.registerMigration("v6", migrate: createBucketLogTails)
+        migrator.registerMigration("v7", migrate: addSessionsToBucketLogs)
         return migrator
     }
 

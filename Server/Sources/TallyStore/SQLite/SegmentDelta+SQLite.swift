@@ -36,7 +36,7 @@ extension SegmentDelta {
             let rows = try RawStatement(
                 db,
                 sql: """
-                    SELECT timestamp, rowid, name, user_id, app_version, platform, properties FROM event
+                    SELECT timestamp, rowid, name, user_id, app_version, platform, properties, session_id FROM event
                     WHERE app_id = ?1 AND (timestamp, rowid) > (?2, ?3) ORDER BY timestamp, rowid LIMIT 50000
                     """)
             rows.bind(app.rawValue, at: 1)
@@ -49,7 +49,7 @@ extension SegmentDelta {
                 delta.add(
                     Event(
                         id: UUID(), name: text(2), timestamp: Date(unixMilliseconds: position.timestamp), userID: text(3),
-                        appVersion: text(4), platform: text(5),
+                        sessionID: rows.isNull(at: 7) ? nil : text(7), appVersion: text(4), platform: text(5),
                         properties: try rows.withText(at: 6) { try Event.storedProperties(Array($0)) }),
                     timestamp: position.timestamp)
             }

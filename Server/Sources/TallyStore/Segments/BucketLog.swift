@@ -2,17 +2,18 @@
 /// segments and funnels read, so that they stay exact without raw events.
 ///
 /// Each event is its user, its millisecond from the bucket's start, its name, its segment key
-/// (``SegmentDelta``) and its screen (a `screen_view`'s `screen`, else 0). Events are grouped
+/// (``SegmentDelta``), its screen (a `screen_view`'s `screen`, else 0) and its session (the
+/// ``SessionHash`` of its `session_id`, else 0). Events are grouped
 /// by name, then sorted by user, then time: a funnel reads only its steps' names, and a day's
 /// metric set counts a user's events of a name from the length of their run.
 ///
 /// The blob is column-wise: a header of ``Varint``s (the bucket's distinct keys and screens,
-/// each a dictionary; then per name its `label` id, event count, run count, the runs' length
-/// in bytes and the runs — per user ascending, the gap from the previous user and the user's
-/// event count), then one column per
-/// field over all events: dictionary indexes of the keys and screens (1, 2 or 4 bytes each, as
-/// the dictionary's size needs) and the milliseconds in 3 bytes, little-endian. About 5 bytes
-/// an event. With the fields as varints event by event, a funnel over 30 days of the
+/// each a dictionary; the distinct sessions, a count then 8 bytes each; then per name its
+/// `label` id, event count, run count, the runs' length in bytes and the runs — per user
+/// ascending, the gap from the previous user and the user's event count), then one column per
+/// field over all events: dictionary indexes of the keys, screens and sessions (1, 2 or 4
+/// bytes each, as the dictionary's size needs) and the milliseconds in 3 bytes, little-endian.
+/// About 6 bytes an event and 8 a session. With the fields as varints event by event, a funnel over 30 days of the
 /// 20,000-user fixture decoded every event of every name and took 144 ms; with the events in
 /// user order and names in a column, it still tested every event's name (107 ms).
 struct BucketLog: Equatable {
@@ -27,9 +28,11 @@ struct BucketLog: Equatable {
         var key: Int64
         /// The `screen` property's `label` id on a `screen_view`, else 0.
         var screen: Int64
+        /// The ``SessionHash`` of the event's `session_id`, 0 without one.
+        var session: UInt64 = 0
 
         static func < (a: Entry, b: Entry) -> Bool {
-            (a.name, a.user, a.offset, a.key, a.screen) < (b.name, b.user, b.offset, b.key, b.screen)
+            (a.name, a.user, a.offset, a.key, a.screen, a.session) < (b.name, b.user, b.offset, b.key, b.screen, b.session)
         }
     }
 
@@ -54,7 +57,7 @@ struct BucketLog: Equatable {
                     entries.append(
                         Entry(
                             user: user, offset: view.offset(at: index), name: section.name, key: view.keys[view.keyIndex(at: index)],
-                            screen: view.screens[view.screenIndex(at: index)]))
+                            screen: view.screens[view.screenIndex(at: index)], session: view.sessions[view.sessionIndex(at: index)]))
                 }
             }
         }
@@ -85,18 +88,23 @@ struct BucketLog: Equatable {
         // Each column's distinct values sorted, an entry's found by halves: a log has tens of
         // distinct keys and screens, and hashing each entry's twice (into a Set, then a
         // Dictionary) was most of the encoding.
-        func dictionary(_ column: [Int64]) -> (column: [Int64], values: [Int64]) {
-            var distinct: [Int64] = []
+        func dictionary<Value: Comparable>(_ column: [Value]) -> (column: [Value], values: [Value]) {
+            var distinct: [Value] = []
             for value in column.sorted() where distinct.last != value { distinct.append(value) }
             return (column, distinct)
         }
         let keys = dictionary(entries.map(\.key))
         let screens = dictionary(entries.map(\.screen))
+        let sessions = dictionary(entries.map(\.session))
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(entries.count * 5 + 64)
+        bytes.reserveCapacity(entries.count * 6 + sessions.values.count * 8 + 64)
         for dictionary in [keys.values, screens.values] {
             Varint.append(UInt64(dictionary.count), to: &bytes)
             for value in dictionary { Varint.append(UInt64(value), to: &bytes) }
+        }
+        Varint.append(UInt64(sessions.values.count), to: &bytes)
+        for session in sessions.values {
+            for byte in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: session >> (8 * byte))) }
         }
         var sections: [(name: Int64, events: Int, runs: [(user: UInt32, count: Int)])] = []
         for entry in entries {
@@ -124,7 +132,7 @@ struct BucketLog: Equatable {
             Varint.append(UInt64(runs.count), to: &bytes)
             bytes.append(contentsOf: runs)
         }
-        for dictionary in [keys, screens] {
+        func appendIndexes<Value: Comparable>(_ dictionary: (column: [Value], values: [Value])) {
             let width = View.width(forCount: dictionary.values.count)
             for value in dictionary.column {
                 var (low, high) = (0, dictionary.values.count)
@@ -135,6 +143,9 @@ struct BucketLog: Equatable {
                 for byte in 0..<width { bytes.append(UInt8(truncatingIfNeeded: UInt32(low) >> (8 * byte))) }
             }
         }
+        appendIndexes(keys)
+        appendIndexes(screens)
+        appendIndexes(sessions)
         for entry in entries {
             for byte in 0..<3 { bytes.append(UInt8(truncatingIfNeeded: entry.offset >> (8 * byte))) }
         }
@@ -156,9 +167,10 @@ struct BucketLog: Equatable {
             let runCount: Int
         }
 
-        /// The distinct keys and screens, by dictionary index.
+        /// The distinct keys, screens and sessions, by dictionary index.
         let keys: [Int64]
         let screens: [Int64]
+        let sessions: [UInt64]
         /// The names' sections, by name ascending.
         let sections: [Section]
         /// The number of events.
@@ -188,6 +200,12 @@ struct BucketLog: Equatable {
                 try (0..<number(below: limit)).map { _ in Int64(try number(below: UInt64(Int64.max))) }
             }
             (keys, screens) = (try dictionary(), try dictionary())
+            let sessionCount = try number(below: limit)
+            guard sessionCount <= (bytes.count - position) / 8 else { throw DamagedRollup(table: "bucket_log") }
+            sessions = (0..<sessionCount).map { session in
+                (0..<8).reduce(0) { $0 | UInt64(bytes[position + session * 8 + $1]) << (8 * $1) }
+            }
+            position += sessionCount * 8
             var sections: [Section] = []
             var events = 0
             // A section's runs are checked when they are read: a funnel reads a few sections.
@@ -204,16 +222,21 @@ struct BucketLog: Equatable {
             self.sections = sections
             count = events
             let (keyWidth, screenWidth) = (Self.width(forCount: keys.count), Self.width(forCount: screens.count))
+            let sessionWidth = Self.width(forCount: sessions.count)
             let keyColumn = position
             let screenColumn = keyColumn + count * keyWidth
-            let offsetColumn = screenColumn + count * screenWidth
+            let sessionColumn = screenColumn + count * screenWidth
+            let offsetColumn = sessionColumn + count * sessionWidth
             guard offsetColumn + count * 3 == bytes.count else { throw DamagedRollup(table: "bucket_log") }
             columns = Columns(
-                bytes: bytes, keyColumn: keyColumn, screenColumn: screenColumn, offsetColumn: offsetColumn, keyWidth: keyWidth,
-                screenWidth: screenWidth)
+                bytes: bytes, keyColumn: keyColumn, screenColumn: screenColumn, sessionColumn: sessionColumn, offsetColumn: offsetColumn,
+                keyWidth: keyWidth, screenWidth: screenWidth, sessionWidth: sessionWidth)
             // Every dictionary index must name an entry (a millisecond out of range would only
             // move its event, so it is not checked).
-            for (column, width, size) in [(keyColumn, keyWidth, keys.count), (screenColumn, screenWidth, screens.count)] {
+            for (column, width, size) in [
+                (keyColumn, keyWidth, keys.count), (screenColumn, screenWidth, screens.count),
+                (sessionColumn, sessionWidth, sessions.count),
+            ] {
                 let largest =
                     width == 1
                     ? Int(UnsafeRawBufferPointer(rebasing: bytes[column..<column + count]).max() ?? 0)
@@ -298,6 +321,10 @@ struct BucketLog: Equatable {
         @inline(__always)
         func screenIndex(at index: Int) -> Int { columns.screenIndex(at: index) }
 
+        /// The dictionary index of the session of event `index`.
+        @inline(__always)
+        func sessionIndex(at index: Int) -> Int { columns.sessionIndex(at: index) }
+
         /// The millisecond of event `index` from the bucket's start.
         @inline(__always)
         func offset(at index: Int) -> UInt32 { columns.offset(at: index) }
@@ -307,9 +334,11 @@ struct BucketLog: Equatable {
             fileprivate let bytes: UnsafeRawBufferPointer
             fileprivate let keyColumn: Int
             fileprivate let screenColumn: Int
+            fileprivate let sessionColumn: Int
             fileprivate let offsetColumn: Int
             fileprivate let keyWidth: Int
             fileprivate let screenWidth: Int
+            fileprivate let sessionWidth: Int
 
             /// The dictionary index of the key of event `index`.
             @inline(__always)
@@ -321,6 +350,13 @@ struct BucketLog: Equatable {
             @inline(__always)
             func screenIndex(at index: Int) -> Int {
                 screenWidth == 1 ? Int(bytes[screenColumn + index]) : View.read(bytes, at: screenColumn + index * screenWidth, width: screenWidth)
+            }
+
+            /// The dictionary index of the session of event `index`.
+            @inline(__always)
+            func sessionIndex(at index: Int) -> Int {
+                sessionWidth == 1
+                    ? Int(bytes[sessionColumn + index]) : View.read(bytes, at: sessionColumn + index * sessionWidth, width: sessionWidth)
             }
 
             /// The millisecond of event `index` from the bucket's start.

@@ -2,7 +2,8 @@ import Dispatch
 import Locking
 
 /// The bucket logs read lately, decoded once and kept in memory between reads, up to
-/// ``capacity`` bytes: what funnels and filtered metrics read most.
+/// ``capacity`` bytes, with what is derived from them: what funnels, paths and filtered
+/// metrics read most.
 ///
 /// A bucket's revision, the greatest of its `bucket_log` row's and its tails' (see
 /// ``BucketLogTails``), changes at every write and is never reused (see ``Schema``), so a read
@@ -41,7 +42,7 @@ final class BucketLogCache: Sendable {
         deinit { storage.deallocate() }
 
         /// What it takes in memory, roughly.
-        var size: Int { storage.count + 64 * (view.sections.count + view.keys.count + view.screens.count) + 256 }
+        var size: Int { storage.count + 64 * (view.sections.count + view.keys.count + view.screens.count) + 8 * view.sessions.count + 256 }
     }
 
     private struct Key: Hashable {
@@ -49,20 +50,21 @@ final class BucketLogCache: Sendable {
         var bucket: Int64
     }
 
+    /// A derived log: a day's ``DayLog`` of a name, or its ``DaySessions`` (`name` `nil`).
     private struct DayKey: Hashable {
         var app: Int64
         var day: Int64
-        var name: Int64
+        var name: Int64?
     }
 
     private struct State {
         var logs: [Key: (log: Log, lastUse: UInt64)] = [:]
-        var days: [DayKey: (log: DayLog, lastUse: UInt64)] = [:]
+        var days: [DayKey: (log: any DerivedDayLog, lastUse: UInt64)] = [:]
         var size = 0
         var clock: UInt64 = 0
 
-        /// Drops the least recently used logs and day logs while more than `capacity` bytes
-        /// are kept, until a quarter is free.
+        /// Drops the least recently used logs and derived logs while more than `capacity`
+        /// bytes are kept, until a quarter is free.
         mutating func evict(capacity: Int) {
             guard size > capacity else { return }
             var byUse = logs.map { (key: Optional($0.key), day: DayKey?.none, lastUse: $0.value.lastUse, size: $0.value.log.size) }
@@ -154,12 +156,32 @@ final class BucketLogCache: Sendable {
         logs: (_ day: Int64) throws -> [(bucket: Int64, log: Log)]
     ) throws -> [DayLog] {
         let wanted = days.flatMap { day in names.map { (key: DayKey(app: app.rawValue, day: day.day, name: $0), revisions: day.revisions) } }
+        return try derived(wanted, logs: logs) { key, logs throws(DamagedRollup) in try DayLog(name: key.name ?? 0, day: key.day, logs: logs) }
+    }
+
+    /// The ``DaySessions`` of `app` for each of `days`, given as for ``dayLogs(app:names:days:logs:)``,
+    /// kept and made as day logs are.
+    ///
+    /// - Throws: ``DamagedRollup`` if a log's runs do not decode; what `logs` throws.
+    func daySessions(
+        app: AppID, days: [(day: Int64, revisions: [Int64])], logs: (_ day: Int64) throws -> [(bucket: Int64, log: Log)]
+    ) throws -> [DaySessions] {
+        let wanted = days.map { (key: DayKey(app: app.rawValue, day: $0.day, name: nil), revisions: $0.revisions) }
+        return try derived(wanted, logs: logs) { key, logs throws(DamagedRollup) in try DaySessions(day: key.day, logs: logs) }
+    }
+
+    /// The derived logs `wanted`: those kept for the same revisions, and the others made by
+    /// `make` from their day's bucket logs, which `logs` gives, on two threads, and kept.
+    private func derived<Derived: DerivedDayLog>(
+        _ wanted: [(key: DayKey, revisions: [Int64])], logs: (_ day: Int64) throws -> [(bucket: Int64, log: Log)],
+        make: @Sendable (DayKey, [(bucket: Int64, log: Log)]) throws(DamagedRollup) -> Derived
+    ) throws -> [Derived] {
         var found = state.withLock { state in
             state.clock += 1
-            return wanted.map { wanted -> DayLog? in
-                guard let kept = state.days[wanted.key], kept.log.revisions == wanted.revisions else { return nil }
-                state.days[wanted.key] = (kept.log, state.clock)
-                return kept.log
+            return wanted.map { wanted -> Derived? in
+                guard let kept = state.days[wanted.key], let log = kept.log as? Derived, log.revisions == wanted.revisions else { return nil }
+                state.days[wanted.key] = (log, state.clock)
+                return log
             }
         }
         let missing = found.indices.filter { found[$0] == nil }
@@ -167,13 +189,13 @@ final class BucketLogCache: Sendable {
         var fetched: [Int64: [(bucket: Int64, log: Log)]] = [:]
         for index in missing where fetched[wanted[index].key.day] == nil { fetched[wanted[index].key.day] = try logs(wanted[index].key.day) }
         let dayLogs = fetched
-        let made = Locked([Int: DayLog]())
+        let made = Locked([Int: Derived]())
         let failure = Locked<DamagedRollup?>(nil)
         DispatchQueue.concurrentPerform(iterations: min(2, missing.count)) { thread in
             for index in stride(from: thread, to: missing.count, by: 2) {
                 let key = wanted[missing[index]].key
                 do throws(DamagedRollup) {
-                    let log = try DayLog(name: key.name, day: key.day, logs: dayLogs[key.day] ?? [])
+                    let log = try make(key, dayLogs[key.day] ?? [])
                     made.withLock { $0[missing[index]] = log }
                 } catch {
                     failure.withLock { $0 = error }
@@ -197,6 +219,18 @@ final class BucketLogCache: Sendable {
         return found.map { $0! }
     }
 }
+
+/// What ``BucketLogCache`` derives from a UTC day's bucket logs and keeps beside them while
+/// their revisions stay the same: a ``DayLog`` or ``DaySessions``.
+protocol DerivedDayLog: AnyObject, Sendable {
+    /// The revisions of the day's buckets it was made from, in bucket order.
+    var revisions: [Int64] { get }
+    /// What it takes in memory, roughly.
+    var size: Int { get }
+}
+
+extension DayLog: DerivedDayLog {}
+extension DaySessions: DerivedDayLog {}
 
 extension [(bucket: Int64, revision: Int64)] {
     /// The ranges of buckets covering exactly the rows whose `logs` entry is `nil`: what a read

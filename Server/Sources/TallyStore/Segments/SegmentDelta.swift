@@ -175,15 +175,18 @@ struct SegmentDelta {
         var changes = Changes()
         var numbers: [UInt32] = []
         numbers.reserveCapacity(events.count)
+        // A client's batch is mostly one session: its hash is computed once a run.
+        var session: (id: String?, hash: UInt64) = (nil, 0)
         for ((event, timestamp), planned) in zip(events, plan.events) {
             guard let user = users[event.userID] else { throw DamagedRollup(table: "app_user") }
             numbers.append(user)
             let bucket = Bucket.containing(milliseconds: timestamp)
             let number = keyNumbers[Int(planned.key)]
+            if event.sessionID != session.id { session = (event.sessionID, SessionHash.of(event.sessionID)) }
             changes.log[bucket, default: []].append(
                 BucketLog.Entry(
                     user: user, offset: UInt32(timestamp - bucket * Bucket.milliseconds), name: ids[Int(planned.name)], key: number,
-                    screen: planned.screen < 0 ? 0 : ids[Int(planned.screen)]))
+                    screen: planned.screen < 0 ? 0 : ids[Int(planned.screen)], session: session.hash))
             changes.dayKeys[DayKey(day: Bucket.day(of: bucket), key: number), default: []].append(user)
         }
         for (position, assignment, value) in plan.traits {

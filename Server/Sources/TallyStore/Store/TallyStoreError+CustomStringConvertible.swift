@@ -30,6 +30,8 @@ extension TallyStoreError: CustomStringConvertible {
             "Invalid segment properties \((properties.event + properties.user).joined(separator: ", ")): expected distinct property names other than app_version and platform, at most \(SegmentProperties.maximumEventProperties) event and \(SegmentProperties.maximumUserProperties) user properties."
         case .invalidFunnel(let reason):
             "Invalid funnel: \(reason)."
+        case .invalidPaths(let reason):
+            "Invalid paths: \(reason)."
         case .unknownFilterProperty(let name):
             "Unknown filter property \"\(name)\": expected app_version, platform or one of the app's segment properties."
         case .invalidSegmentName(let name):

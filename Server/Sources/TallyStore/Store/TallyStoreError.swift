@@ -39,6 +39,9 @@ public enum TallyStoreError: Error, Hashable, Sendable {
     /// A funnel request out of bounds: fewer than 2 or more than ``EventStore/maximumFunnelSteps``
     /// steps, or a window outside 1 second to ``EventStore/maximumFunnelWindow`` seconds; the text says which.
     case invalidFunnel(String)
+    /// A paths request out of bounds: an empty start, or a depth outside 1 to
+    /// ``EventStore/maximumPathDepth``; the text says which.
+    case invalidPaths(String)
     /// A filter naming a dimension that is neither built in nor one of the app's segment properties.
     case unknownFilterProperty(String)
     /// A saved segment's name that, once trimmed, is empty, longer than

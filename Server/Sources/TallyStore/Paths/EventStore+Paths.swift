@@ -1,0 +1,76 @@
+extension EventStore {
+    /// The most levels paths count.
+    public static let maximumPathDepth = 5
+
+    /// Where sessions went after their first `start`, or came from before it: see ``Paths``
+    /// for the exact definition.
+    ///
+    /// Reads only what the engine stores, never raw events: the ``BucketLog``s of the range's
+    /// UTC days, regrouped by session as ``DaySessions`` (kept between reads), merged and
+    /// counted by ``PathCounter``.
+    ///
+    /// ```swift
+    /// let paths = try await store.paths(app: app, start: "Bill editor", kind: .screen, from: "2026-11-01", to: "2026-11-30")
+    /// paths.levels[0]  // the screens sessions showed right after the bill editor, most first
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - app: The app.
+    ///   - start: The event name (or with `kind` ``Paths/Kind/screen``, the screen) paths start from.
+    ///   - kind: Whether steps are events or screens.
+    ///   - direction: Whether levels are the steps after the start or before it.
+    ///   - depth: How many levels: 1 to ``maximumPathDepth``.
+    ///   - from: The first day, as `YYYY-MM-DD`.
+    ///   - to: The last day, included; at most ``maximumRangeDays`` days after `from`.
+    ///   - timeZone: The IANA identifier whose days these are; `nil` means the app's time zone.
+    ///   - filter: The segment: only matching events are steps, of matching users.
+    /// - Throws: ``TallyStoreError/invalidPaths(_:)``, and the errors of
+    ///   ``metricsRange(app:from:to:timeZone:filter:)``.
+    public func paths(
+        app: AppID, start: String, kind: Paths.Kind = .event, direction: Paths.Direction = .after, depth: Int = 3, from: String,
+        to: String, timeZone: String? = nil, filter: SegmentFilter = SegmentFilter()
+    ) async throws -> Paths {
+        guard !start.isEmpty else { throw TallyStoreError.invalidPaths("expected a start step") }
+        guard (1...Self.maximumPathDepth).contains(depth) else {
+            throw TallyStoreError.invalidPaths("expected a depth of 1 to \(Self.maximumPathDepth), not \(depth)")
+        }
+        let days = try Self.days(from: from, to: to)
+        return try await read(app: app, timeZone: timeZone, filter: filter) { calendar in
+            let buckets = try calendar.buckets(of: days)
+            let utcDays = Bucket.day(of: buckets.lowerBound)..<Bucket.day(of: buckets.upperBound - 1) + 1
+            var needs = RollupNeeds(labelTexts: [start, "screen_view"])
+            needs.logs = [utcDays.lowerBound * Bucket.perDay..<utcDays.upperBound * Bucket.perDay]
+            return needs
+        } body: { reader, calendar in
+            let buckets = try calendar.buckets(of: days)
+            let utcDays = Bucket.day(of: buckets.lowerBound)..<Bucket.day(of: buckets.upperBound - 1) + 1
+            let revisions = BucketLogCache.days(
+                of: try reader.rows.logRevisions(in: utcDays.lowerBound * Bucket.perDay..<utcDays.upperBound * Bucket.perDay))
+            let sessions = try reader.rows.logCache.daySessions(app: app, days: revisions) { day in
+                try reader.rows.logs(in: day * Bucket.perDay..<(day + 1) * Bucket.perDay)
+            }
+            var paths = Paths(
+                from: days.lowerBound.description, to: days.upperBound.description, timeZone: calendar.identifier, start: start,
+                kind: kind, direction: direction, sessions: 0, levels: Array(repeating: [], count: depth))
+            guard let startLabel = try reader.rows.labelID(start) else { return paths }
+            let counter = PathCounter(
+                kind: kind, direction: direction, depth: depth,
+                range: buckets.lowerBound * Bucket.milliseconds..<buckets.upperBound * Bucket.milliseconds, start: startLabel,
+                screenView: try reader.rows.labelID("screen_view"))
+            let counts = try counter.count(
+                zip(revisions, sessions).map { ($0.day * Bucket.perDay * Bucket.milliseconds, $1) }, segment: reader.segment,
+                text: reader.rows.label)
+            paths.sessions = counts.sessions
+            let terminal = direction == .after ? Paths.end : Paths.beginning
+            paths.levels = try counts.levels.map { level in
+                let ranked = try level.map { (step: try $0.key.map(reader.rows.label) ?? terminal, sessions: $0.value) }
+                    .sorted { ($1.sessions, $0.step) < ($0.sessions, $1.step) }
+                var steps = ranked.prefix(Paths.maximumStepsPerLevel).map { Paths.Step(step: $0.step, sessions: $0.sessions) }
+                let other = ranked.dropFirst(Paths.maximumStepsPerLevel).reduce(0) { $0 + $1.sessions }
+                if other > 0 { steps.append(Paths.Step(step: Paths.other, sessions: other)) }
+                return steps
+            }
+            return paths
+        }
+    }
+}
