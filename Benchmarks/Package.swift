@@ -189,6 +189,16 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
+            name: "PathsVersusDuckDB",
+            dependencies: [
+                "PipelineWorkload",
+                .product(name: "TallyStore", package: "TallyServer"),
+            ],
+            path: "Tools/PathsVersusDuckDB",
+            exclude: ["paths_side.py"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
             name: "TimelineOnFixture",
             dependencies: [
                 "PipelineWorkload",

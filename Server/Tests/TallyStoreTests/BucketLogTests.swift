@@ -1,3 +1,4 @@
+import Foundation
 import SeededRandom
 import Testing
 
@@ -54,5 +55,21 @@ import Testing
             }
         }
         #expect(rejected > 1_000)
+    }
+
+    /// Stored logs keep session hashes: the hash of an id never changes from one version to
+    /// the next (a session's old and new events would part), and ids apart hash apart. The
+    /// two values are MurmurHash64A's, computed by an independent implementation.
+    @Test func sessionHashesAreStableAndTellIdsApart() {
+        #expect(SessionHash.of(nil) == 0 && SessionHash.of("") == 0)
+        #expect(SessionHash.of("s-9203-0") == 0x48b8_5b01_ea87_afb9)
+        #expect(SessionHash.of("019B76DA-F53C-72F4-9D60-EE5A41A18B6F") == 0x18fa_5aaf_5f1f_0b95)
+        var random = SplitMix64(seed: 11)
+        let ids = (0..<100_000).map { "s-\($0 % 20_000)-\($0 / 20_000)" } + (0..<100_000).map { _ in UUID.random(using: &random).uuidString }
+        #expect(Set(ids.map(SessionHash.of)).count == ids.count)
+        #expect(!ids.contains { SessionHash.of($0) == 0 })
+        // Every length up to two words and a tail, so each byte counts.
+        let prefixes = (1...23).map { String(repeating: "é", count: $0) } + (1...23).map { String(repeating: "a", count: $0) }
+        #expect(Set(prefixes.map(SessionHash.of)).count == prefixes.count)
     }
 }

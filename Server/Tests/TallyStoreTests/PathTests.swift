@@ -176,3 +176,54 @@ import Testing
         #expect(empty.sessions == 0 && empty.levels == [[], []])
     }
 }
+
+/// Thousands of sessions, counted on two threads, by concurrent queries: each equals brute force.
+@Suite struct PathStressTests {
+    @Test(arguments: TestDatabase.all)
+    func concurrentPathsOfManySessionsMatchBruteForce(database: TestDatabase) async throws {
+        var random = SplitMix64(seed: 77)
+        let store = try await database.makeStore()
+        let app = try await store.createApp(name: "Many").app.id
+        var events: [Event] = []
+        for session in 0..<9_000 {
+            let user = "u\(Int.random(in: 0..<4_000, using: &random))"
+            var time = MetricsPropertyTests.start + Int64.random(in: 0..<(4 * 86_400_000), using: &random)
+            for _ in 0..<Int.random(in: 1...6, using: &random) {
+                time += Int64.random(in: 0...60_000, using: &random)
+                let name = ["open", "tap", "screen_view", "buy"].randomElement(using: &random)!
+                events.append(
+                    Event(
+                        id: .random(using: &random), name: name, timestamp: Date(unixMilliseconds: time), userID: user,
+                        sessionID: "s\(session % 5_000)", properties: name == "screen_view" ? ["screen": .string("s\(session % 7)")] : [:]))
+            }
+        }
+        for start in stride(from: 0, to: events.count, by: 1_000) {
+            try await store.insert(Array(events[start..<min(start + 1_000, events.count)]), app: app)
+        }
+        // Enough sessions for two threads.
+        #expect(Set(events.map { "\($0.userID) \($0.sessionID!)" }).count > 2 * PathCounter.sessionsForTwoThreads)
+        let oracle = MetricsOracle(events: events, timeZone: "UTC")
+        let first = oracle.day(of: Date(unixMilliseconds: MetricsPropertyTests.start))
+        let (from, to) = (first, oracle.day(first, offset: 4))
+        let cases = [
+            PathOracleTests.Case(start: "open"), PathOracleTests.Case(start: "tap", direction: .before, depth: 5),
+            PathOracleTests.Case(start: "s3", kind: .screen, depth: 2),
+        ]
+        let begin = Date(unixMilliseconds: MetricsPropertyTests.start)
+        let end = begin.addingTimeInterval(5 * 86_400)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for round in 0..<12 {
+                let test = cases[round % cases.count]
+                group.addTask {
+                    let paths = try await store.paths(
+                        app: app, start: test.start, kind: test.kind, direction: test.direction, depth: test.depth, from: from, to: to,
+                        timeZone: "UTC")
+                    let expected = PathOracleTests.expected(test, events: oracle.events, from: begin, to: end)
+                    #expect(paths.sessions == expected.sessions && paths.sessions > 500, "\(test)")
+                    #expect(paths.levels == expected.levels, "\(test)")
+                }
+            }
+            try await group.waitForAll()
+        }
+    }
+}

@@ -7,21 +7,27 @@
 ///
 /// Derived, never stored: ``BucketLogCache`` keeps it while the revisions of its day's buckets
 /// stay the same, as it keeps ``DayLog``s.
-final class DaySessions: Sendable {
+final class DaySessions: @unchecked Sendable {
+    // Unchecked: immutable after `init`; the buffers are its own, freed in `deinit`, plain
+    // memory that ``PathCounter`` reads in place (see `PathCounter.Day`).
     /// The revisions of the day's buckets it was made from, in bucket order.
     let revisions: [Int64]
     /// Each session's user and ``SessionHash``, ascending.
-    let users: [UInt32]
-    let hashes: [UInt64]
+    let users: UnsafeMutableBufferPointer<UInt32>
+    let hashes: UnsafeMutableBufferPointer<UInt64>
     /// Where each session's events end in the columns.
-    let ends: [UInt32]
+    let ends: UnsafeMutableBufferPointer<UInt32>
+    /// Per session, bit `i % 64` set for each index `i` in ``names`` (``screens``) of its
+    /// events: a path reads only the sessions whose mask has its start's bit.
+    let nameMasks: UnsafeMutableBufferPointer<UInt64>
+    let screenMasks: UnsafeMutableBufferPointer<UInt64>
     /// Each event's millisecond from the day's start; within a millisecond, events are in
     /// the order of their names' and screens' `label` ids.
-    let times: [UInt32]
+    let times: UnsafeMutableBufferPointer<UInt32>
     /// Each event's index in ``names``, ``screens`` and ``keys``.
-    let nameIndexes: [UInt32]
-    let screenIndexes: [UInt32]
-    let keyIndexes: [UInt32]
+    let nameIndexes: UnsafeMutableBufferPointer<UInt32>
+    let screenIndexes: UnsafeMutableBufferPointer<UInt32>
+    let keyIndexes: UnsafeMutableBufferPointer<UInt32>
     /// The distinct names, screens (`label` ids, 0 for none) and segment keys of its events.
     let names: [Int64]
     let screens: [Int64]
@@ -75,26 +81,40 @@ final class DaySessions: Sendable {
                 < ($1.user, $1.hash, $1.time, nameLabels[Int($1.name)], screenLabels[Int($1.screen)])
         }
         var (users, hashes, ends) = ([UInt32](), [UInt64](), [UInt32]())
-        for (index, event) in events.enumerated() where users.last != event.user || hashes.last != event.hash {
-            if index > 0 { ends.append(UInt32(index)) }
-            users.append(event.user)
-            hashes.append(event.hash)
+        var (nameMasks, screenMasks) = ([UInt64](), [UInt64]())
+        for (index, event) in events.enumerated() {
+            if users.last != event.user || hashes.last != event.hash {
+                if index > 0 { ends.append(UInt32(index)) }
+                users.append(event.user)
+                hashes.append(event.hash)
+                nameMasks.append(0)
+                screenMasks.append(0)
+            }
+            nameMasks[nameMasks.count - 1] |= 1 << (event.name & 63)
+            screenMasks[screenMasks.count - 1] |= 1 << (event.screen & 63)
         }
         if !events.isEmpty { ends.append(UInt32(events.count)) }
-        (self.users, self.hashes, self.ends) = (users, hashes, ends)
-        times = events.map(\.time)
-        nameIndexes = events.map(\.name)
-        screenIndexes = events.map(\.screen)
-        keyIndexes = events.map(\.key)
+        func buffer<Value>(_ values: some Collection<Value>) -> UnsafeMutableBufferPointer<Value> {
+            let buffer = UnsafeMutableBufferPointer<Value>.allocate(capacity: values.count)
+            _ = buffer.initialize(from: values)
+            return buffer
+        }
+        (self.users, self.hashes, self.ends) = (buffer(users), buffer(hashes), buffer(ends))
+        (self.nameMasks, self.screenMasks) = (buffer(nameMasks), buffer(screenMasks))
+        times = buffer(events.lazy.map(\.time))
+        nameIndexes = buffer(events.lazy.map(\.name))
+        screenIndexes = buffer(events.lazy.map(\.screen))
+        keyIndexes = buffer(events.lazy.map(\.key))
     }
 
-    /// The events of session `session`: the range of its indexes in the columns.
-    func events(of session: Int) -> Range<Int> {
-        (session == 0 ? 0 : Int(ends[session - 1]))..<Int(ends[session])
+    deinit {
+        users.deallocate()
+        for buffer in [hashes, nameMasks, screenMasks] { buffer.deallocate() }
+        for buffer in [ends, times, nameIndexes, screenIndexes, keyIndexes] { buffer.deallocate() }
     }
 
     /// What it takes in memory, roughly.
-    var size: Int { 16 * times.count + 16 * users.count + 8 * (names.count + screens.count + keys.count + revisions.count) + 256 }
+    var size: Int { 16 * times.count + 32 * users.count + 8 * (names.count + screens.count + keys.count + revisions.count) + 256 }
 
     /// A day's dictionary of `label` ids or key numbers: each value's index in ``values``.
     private struct Dictionary {
