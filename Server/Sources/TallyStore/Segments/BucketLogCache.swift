@@ -82,8 +82,8 @@ final class BucketLogCache: Sendable {
     let capacity: Int
     private let state = Locked(State())
 
-    /// A cache keeping up to `capacity` bytes (512 MiB unless given: 60 days of the
-    /// 20,000-user fixture, 10.6M events, take 53 MB).
+    /// A cache keeping up to `capacity` bytes (512 MiB unless given: the bucket logs of 60
+    /// days of the 20,000-user fixture, 10.6M events, take 84 MB).
     init(capacity: Int = 512 << 20) {
         self.capacity = max(capacity, 0)
     }
