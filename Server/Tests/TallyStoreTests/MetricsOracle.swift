@@ -49,6 +49,13 @@ struct MetricsOracle {
         Set(events.filter { days.contains(self.days[$0.id]!) }.map(\.userID)).count
     }
 
+    /// The distinct users with an event on the days `from` through `to`, and those of them
+    /// whose first event ever is on one of those days.
+    func rangeUsers(from: String, to: String) -> (users: Int, newUsers: Int) {
+        let users = Set(events.filter { (from...to).contains(days[$0.id]!) }.map(\.userID))
+        return (users.count, users.filter { (from...to).contains(day(of: firstEvents[$0]!)) }.count)
+    }
+
     func metrics(date: String, timeZone: String) -> DayMetrics {
         let onDay = events.filter { days[$0.id] == date }
         let perUserCounts = Dictionary(grouping: onDay, by: \.name).mapValues { Dictionary(grouping: $0, by: \.userID).mapValues(\.count) }

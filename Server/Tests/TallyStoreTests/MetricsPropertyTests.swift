@@ -73,6 +73,15 @@ import Testing
         let expected = days.map { oracle.metrics(date: $0, timeZone: timeZone) }
         #expect(range.dates == days)
         #expect(range.dau == expected.map(\.dau), "seed \(seed)")
+        for (first, last) in [(0, 6), (3, 20), (12, 13), (30, 36)] {
+            let (from, to) = (
+                oracle.day(oracle.day(of: Date(unixMilliseconds: MetricsPropertyTests.start)), offset: first),
+                oracle.day(oracle.day(of: Date(unixMilliseconds: MetricsPropertyTests.start)), offset: last)
+            )
+            let part = try await store.metricsRange(app: app, from: from, to: to, timeZone: timeZone)
+            let users = oracle.rangeUsers(from: from, to: to)
+            #expect((part.users, part.newUsers) == users, "seed \(seed), \(from)…\(to)")
+        }
         for name in Set(oracle.events.map(\.name)) {
             #expect(range.events[name] == expected.map { $0.events[name] ?? 0 }, "seed \(seed), \(name)")
         }

@@ -115,6 +115,15 @@ import Testing
             let range = try await store.metricsRange(app: app, from: all.first!, to: all.last!, timeZone: timeZone, filter: filter)
             let expected = all.map { oracle.metrics(date: $0, timeZone: timeZone) }
             #expect(range.dau == expected.map(\.dau), "seed \(seed), \(filter)")
+            for (first, last) in [(0, 6), (3, 20), (12, 13), (30, 36)] {
+                let (from, to) = (
+                    oracle.day(oracle.day(of: Date(unixMilliseconds: MetricsPropertyTests.start)), offset: first),
+                    oracle.day(oracle.day(of: Date(unixMilliseconds: MetricsPropertyTests.start)), offset: last)
+                )
+                let part = try await store.metricsRange(app: app, from: from, to: to, timeZone: timeZone, filter: filter)
+                let users = oracle.rangeUsers(from: from, to: to)
+                #expect((part.users, part.newUsers) == users, "seed \(seed), \(filter), \(from)…\(to)")
+            }
             for name in Set(oracle.events.map(\.name)) {
                 #expect(range.events[name] == expected.map { $0.events[name] ?? 0 }, "seed \(seed), \(name), \(filter)")
                 let counts = try await store.dailyCounts(app: app, event: name, from: all.first!, to: all.last!, timeZone: timeZone, filter: filter)

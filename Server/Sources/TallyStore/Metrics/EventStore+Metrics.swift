@@ -40,7 +40,8 @@ extension EventStore {
         }
     }
 
-    /// Daily active users and event counts per name for every day from `from` through `to`.
+    /// Daily active users and event counts per name for every day from `from` through `to`,
+    /// and the range's distinct and new users.
     ///
     /// Each day is defined, and counted exactly, as in ``DayMetrics``.
     ///
@@ -57,7 +58,8 @@ extension EventStore {
         let days = try Self.days(from: from, to: to)
         return try await read(app: app, timeZone: timeZone, filter: filter) { calendar in
             let starts = try (days.lowerBound...days.upperBound.advanced(by: 1)).map(calendar.bucket(startOf:))
-            return RollupNeeds(names: starts.first!..<starts.last!, userWindows: zip(starts, starts.dropFirst()).map { $0..<$1 })
+            return RollupNeeds(
+                names: starts.first!..<starts.last!, userWindows: zip(starts, starts.dropFirst()).map { $0..<$1 } + [starts.first!..<starts.last!])
         } body: { reader, calendar in
             let starts = try (days.lowerBound...days.upperBound.advanced(by: 1)).map(calendar.bucket(startOf:))
             var counts: [Int64: [Int]] = [:]
@@ -68,10 +70,11 @@ extension EventStore {
             }
             var events: [String: [Int]] = [:]
             for (name, series) in counts { events[try reader.label(name)] = series }
+            let daily = try zip(starts, starts.dropFirst()).map { try reader.activeUsers(in: $0..<$1) }
             return RangeMetrics(
                 from: days.lowerBound.description, to: days.upperBound.description, timeZone: calendar.identifier,
-                dates: days.map(\.description), dau: try zip(starts, starts.dropFirst()).map { try reader.activeUsers(in: $0..<$1).count },
-                events: events)
+                dates: days.map(\.description), dau: daily.map(\.count), events: events, users: UserSet.union(daily).count,
+                newUsers: try reader.firstSeenUsers(in: starts.first!..<starts.last!).count)
         }
     }
 

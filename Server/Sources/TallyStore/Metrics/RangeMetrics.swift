@@ -2,7 +2,8 @@
 /// ``EventStore/metricsRange(app:from:to:timeZone:)``.
 ///
 /// Each series has one element per day of ``dates``, in the same order; days are defined as in
-/// ``DayMetrics``. Encodes to JSON with the keys `from`, `to`, `tz`, `dates`, `dau` and `events`.
+/// ``DayMetrics``. Encodes to JSON with the keys `from`, `to`, `tz`, `dates`, `dau`, `events`,
+/// `users` and `new_users`.
 public struct RangeMetrics: Hashable, Sendable {
     /// The first day, as `YYYY-MM-DD`.
     public var from: String
@@ -16,13 +17,19 @@ public struct RangeMetrics: Hashable, Sendable {
     public var dau: [Int]
     /// Events per day, per event name; names with no event in the range are absent.
     public var events: [String: [Int]]
+    /// Distinct users with an event in the whole range.
+    public var users: Int
+    /// Users whose first event ever is in the range (with a filter, those of them with a
+    /// matching event in it).
+    public var newUsers: Int
 }
 
 // Codable synthesis requires the conformance in the declaring file.
 extension RangeMetrics: Codable {
     /// The JSON keys of the metrics API.
     enum CodingKeys: String, CodingKey {
-        case from, to, dates, dau, events
+        case from, to, dates, dau, events, users
         case timeZone = "tz"
+        case newUsers = "new_users"
     }
 }
