@@ -1,51 +1,164 @@
 import ComponentryList
+import TallyEvent
 
-/// A daily series drawn as an SVG line, on the server: the App section's trend and the
-/// metric sheet's chart. No script draws anything.
+/// A daily series drawn on the server as an SVG chart: the App section's trend and the metric
+/// sheet's chart.
 ///
-/// The chart scales to its container (`viewBox`, width 100%), draws the current period as
-/// a solid line and, when comparing, the previous period as a dashed one, and carries a
-/// text alternative (`<title>`) for screen readers.
+/// The chart has a value axis with gridlines at round steps, a time axis with dates, the
+/// current period as a solid line and, when comparing, the previous period as a dashed one.
+/// The page's script reads the series from the SVG's `data-` attributes to show the date and
+/// value of the point under the pointer, or chosen with the arrow keys once the chart has
+/// the focus, in the `<output>` below it. A table of the same numbers, behind a toggle, is
+/// its text alternative.
 struct TrendChart {
-    /// The values, one per day, oldest first.
+    /// The days, oldest first, as `YYYY-MM-DD`, one per value.
+    var dates: [String]
+    /// The values, one per day.
     var values: [Int]
-    /// The previous period's values, drawn dashed; empty for none.
+    /// The previous period's values, day by day, drawn dashed; empty for none.
     var previous: [Int] = []
-    /// What the chart shows, for its title: "Daily active users, 24 Oct – 23 Nov 2026".
+    /// What the values are: "Daily active users".
     var title: String
+    /// A caption under the chart, if any.
+    var caption: String? = nil
 
-    private static let width = 300.0
-    private static let height = 80.0
-    private static let inset = 4.0
+    /// The drawing's size, in the units of its `viewBox`: the SVG scales to its container's
+    /// width, so text is set at about 11 px in a card 400 px wide.
+    static let width = 400.0
+    static let height = 170.0
+    /// The plot's margins: the value labels on the left, the dates below.
+    static let left = 34.0
+    static let right = 6.0
+    static let top = 8.0
+    static let bottom = 22.0
+
+    /// The figure: the chart, the hovered point's readout, the caption and the table.
+    var html: String {
+        let caption = caption.map { "<figcaption>\(HTMLText.escape($0))</figcaption>" } ?? ""
+        return "<figure class=\"chart\">\(svg)<output class=\"chart-readout\" aria-live=\"polite\"></output>\(caption)\(table)</figure>"
+    }
 
     /// The SVG element.
     var svg: String {
-        let top = max(values.max() ?? 0, previous.max() ?? 0, 1)
-        var html = "<svg viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\" role=\"img\" preserveAspectRatio=\"none\">"
-        html += "<title>\(HTMLText.escape(title)); highest \(top)</title>"
-        html += "<line class=\"axis\" x1=\"0\" y1=\"\(Self.height - Self.inset)\" x2=\"\(Self.width)\" y2=\"\(Self.height - Self.inset)\"/>"
-        if previous.count > 1 { html += polyline(previous, top: top, className: "series previous") }
+        let scale = ValueScale(maximum: max(values.max() ?? 0, previous.max() ?? 0))
+        let (plotWidth, plotHeight) = (Self.width - Self.left - Self.right, Self.height - Self.top - Self.bottom)
+        let step = values.count > 1 ? plotWidth / Double(values.count - 1) : 0
+        func x(_ index: Int) -> Double { values.count > 1 ? Self.left + Double(index) * step : Self.left + plotWidth / 2 }
+        func y(_ value: Int) -> Double { Self.top + plotHeight * (1 - Double(max(value, 0)) / Double(scale.top)) }
+        let summary = "\(title): \(values.count) days\(values.last.map { ", last \($0)" } ?? ""), highest \(values.max() ?? 0)"
+        var svg = "<svg viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\" role=\"img\" tabindex=\"0\" aria-label=\"\(HTMLText.escape(summary))\""
+        svg += " data-dates=\"\(dates.joined(separator: ","))\" data-values=\"\(Self.list(values))\" data-previous=\"\(Self.list(previous))\""
+        svg += " data-x=\"\(Self.format(x(0)))\" data-step=\"\(Self.format(step))\" data-y=\"\(Self.format(Self.top + plotHeight))\""
+        svg += " data-height=\"\(Self.format(plotHeight))\" data-top=\"\(scale.top)\">"
+        svg += "<title>\(HTMLText.escape(summary))</title>"
+        for tick in scale.ticks {
+            let position = Self.format(y(tick))
+            svg +=
+                "<line class=\"grid\" x1=\"\(Self.format(Self.left))\" x2=\"\(Self.format(Self.width - Self.right))\" y1=\"\(position)\" y2=\"\(position)\"/>"
+            svg +=
+                "<text class=\"tick\" x=\"\(Self.format(Self.left - 5))\" y=\"\(position)\" dy=\"0.32em\" text-anchor=\"end\">\(ValueScale.short(tick))</text>"
+        }
+        for index in Self.labelledDays(count: dates.count) {
+            let anchor = dates.count == 1 ? "middle" : index == 0 ? "start" : index == dates.count - 1 ? "end" : "middle"
+            svg += "<text class=\"tick\" x=\"\(Self.format(x(index)))\" y=\"\(Self.format(Self.height - 6))\" text-anchor=\"\(anchor)\">"
+            svg += "\(Self.shortDate(dates[index]))</text>"
+        }
+        if previous.count > 1 { svg += polyline(previous, x: x, y: y, className: "series previous") }
         if values.count > 1 {
-            html += polyline(values, top: top, className: "series")
+            svg += polyline(values, x: x, y: y, className: "series")
         } else if let only = values.first {
-            html += "<circle class=\"series\" cx=\"\(Self.width / 2)\" cy=\"\(y(only, top: top))\" r=\"3\"/>"
+            svg += "<circle class=\"series\" cx=\"\(Self.format(x(0)))\" cy=\"\(Self.format(y(only)))\" r=\"3\"/>"
         }
-        return html + "</svg>"
+        svg += "<g class=\"cursor\" visibility=\"hidden\"><line y1=\"\(Self.format(Self.top))\" y2=\"\(Self.format(Self.top + plotHeight))\"/>"
+        svg += "<circle r=\"4\"/></g>"
+        return svg + "</svg>"
     }
 
-    private func polyline(_ series: [Int], top: Int, className: String) -> String {
-        let step = (Self.width - 2 * Self.inset) / Double(max(series.count - 1, 1))
-        let points = series.enumerated().map { index, value in
-            "\(format(Self.inset + Double(index) * step)),\(format(y(value, top: top)))"
+    /// The numbers as a table behind a toggle: the chart's text alternative.
+    var table: String {
+        var html = "<details class=\"chart-table\"><summary>Table</summary><div class=\"table-scroll\"><table><thead><tr>"
+        html += "<th scope=\"col\">Day</th><th scope=\"col\">\(HTMLText.escape(title))</th>"
+        if !previous.isEmpty { html += "<th scope=\"col\">Previous period</th>" }
+        html += "</tr></thead><tbody>"
+        for (index, date) in dates.enumerated().reversed() {
+            html += "<tr><th scope=\"row\">\(CalendarDay(shown: date)?.readable ?? date)</th>"
+            html += "<td data-n=\"\(values.indices.contains(index) ? values[index] : 0)\">\(values.indices.contains(index) ? values[index] : 0)</td>"
+            if !previous.isEmpty {
+                let value = previous.indices.contains(index) ? String(previous[index]) : ""
+                html += "<td\(value.isEmpty ? "" : " data-n=\"\(value)\"")>\(value)</td>"
+            }
+            html += "</tr>"
         }
-        return "<polyline class=\"\(className)\" fill=\"none\" vector-effect=\"non-scaling-stroke\" points=\"\(points.joined(separator: " "))\"/>"
+        return html + "</tbody></table></div></details>"
     }
 
-    private func y(_ value: Int, top: Int) -> Double {
-        Self.height - Self.inset - (Self.height - 2 * Self.inset) * Double(max(value, 0)) / Double(top)
+    private func polyline(_ series: [Int], x: (Int) -> Double, y: (Int) -> Double, className: String) -> String {
+        let points = series.prefix(values.count).enumerated().map { "\(Self.format(x($0))),\(Self.format(y($1)))" }
+        return "<polyline class=\"\(className)\" points=\"\(points.joined(separator: " "))\"/>"
     }
 
-    private func format(_ value: Double) -> String {
+    /// The days whose date the time axis shows: the first, the last, and up to three between.
+    static func labelledDays(count: Int) -> [Int] {
+        guard count > 2 else { return Array(0..<count) }
+        let gaps = min(4, count - 1)
+        var days: [Int] = []
+        for gap in 0...gaps where days.last != (count - 1) * gap / gaps { days.append((count - 1) * gap / gaps) }
+        return days
+    }
+
+    /// `2026-11-24` as `24 Nov`.
+    static func shortDate(_ text: String) -> String {
+        guard let day = CalendarDay(shown: text) else { return HTMLText.escape(text) }
+        return String(day.readable.split(separator: " ").prefix(2).joined(separator: " "))
+    }
+
+    private static func list(_ values: [Int]) -> String {
+        values.map(String.init).joined(separator: ",")
+    }
+
+    private static func format(_ value: Double) -> String {
         String(Double((value * 10).rounded()) / 10)
+    }
+}
+
+/// A value axis from 0: its top, a round number at or above the largest value, and its ticks.
+struct ValueScale {
+    /// The value at the plot's top.
+    let top: Int
+    /// The gridlines' values, 0 first.
+    let ticks: [Int]
+
+    /// The scale of values up to `maximum`: at most 4 steps of 1, 2 or 5 times a power of ten.
+    init(maximum: Int) {
+        let maximum = max(maximum, 1)
+        var (base, step) = (1, 1)
+        search: while true {
+            for factor in [1, 2, 5] {
+                step = base * factor
+                if maximum / step + (maximum % step == 0 ? 0 : 1) <= 4 { break search }
+            }
+            let (next, overflow) = base.multipliedReportingOverflow(by: 10)
+            guard !overflow, next <= Int.max / 5 else {
+                step = maximum
+                break
+            }
+            base = next
+        }
+        let steps = maximum / step + (maximum % step == 0 ? 0 : 1)
+        let (rounded, overflow) = steps.multipliedReportingOverflow(by: step)
+        top = overflow ? maximum : rounded
+        ticks = overflow ? [0, maximum] : (0...steps).map { $0 * step }
+    }
+
+    /// `value` in a few characters: `950`, `1.2k`, `12k`, `3.4M`.
+    static func short(_ value: Int) -> String {
+        let magnitude = abs(value)
+        // A value that rounds up to the next unit takes it: 999,999 is 1M, not 1000k.
+        for (limit, suffix) in [(1_000_000_000, "B"), (1_000_000, "M"), (1_000, "k")] where magnitude >= limit - limit / 2_000 {
+            let scaled = Double(value) / Double(limit)
+            let text = abs(scaled) < 10 ? String(Double((scaled * 10).rounded()) / 10) : String(Int(scaled.rounded()))
+            return (text.hasSuffix(".0") ? String(text.dropLast(2)) : text) + suffix
+        }
+        return String(value)
     }
 }

@@ -94,7 +94,74 @@
         console.warn("tally: patch skipped", op, error);
       }
     }
+    formatNumbers(document);
   }
+
+  // ---- Numbers in the browser's locale; from 10,000 abbreviated (12.3k), exact on hover
+
+  const plain = new Intl.NumberFormat();
+  const compact = new Intl.NumberFormat(undefined, { notation: "compact", maximumFractionDigits: 1 });
+  const format = (n) => (Math.abs(n) >= 10000 ? compact : plain).format(n);
+  function formatNumbers(root) {
+    for (const el of root.querySelectorAll("[data-n]")) {
+      const n = Number(el.dataset.n);
+      if (!Number.isFinite(n)) continue;
+      el.textContent = format(n);
+      if (Math.abs(n) >= 10000) el.title = plain.format(n);
+    }
+  }
+
+  // ---- Charts: the date and value under the pointer, or chosen with the arrow keys
+
+  const series = (text) => (text ? text.split(",").map(Number) : []);
+  const day = (text) => {
+    const date = new Date(text + "T12:00:00Z");
+    return isNaN(date) ? text : date.toLocaleDateString(undefined, { weekday: "short", day: "numeric", month: "short", timeZone: "UTC" });
+  };
+  function showPoint(svg, index) {
+    const values = series(svg.dataset.values), previous = series(svg.dataset.previous);
+    const dates = (svg.dataset.dates || "").split(",");
+    if (!values.length) return;
+    index = Math.max(0, Math.min(values.length - 1, index));
+    svg.dataset.index = index;
+    const d = svg.dataset, x = +d.x + index * +d.step, y = +d.y - (+d.height * Math.max(values[index], 0)) / (+d.top || 1);
+    const cursor = svg.querySelector(".cursor"), line = cursor?.querySelector("line"), dot = cursor?.querySelector("circle");
+    if (!cursor || !line || !dot) return;
+    line.setAttribute("x1", x);
+    line.setAttribute("x2", x);
+    dot.setAttribute("cx", x);
+    dot.setAttribute("cy", y);
+    cursor.setAttribute("visibility", "visible");
+    const readout = svg.parentElement.querySelector(".chart-readout");
+    if (readout) {
+      readout.textContent = `${day(dates[index])}: ${plain.format(values[index])}` +
+        (index < previous.length ? ` · previous period ${plain.format(previous[index])}` : "");
+    }
+  }
+  function hidePoint(svg) {
+    svg.querySelector(".cursor")?.setAttribute("visibility", "hidden");
+    const readout = svg.parentElement.querySelector(".chart-readout");
+    if (readout) readout.textContent = "";
+  }
+  const chartOf = (target) => target?.closest?.("figure.chart svg");
+  document.addEventListener("pointermove", (event) => {
+    const svg = chartOf(event.target);
+    if (!svg) return;
+    const box = svg.getBoundingClientRect(), units = ((event.clientX - box.left) * svg.viewBox.baseVal.width) / box.width;
+    showPoint(svg, Math.round((units - +svg.dataset.x) / (+svg.dataset.step || 1)));
+  });
+  document.addEventListener("pointerleave", (event) => {
+    const svg = event.target instanceof Element && event.target.matches("figure.chart svg") ? event.target : null;
+    if (svg && document.activeElement !== svg) hidePoint(svg);
+  }, true);
+  document.addEventListener("focusin", (event) => {
+    const svg = chartOf(event.target);
+    if (svg) showPoint(svg, series(svg.dataset.values).length - 1);
+  });
+  document.addEventListener("focusout", (event) => {
+    const svg = chartOf(event.target);
+    if (svg) hidePoint(svg);
+  });
   window.tallyApplyPatches = applyPatches;
 
   // ---- Sheets: focus the first control when one opens, the opener again when it closes
@@ -238,6 +305,15 @@
   });
 
   document.addEventListener("keydown", (event) => {
+    const svg = chartOf(event.target);
+    const moves = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity };
+    if (svg && event.key in moves) {
+      event.preventDefault();
+      const last = series(svg.dataset.values).length - 1;
+      const index = Number(svg.dataset.index ?? last) + moves[event.key];
+      showPoint(svg, Number.isFinite(index) ? index : index < 0 ? 0 : last);
+      return;
+    }
     const sheet = byId("sheet");
     if (!sheet) return;
     if (event.key === "Escape") {
@@ -274,6 +350,7 @@
 
   // Only a dashboard (its body names the app) has a live feed to connect to.
   const start = () => {
+    formatNumbers(document);
     if (document.body.dataset.app) connect();
   };
   if (document.readyState === "loading") {

@@ -15,7 +15,7 @@ enum SectionCell {
             // A word (a breakdown's leading value) is set smaller than a number, so it fits whole.
             let isWord = cell["style"] == "word"
             html +=
-                "<span class=\"value\(isWord ? " word" : "")\" data-metric=\"\(HTMLText.escape(cell["key"] ?? ""))\">\(HTMLText.escape(value))</span>"
+                "<span class=\"value\(isWord ? " word" : "")\"\(number(value)) data-metric=\"\(HTMLText.escape(cell["key"] ?? ""))\">\(HTMLText.escape(value))</span>"
             if let detail = cell["detail"], !detail.isEmpty {
                 html += "<span class=\"detail\">\(HTMLText.escape(detail))</span>"
             }
@@ -23,12 +23,12 @@ enum SectionCell {
             let key = HTMLText.escape(cell["key"] ?? "")
             return "<a class=\"metric\" href=\"\(HTMLText.escape(href))\" data-event=\"sheet\" data-value=\"metric:\(key)\">\(html)</a>"
         case "chart":
-            // Made by TrendChart, which escapes its only text.
-            return "<figure class=\"chart\">\(cell["svg"] ?? "")</figure>"
+            // Made by TrendChart, which escapes its texts.
+            return cell["html"]
         case "step":
             let share = cell["share"].flatMap(Double.init) ?? 0
             return "<span class=\"label\">\(HTMLText.escape(cell["label"] ?? ""))</span>"
-                + "<span class=\"value\" data-metric=\"\(HTMLText.escape(cell["key"] ?? ""))\">\(HTMLText.escape(cell["value"] ?? ""))</span>"
+                + "<span class=\"value\"\(number(cell["value"] ?? "")) data-metric=\"\(HTMLText.escape(cell["key"] ?? ""))\">\(HTMLText.escape(cell["value"] ?? ""))</span>"
                 + FunnelView.bar(share) + "<span class=\"detail\">\(HTMLText.escape(cell["detail"] ?? ""))</span>"
         case "note":
             return "<p class=\"note\">\(HTMLText.escape(cell["text"] ?? ""))</p>"
@@ -38,5 +38,12 @@ enum SectionCell {
         default:
             return nil
         }
+    }
+
+    /// The `data-n` attribute of a whole number, which the page's script shows in the
+    /// browser's locale (abbreviated from 10,000, exact on hover); nothing for other text.
+    static func number(_ text: String) -> String {
+        guard let value = Int(text) else { return "" }
+        return " data-n=\"\(value)\""
     }
 }

@@ -21,8 +21,9 @@ struct MetricSheet {
             "metric-sheet",
             [
                 "key": key, "value": page.viewModel.detail?.value.text ?? tile?.value ?? "—", "detail": tile?.detail ?? "",
-                "chart": series.map { TrendChart(values: $0.values, title: $0.title).svg } ?? "",
-                "seriesTitle": series?.title ?? "No daily series for this metric", "csvURL": csv,
+                "chart": series.map { TrendChart(dates: $0.dates, values: $0.values, title: $0.title, caption: $0.title).html }
+                    ?? "<p class=\"hint\">No daily series for this metric</p>",
+                "csvURL": csv,
                 "breakdownTitle": column.title, "breakdownColumn": column.name, "breakdown": rows,
             ])
         return SheetTarget.frame("metric", title: tile?.label ?? key, body: body, page: page)
