@@ -211,6 +211,39 @@ import Testing
 
     // MARK: Links
 
+    /// The live feed's user ids are links to their sheet, which the page's script opens live;
+    /// the link is the address the sheet then has, for any id.
+    @Test func liveFeedUserIdsLinkToTheirSheet() async throws {
+        let query = PageQuery(date: CalendarDay(Self.day)!, timeZone: "UTC", filter: try SegmentFilter(parsing: "platform==ios"))
+        let page = DashboardPage(app: app, layout: .default, query: query, store: store)
+        await page.refresh()
+        let link = page.viewModel.userLink(Self.hostile)
+        #expect(link == "?" + query.with { $0.sheet = .user(Self.hostile) }.queryString)
+        #expect(link.hasPrefix("?date=2026-11-20&tz=UTC&filters=platform==ios&sheet=user&user="))
+        let html = page.html
+        #expect(
+            html.contains(
+                #"<a class="detail user-link" href="\#(HTMLText.escape(link))" data-event="sheet" data-value="user:\#(HTMLText.escape(Self.hostile))" title="\#(HTMLText.escape(Self.hostile))">"#
+            ))
+        #expect(html.contains(#"href="?date=2026-11-20&amp;tz=UTC&amp;filters=platform==ios&amp;sheet=user&amp;user=ann""#))
+        #expect(!html.contains("<b>"))
+
+        // The address reads back as the same sheet.
+        var parameters: [String: String] = [:]
+        for item in URLComponents(string: link)?.queryItems ?? [] { parameters[item.name] = item.value }
+        #expect(try PageQuery(parameters, today: CalendarDay(Self.day)!).sheet == .user(Self.hostile))
+
+        // A click opens it through the mediator, under the same address.
+        let recording = Mediator.dashboard.recordCalls()
+        defer { recording.dispose() }
+        try page.receive(BrowserEvent(section: "live", name: "sheet", value: "user:\(Self.hostile)"))
+        #expect(page.url == "/apps/\(app.id.rawValue)\(link)")
+        #expect(recording.calls.contains { $0.target == "sheet" && $0.action == "user" })
+        await page.loadSheetData()
+        _ = page.refreshSheet()
+        #expect(page.sheetHTML.contains(#"<span class="event-screen">&lt;img src=x onerror=alert(1)&gt;</span>"#))
+    }
+
     /// The sheet's address holds the user, and reads back; overlong text is refused.
     @Test func theAddressNamesTheUserOrTheSearch() throws {
         let today = CalendarDay(Self.day)!
