@@ -163,9 +163,15 @@ import Testing
         let first = try #require(try timeline().next)
         #expect(values(of: "data-value", in: page.sheetHTML).contains(first.description), "the button carries the cursor")
 
+        // A cursor the sheet does not show (a button since redrawn, a forged one) reads nothing.
+        let stale = try #require(UserTimeline.Cursor("1.1"))
+        try page.receive(BrowserEvent(section: nil, name: "older-events", value: stale.description))
+        await page.readOlderEvents(before: stale)
+        #expect(try timeline().events.count == LoadedTimeline.pageSize)
+        #expect(try timeline().next == first)
+
         var reads = 0
         while let next = try timeline().next, try timeline().canReadOlder {
-            try page.receive(BrowserEvent(section: nil, name: "older-events", value: "1.1"))  // a cursor not shown: nothing
             await page.readOlderEvents(before: next)
             reads += 1
             #expect(reads <= LoadedTimeline.maximumEvents / LoadedTimeline.pageSize)
@@ -179,7 +185,7 @@ import Testing
         #expect(page.sheetHTML.contains("Showing the newest 1000 events of this user"))
         #expect(!page.sheetHTML.contains(#"id="older-events""#))
 
-        await page.readOlderEvents(before: first)  // stale: the events stay as they are
+        await page.readOlderEvents(before: read.next ?? first)  // at the bound: nothing more is read
         #expect(try timeline().events.count == LoadedTimeline.maximumEvents)
         for forged in ["", "abc", "1.2.3", "99999999999999999999.0"] {
             #expect(throws: BrowserEventError.self) { try page.receive(BrowserEvent(section: nil, name: "older-events", value: forged)) }
