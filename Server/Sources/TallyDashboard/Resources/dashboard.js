@@ -41,7 +41,8 @@
 
   // Replaces `old` with `node`, keeping the sideways scroll of item rows, the scroll of a
   // sheet drawn again, the menus open (a <details> with an id) and the focus, with what is
-  // being typed in a focused search field (the server's copy may be a keystroke behind).
+  // being typed in a focused search field and where (the server's copy may be a keystroke
+  // behind).
   function replace(old, node) {
     const scrolls = [old, ...old.querySelectorAll(".list-items")]
       .filter((row) => row.id && row.scrollLeft)
@@ -64,7 +65,7 @@
     if (!hadFocus) return;
     const field = twin(active, node);
     field?.focus({ preventScroll: true });
-    if (field?.type === "search" && active.type === "search" && field.value !== active.value) {
+    if (field?.type === "search" && active.type === "search") {
       field.value = active.value;
       field.setSelectionRange(active.selectionStart, active.selectionEnd);
     }
