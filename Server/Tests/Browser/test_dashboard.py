@@ -417,6 +417,14 @@ class DashboardTests(unittest.TestCase):
         days = [day["day"] for day in self.timeline()["days"]]
         self.assertEqual(days, sorted(days, reverse=True), "days are not newest first")
         self.assertEqual(self.query().get("sheet"), ["user"])
+        # Older events: the next page is read onto the timeline, still newest first.
+        events = "return [...document.querySelectorAll('#sheet .timeline-event time')].map(t => t.getAttribute('datetime'))"
+        first = self.js(events)
+        self.assertTrue(self.driver.find_elements(By.ID, "older-events"), f"the demo user has {len(first)} events only")
+        self.retry(lambda: self.driver.find_element(By.ID, "older-events").click(), "cannot click Older events")
+        self.wait(lambda: len(self.js(events)) > len(first), message="no older events were read")
+        self.assertEqual(self.js(events)[:len(first)], first)
+        self.assertEqual(self.js(events), sorted(self.js(events), reverse=True), "the events are not newest first")
         self.retry(lambda: self.driver.find_element(By.CSS_SELECTOR, "#sheet .user-nav a").click(), "no link back to the search")
         self.wait(lambda: self.js(results) == [f"user-001{digit}" for digit in range(10)], message="the search lost its prefix")
         self.retry(lambda: self.driver.find_element(By.ID, "user-prefix").send_keys("x"), "no search field")

@@ -21,7 +21,7 @@ import Testing
     /// ann has events on two days in three sessions and one without a session; the hostile
     /// user one `screen_view`. Another app has a user `zed`.
     init() async throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tally-users-\(UUID()).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tally-test-users-\(UUID()).sqlite").path
         store = try EventStore(path: path)
         let created = try await store.createApp(name: "Bills", timeZone: "UTC")
         app = try await store.updateApp(created.app.id, segmentProperties: SegmentProperties(event: ["method"], user: ["plan"]))
