@@ -46,7 +46,7 @@ struct LoadedTimeline: Hashable, Sendable {
     /// Adds the store's next page, `page`, read from ``next``: its events after those read,
     /// within ``maximumEvents``, and where to go on from.
     mutating func append(_ page: UserTimeline) {
-        events += page.events.prefix(Self.maximumEvents - events.count)
+        events += page.events.prefix(max(0, Self.maximumEvents - events.count))
         next = page.next
     }
 }
