@@ -105,12 +105,14 @@ class TallyServer:
         """The absolute URL of `path` on the server."""
         return urllib.parse.urljoin(self.url, path)
 
-    def ingest(self, name, user_id, properties=None):
-        """Sends one event now over HTTP, as an SDK does; returns the HTTP status."""
+    def ingest(self, name, user_id, properties=None, session_id=None):
+        """Sends one event now over HTTP, as an SDK does, in the session `session_id` if
+        given; returns the HTTP status."""
         now = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-        body = {"sent_at": now, "events": [
-            {"id": str(uuid.uuid4()), "name": name, "timestamp": now, "user_id": user_id, "properties": properties or {}}
-        ]}
+        event = {"id": str(uuid.uuid4()), "name": name, "timestamp": now, "user_id": user_id, "properties": properties or {}}
+        if session_id is not None:
+            event["session_id"] = session_id
+        body = {"sent_at": now, "events": [event]}
         request = urllib.request.Request(
             self.page("/v1/events"), data=json.dumps(body).encode(), method="POST",
             headers={"Content-Type": "application/json", "X-App-Key": self.keys["ingest_key"]},

@@ -342,6 +342,94 @@ class DashboardTests(unittest.TestCase):
         self.wait(lambda: self.js("return document.querySelectorAll('#sheet .funnel-breakdown tbody tr').length") >= 2,
                   message="the funnel sheet did not survive a reload")
 
+    # ---- A user's timeline and the user search
+
+    def feed_link(self, user_id):
+        """The live feed's link to `user_id`'s sheet, once the feed shows it."""
+        script = "return [...document.querySelectorAll('[data-section=live] a.user-link')]" \
+                 ".find(a => a.dataset.value === 'user:' + arguments[0]) || null"
+        return self.wait(lambda: self.js(script, user_id), message=f"the live feed has no link to {user_id!r}")
+
+    def timeline(self):
+        """The open user sheet as it reads: the user id, the days, the sessions of each day
+        and the event names of each session, in order."""
+        return self.js("""
+            const sheet = document.querySelector('#sheet[data-sheet=user]');
+            if (!sheet || !sheet.querySelector('.user-facts')) return null;
+            return {id: sheet.querySelector('.user-facts .user-id').textContent,
+                    days: [...sheet.querySelectorAll('.timeline-day')].map(day => ({
+                        day: day.dataset.day,
+                        sessions: [...day.querySelectorAll('.timeline-session')].map(session => ({
+                            id: session.dataset.session,
+                            label: session.querySelector('.session-id').textContent,
+                            events: [...session.querySelectorAll('.event-name')].map(e => e.textContent)}))}))};""")
+
+    def test_a_timeline_opened_from_the_live_feed(self):
+        """A user id in the live feed is a link: a click opens the user's timeline in a sheet,
+        live (no page load), grouped by day and session, and the address keeps it."""
+        # An id with what HTML and URLs treat specially, and events of two sessions and none.
+        user_id = f"browser <b>&\"{uuid.uuid4().hex[:8]}\"+%20"
+        self.sign_in()
+        self.wait_live()
+        self.assertEqual(server.ingest("login", user_id, {"method": "apple"}, session_id="s-1"), 200)
+        self.assertEqual(server.ingest("bill_created", user_id, {"amount": 12.5, "note": "<i>lunch</i>"}), 200)
+        self.assertEqual(server.ingest("screen_view", user_id, {"screen": "Home"}, session_id="s-2"), 200)
+        self.js("window.__marker = 1")
+        link = self.feed_link(user_id)
+        self.assertIn("sheet=user&user=", link.get_attribute("href"))
+        self.retry(lambda: self.feed_link(user_id).click(), "cannot click the user's link")
+        self.wait(lambda: (self.timeline() or {}).get("id") == user_id, message=f"no timeline of the user: {self.timeline()}")
+        today = self.demo_day(0)
+        expected = {"id": user_id, "days": [{"day": today, "sessions": [
+            {"id": "s-2", "label": "Session s-2", "events": ["screen_view"]},
+            {"id": "", "label": "No session", "events": ["bill_created"]},
+            {"id": "s-1", "label": "Session s-1", "events": ["login"]}]}]}
+        self.wait(lambda: self.timeline() == expected, message=f"the timeline reads {self.timeline()}")
+        self.assertIn("note=<i>lunch</i>", self.text("#sheet .timeline"), "the property, as text")
+        self.assertEqual(self.text("#sheet .event-screen"), "Home")
+        self.assertEqual(self.js("return window.__marker"), 1, "the page was loaded again")
+        self.wait(lambda: self.query().get("user") == [user_id], message=f"the address has no user: {self.driver.current_url}")
+        self.assertEqual(self.query().get("sheet"), ["user"])
+        # The address opens it again.
+        self.driver.refresh()
+        self.wait(lambda: self.timeline() == expected, message=f"after a reload the timeline reads {self.timeline()}")
+
+    def test_user_search_opens_a_users_timeline(self):
+        """The Users button opens the search: typing a prefix lists the ids that start with it,
+        choosing one opens that user's timeline, and its link goes back to the search."""
+        self.open_page(self.week_query())
+        self.open_sheet("users-button")
+        results = "return [...document.querySelectorAll('#user-results .user-link')].map(a => a.textContent)"
+        self.wait(lambda: len(self.js(results)) > 0, message="the empty search lists nobody")
+        self.retry(lambda: self.driver.find_element(By.ID, "user-prefix").send_keys("user-00"), "no search field")
+        self.wait(lambda: self.js(results) == [f"user-00{number:02}" for number in range(20)],
+                  message=f"the search lists {self.js(results)}")
+        # The field came again with the answer: typing goes on where it was.
+        self.retry(lambda: self.driver.switch_to.active_element.send_keys("1"), "the search field lost the focus")
+        self.wait(lambda: self.js(results) == [f"user-001{digit}" for digit in range(10)],
+                  message=f"the search lists {self.js(results)}")
+        self.assertEqual(self.driver.find_element(By.ID, "user-prefix").get_attribute("value"), "user-001", "the typing was kept")
+        self.wait(lambda: self.query().get("prefix") == ["user-001"], message=f"the address has no prefix: {self.driver.current_url}")
+        self.retry(lambda: next(a for a in self.driver.find_elements(By.CSS_SELECTOR, "#user-results .user-link")
+                                if a.text == "user-0013").click(), "cannot choose user-0013")
+        self.wait(lambda: (self.timeline() or {}).get("id") == "user-0013", message="the user's timeline did not open")
+        self.assertGreater(len(self.timeline()["days"]), 0, "the demo user has no events")
+        days = [day["day"] for day in self.timeline()["days"]]
+        self.assertEqual(days, sorted(days, reverse=True), "days are not newest first")
+        self.assertEqual(self.query().get("sheet"), ["user"])
+        # Older events: the next page is read onto the timeline, still newest first.
+        events = "return [...document.querySelectorAll('#sheet .timeline-event time')].map(t => t.getAttribute('datetime'))"
+        first = self.js(events)
+        self.assertTrue(self.driver.find_elements(By.ID, "older-events"), f"the demo user has {len(first)} events only")
+        self.retry(lambda: self.driver.find_element(By.ID, "older-events").click(), "cannot click Older events")
+        self.wait(lambda: len(self.js(events)) > len(first), message="no older events were read")
+        self.assertEqual(self.js(events)[:len(first)], first)
+        self.assertEqual(self.js(events), sorted(self.js(events), reverse=True), "the events are not newest first")
+        self.retry(lambda: self.driver.find_element(By.CSS_SELECTOR, "#sheet .user-nav a").click(), "no link back to the search")
+        self.wait(lambda: self.js(results) == [f"user-001{digit}" for digit in range(10)], message="the search lost its prefix")
+        self.retry(lambda: self.driver.find_element(By.ID, "user-prefix").send_keys("x"), "no search field")
+        self.wait(lambda: "No user id starts with" in (self.text("#user-results") or ""), message="no word for an unknown prefix")
+
     def console_policy_messages(self):
         """The console's messages about the Content Security Policy since the last call, once
         what the page did last has had time to log (a blocked inline style logs one each)."""
@@ -349,9 +437,10 @@ class DashboardTests(unittest.TestCase):
         return [entry["message"] for entry in self.driver.get_log("browser") if "Content Security Policy" in entry["message"]]
 
     def test_pages_sheets_and_patches_keep_to_the_content_security_policy(self):
-        """The login page, the dashboard (light and dark), each sheet, and the patches of a
-        move, a hidden and shown section, a search, a range and a live update: none breaks
-        the server's own policy, so every style the layout needs is applied."""
+        """The login page, the dashboard (light and dark), each sheet (the user search and a
+        user's timeline among them), and the patches of a move, a hidden and shown section, a
+        search, a range and a live update: none breaks the server's own policy, so every style
+        the layout needs is applied."""
         found = {}
 
         def check(step):
@@ -400,6 +489,15 @@ class DashboardTests(unittest.TestCase):
         close_sheet()
         self.retry(lambda: self.driver.find_element(By.CSS_SELECTOR, "#filter-bar .chip-remove").click(), "cannot click the chip's ×")
         self.wait(lambda: self.chips() == [], message="the chip stayed")
+
+        self.open_sheet("users-button")
+        self.retry(lambda: self.driver.find_element(By.ID, "user-prefix").send_keys("user-00"), "no search field")
+        self.wait(lambda: self.query().get("prefix") == ["user-00"], message="the search did not run")
+        check("user search")
+        self.retry(lambda: self.driver.find_element(By.CSS_SELECTOR, "#user-results .user-link").click(), "cannot choose a user")
+        self.wait(lambda: self.driver.find_elements(By.CSS_SELECTOR, "#sheet .timeline-event"), message="no timeline")
+        check("user sheet")
+        close_sheet()
 
         self.open_sheet("sections-button")
         check("sections sheet")
@@ -462,6 +560,25 @@ class PhoneTests(DashboardTests):
         self.choose("funnel-breakdown", "app_version")
         self.wait(lambda: self.driver.find_elements(By.CSS_SELECTOR, "#sheet .funnel-breakdown"), message="no breakdown")
         self.assertLessEqual(*self.js("return [document.documentElement.scrollWidth, innerWidth]"))
+
+    def test_no_horizontal_scroll_with_a_users_timeline(self):
+        """A user's timeline with a long id, long session id and long properties scrolls
+        neither the page nor the sheet sideways."""
+        user_id = "browser-" + uuid.uuid4().hex + "x" * 200
+        self.sign_in()
+        self.wait_live()
+        long_text = "y" * 250
+        self.assertEqual(server.ingest("screen_view", user_id, {"screen": long_text, "note": long_text}, session_id="z" * 250), 200)
+        self.retry(lambda: self.feed_link(user_id).click(), "cannot click the user's link")
+        self.wait(lambda: (self.timeline() or {}).get("id") == user_id, message="no timeline of the user")
+        self.sheet_rect()
+        self.assertLessEqual(*self.js("return [document.documentElement.scrollWidth, innerWidth]"))
+        self.assertLessEqual(*self.js("const s = document.querySelector('#sheet'); return [s.scrollWidth, s.clientWidth]"),
+                             "the sheet scrolls sideways")
+        # The feed shows the id on one line, cut short; its link holds it whole.
+        link = self.feed_link(user_id)
+        self.assertLess(self.js("return arguments[0].getBoundingClientRect().height", link), 30, "the feed's id is not cut short")
+        self.assertTrue(self.js("return arguments[0].scrollWidth > arguments[0].clientWidth", link), "the feed's id is not cut short")
 
     def test_no_horizontal_scroll_and_sheet_placement(self):
         self.sign_in()

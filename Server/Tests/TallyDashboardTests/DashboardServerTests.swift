@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import TallyEvent
 import TallyStore
 import Testing
 
@@ -106,6 +107,8 @@ import Testing
         ("date=2026-11-20&from=2026-11-21", "from"), ("date=2026-11-20&from=2020-01-01", "from"),
         ("date=2026-11-20&tz=Mars/Olympus", "tz"), ("date=2026-11-20&sheet=%3Cscript%3E", "sheet"),
         ("date=2026-11-20&sheet=metric", "metric"),
+        ("date=2026-11-20&sheet=user&user=" + String(repeating: "a", count: PageQuery.maximumUserText + 1), "user"),
+        ("date=2026-11-20&sheet=users&prefix=" + String(repeating: "a", count: 10_000), "prefix"),
     ])
     func aQueryThePageCannotShowIsA400NamingTheParameter(query: String, parameter: String) async throws {
         let fixture = try await DashboardFixture()
@@ -158,6 +161,34 @@ import Testing
             #expect(csv.headers[.contentType] == "text/csv; charset=utf-8")
             #expect(csv.text.hasPrefix("date,value\n"))
             #expect(csv.text.contains("\n2026-11-20,2\n"))
+        }
+    }
+
+    /// The user sheets are deep links too: a user's timeline, or "no user" for an id the app
+    /// does not have (another app's included), never an error page; the search likewise.
+    @Test func userSheetsAreDeepLinks() async throws {
+        let fixture = try await DashboardFixture()
+        let other = try await fixture.store.createApp(name: "Other", timeZone: "UTC")
+        try await fixture.store.insert([Event(id: UUID(), name: "secret_event", timestamp: Date(), userID: "zed")], app: other.app.id)
+        try await fixture.test { client in
+            let cookie = try await client.signIn()
+            func page(_ sheet: String) async throws -> TestResponse {
+                try await client.execute(uri: fixture.pagePath + sheet, method: .get, headers: [.cookie: cookie])
+            }
+            let ann = try await page("&sheet=user&user=ann")
+            #expect(ann.status == .ok)
+            #expect(ann.text.contains(#"data-sheet="user""#))
+            #expect(ann.text.contains(#"<span class="event-name">bill_created</span><ul class="event-properties"><li>note=lunch</li></ul>"#))
+            for id in ["zed", "%3Cscript%3E", "nobody"] {
+                let unknown = try await page("&sheet=user&user=\(id)")
+                #expect(unknown.status == .ok, "\(id)")
+                #expect(unknown.text.contains("No user <span class=\"user-id\">"), "\(id)")
+                #expect(!unknown.text.contains("secret_event") && !unknown.text.contains("First seen"), "\(id)")
+            }
+            // The live feed links both users: the search's list is the sheet's.
+            let search = try await page("&sheet=users&prefix=a").text.split(separator: #"id="user-results""#).last ?? ""
+            #expect(search.contains(#"data-value="user:ann""#) && !search.contains(#"data-value="user:bob""#))
+            #expect(try await page("&sheet=users&prefix=z").text.contains("No user id starts with “z”."))
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import TallyEvent
 import TallyHTTP
 import Testing
 
@@ -32,6 +33,30 @@ import Testing
                 nonces.append(String(nonce))
             }
             #expect(nonces[0] != nonces[1])
+        }
+    }
+
+    /// The user sheets bring nothing inline the policy would block, whatever the ids and
+    /// properties they show: no script but the page's, no style without the nonce.
+    @Test(arguments: ["&sheet=user&user=%3Cscript%3Ealert(1)%3C%2Fscript%3E", "&sheet=users&prefix=%3C"])
+    func theUserSheetsBringNothingInline(sheet: String) async throws {
+        let fixture = try await DashboardFixture()
+        let noon = try Date("2026-11-20T12:00:00Z", strategy: .iso8601)
+        try await fixture.store.insert(
+            [
+                Event(
+                    id: UUID(), name: "screen_view", timestamp: noon, userID: "<script>alert(1)</script>", sessionID: "<style>",
+                    properties: ["screen": "<style>body{}</style>", "x": #"" style="color:red"#])
+            ], app: fixture.app.app.id)
+        try await fixture.test { client in
+            let cookie = try await client.signIn()
+            let page = try await client.execute(uri: fixture.pagePath + sheet, method: .get, headers: [.cookie: cookie])
+            #expect(page.status == .ok)
+            #expect(page.text.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "the id is shown, escaped")
+            #expect(page.text.components(separatedBy: "<script").count == 2, "the page's own script only")
+            #expect(!page.text.contains(#" style=""#), "a style attribute applies under no nonce")
+            if sheet.contains("sheet=user&") { #expect(page.text.contains(#"style=&quot;color:red"#), "the property is shown, escaped") }
+            #expect(!page.text.contains("<style>"), "every style element carries the nonce")
         }
     }
 

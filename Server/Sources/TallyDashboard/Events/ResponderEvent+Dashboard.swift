@@ -57,3 +57,8 @@ extension ResponderEvent<PageNavigation> {
     /// The browser went back or forward to another address of the page.
     public static var navigate: Self { Self("navigate") }
 }
+
+extension ResponderEvent<UserTimeline.Cursor> {
+    /// The user sheet's "Older events": the events before this place of its timeline.
+    public static var readOlderEvents: Self { Self("readOlderEvents") }
+}

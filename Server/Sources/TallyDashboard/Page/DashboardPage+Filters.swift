@@ -60,8 +60,10 @@ extension DashboardPage {
     }
 
     /// Reads what the open sheet shows beside the report: the ad-hoc funnel's counts for the
-    /// page's query (again when `force`), or the filter sheet's suggested values (once per
-    /// page). Returns whether it read anything.
+    /// page's query (again when `force`), the filter sheet's suggested values (once per
+    /// page), the user sheet's first page of events or the user search's answer (see
+    /// ``readTimeline(of:for:force:from:)`` and ``searchUsers(_:for:force:from:)``). Returns
+    /// whether it read anything.
     @discardableResult
     func loadSheetData(force: Bool = false) async -> Bool {
         guard let store else { return false }
@@ -89,6 +91,10 @@ extension DashboardPage {
             let events = (try? await store.latestEvents(app: shownApp, limit: Self.suggestionWindow)) ?? []
             viewModel.filterSuggestions = suggestions(from: events)
             return true
+        case .user(let id)?:
+            return await readTimeline(of: id, for: query, force: force, from: store)
+        case .users(let prefix)?:
+            return await searchUsers(prefix, for: query, force: force, from: store)
         default:
             return false
         }

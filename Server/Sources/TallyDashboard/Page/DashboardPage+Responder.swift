@@ -26,6 +26,7 @@ extension DashboardPage: ResponderEventHandling {
         table.on(.saveSegment) { page, name in Task { await page.saveSegment(named: name) } }
         table.on(.deleteSegment) { page, name in Task { await page.deleteSegment(named: name) } }
         table.on(.navigate) { page, target in page.navigate(to: target.query, notice: target.ignoredFilter) }
+        table.on(.readOlderEvents) { page, cursor in Task { await page.readOlderEvents(before: cursor) } }
     }
 
     /// Routes what the browser sent up the responder chain — from the element's section to
@@ -95,6 +96,14 @@ extension DashboardPage: ResponderEventHandling {
         case "funnel":
             guard let funnel = event.value.flatMap(FunnelQuery.init(form:)) else { throw .badValue(event) }
             taker = origin.raise(.showSheet, .funnel(funnel))
+        case "user-search":
+            guard let form = event.value, form.utf8.count <= Self.maximumUserSearchFormLength,
+                let prefix = Self.formItems(form)?.first(where: { $0.name == "prefix" })?.value, prefix.count <= PageQuery.maximumUserText
+            else { throw .badValue(event) }
+            taker = origin.raise(.showSheet, .users(prefix: prefix))
+        case "older-events":
+            guard let cursor = event.value.flatMap(UserTimeline.Cursor.init) else { throw .badValue(event) }
+            taker = origin.raise(.readOlderEvents, cursor)
         case "navigate":
             let items = URLComponents(string: "?" + (event.value ?? "").drop { $0 == "?" })?.queryItems ?? []
             var parameters: [String: String] = [:]
@@ -110,11 +119,12 @@ extension DashboardPage: ResponderEventHandling {
     /// The longest value a `save-segment` or `delete-segment` event takes: a name of 64
     /// characters, percent-encoded, has room; the store checks the name itself.
     static let maximumSegmentFormLength = 1_024
+    /// The longest value a `user-search` event takes: the search form, with a prefix of up to
+    /// ``PageQuery/maximumUserText`` characters percent-encoded and the page's address.
+    static let maximumUserSearchFormLength = 16_384
 
     /// Today in the page's time zone.
-    var today: CalendarDay {
-        CalendarDay(Date(), in: TimeZone(identifier: viewModel.query.value.timeZone ?? app.timeZone) ?? .gmt)
-    }
+    var today: CalendarDay { CalendarDay(Date(), in: timeZone) }
 
     /// The fields of a form as the page's script sends it (`URLSearchParams`, which writes a
     /// space as `+`); `nil` if it does not read.
@@ -172,13 +182,18 @@ public struct PageNavigation: Hashable, Sendable {
 
 extension PageQuery.Sheet {
     /// The sheet a browser event's value names: `date`, `sections`, `metric:KEY`, `filter`,
-    /// `filter:PROPERTY` or `funnel`.
+    /// `filter:PROPERTY`, `funnel`, `user:ID`, `users` or `users:PREFIX`.
     init?(name: String) {
         switch name {
         case "date": self = .date
         case "sections": self = .sections
         case "filter": self = .filter(property: nil)
         case "funnel": self = .funnel(FunnelQuery())
+        case "users": self = .users(prefix: "")
+        case _ where name.hasPrefix("user:") && name.count > 5 && name.count <= 5 + PageQuery.maximumUserText:
+            self = .user(String(name.dropFirst(5)))
+        case _ where name.hasPrefix("users:") && name.count <= 6 + PageQuery.maximumUserText:
+            self = .users(prefix: String(name.dropFirst(6)))
         case _ where name.hasPrefix("metric:") && name.count > 7 && name.count <= 207: self = .metric(String(name.dropFirst(7)))
         case _ where name.hasPrefix("filter:") && name.count > 7 && name.count <= 107: self = .filter(property: String(name.dropFirst(7)))
         default: return nil

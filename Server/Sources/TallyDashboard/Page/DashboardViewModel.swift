@@ -44,23 +44,53 @@ public final class DashboardViewModel {
     /// The ad-hoc funnel sheet's counts, and the page query (range, filter, funnel) they answer.
     var adHocFunnel: (query: PageQuery, report: FunnelReport)?
 
+    /// The user sheet's timeline as read so far, and the page query (user, filter) it answers.
+    var userTimeline: (query: PageQuery, report: UserTimelineReport)? {
+        didSet { userTimelineEvents = nil }
+    }
+    /// The HTML of ``userTimeline``'s events, drawn once per read: the sheet is drawn again
+    /// with each live update, its events only when more are read.
+    var userTimelineEvents: String?
+    /// The user search's answer, and the page query (prefix) it answers.
+    var userSearch: (query: PageQuery, report: UserSearchReport)?
+
     /// The address of the metric sheet of `key`, for the tiles' links.
     ///
     /// Links are kept per key until the query changes: building them (percent-encoding
     /// above all) was a third of a live update's time in its profile.
     func metricLink(_ key: String) -> String {
+        sheetLink("metric", key) { "&sheet=metric&metric=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") }
+    }
+
+    /// The address of the user sheet of the user `id`, for the links of every user id shown:
+    /// the page's, with `sheet=user&user=ID`. Kept as ``metricLink(_:)``'s are.
+    func userLink(_ id: String) -> String {
+        sheetLink("user", id) { "&sheet=user&user=" + PageQuery.encoded($0) }
+    }
+
+    /// The address of the page with a sheet of `kind` on `value`: the page's without its
+    /// sheet, then `parameters(value)`; kept per kind and value until the query changes.
+    private func sheetLink(_ kind: String, _ value: String, _ parameters: (String) -> String) -> String {
         let query = self.query.value
-        if metricLinks.query != query || metricLinks.links.count >= 1_024 {
-            metricLinks = (query, "?" + query.with { $0.sheet = nil }.queryString + "&sheet=metric&metric=", [:])
+        if sheetLinks.query != query || sheetLinks.links.count >= 1_024 {
+            sheetLinks = (query, "?" + query.with { $0.sheet = nil }.queryString, [:])
         }
-        if let link = metricLinks.links[key] { return link }
-        let link = metricLinks.prefix + (key.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
-        metricLinks.links[key] = link
+        let key = SheetLinkKey(kind: kind, value: value)
+        if let link = sheetLinks.links[key] { return link }
+        let link = sheetLinks.prefix + parameters(value)
+        sheetLinks.links[key] = link
         return link
     }
 
-    /// The query ``metricLink(_:)`` last built links for, their common prefix, and the links.
-    private var metricLinks: (query: PageQuery?, prefix: String, links: [String: String]) = (nil, "", [:])
+    /// A link ``sheetLink(_:_:_:)`` keeps: its sheet's kind and value.
+    private struct SheetLinkKey: Hashable {
+        var kind: String
+        var value: String
+    }
+
+    /// The query ``sheetLink(_:_:_:)`` last built links for, the page's address without a
+    /// sheet, and the links.
+    private var sheetLinks: (query: PageQuery?, prefix: String, links: [SheetLinkKey: String]) = (nil, "", [:])
 
     /// Creates the state of a page showing `query`, its sections in `order` (the layout's
     /// own order when `nil`).

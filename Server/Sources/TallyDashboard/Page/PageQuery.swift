@@ -41,9 +41,15 @@ public struct PageQuery: Hashable, Sendable {
         case filter(property: String?)
         /// An ad-hoc funnel over the page's range and filter.
         case funnel(FunnelQuery)
+        /// One user's timeline, by the id the app sends: their events under the page's
+        /// filter, by day and session.
+        case user(String)
+        /// The search of the app's users by the start of their id.
+        case users(prefix: String)
 
         /// The mediator URL that opens the sheet: `tally://sheet/metric?key=dau`,
-        /// `tally://sheet/filter?property=plan`, `tally://sheet/funnel?steps=a,b&window=1h`.
+        /// `tally://sheet/filter?property=plan`, `tally://sheet/funnel?steps=a,b&window=1h`,
+        /// `tally://sheet/user?id=ana`, `tally://sheet/users?prefix=an`.
         public var url: URL {
             var components = URLComponents()
             components.scheme = "tally"
@@ -61,8 +67,20 @@ public struct PageQuery: Hashable, Sendable {
                 components.path = "/funnel"
                 let items = funnel.queryItems
                 components.queryItems = items.isEmpty ? nil : items
+            case .user(let id):
+                components.path = "/user"
+                components.percentEncodedQueryItems = [Self.encodedItem("id", id)]
+            case .users(let prefix):
+                components.path = "/users"
+                components.percentEncodedQueryItems = prefix.isEmpty ? nil : [Self.encodedItem("prefix", prefix)]
             }
             return components.url ?? URL(fileURLWithPath: "/")
+        }
+
+        /// A query item of `value` with every byte but letters and digits percent-encoded: a
+        /// user id may hold any text (`&`, `=`, `+`, `#`…), and reads back the same.
+        private static func encodedItem(_ name: String, _ value: String) -> URLQueryItem {
+            URLQueryItem(name: name, value: value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
         }
 
         /// What sort of sheet it is, as `sheet=` names it: `date`, `metric`, `funnel`…
@@ -77,6 +95,9 @@ public struct PageQuery: Hashable, Sendable {
             case .filter(let property):
                 [URLQueryItem(name: "sheet", value: "filter")] + (property.map { [URLQueryItem(name: "property", value: $0)] } ?? [])
             case .funnel(let funnel): [URLQueryItem(name: "sheet", value: "funnel")] + funnel.queryItems
+            case .user(let id): [URLQueryItem(name: "sheet", value: "user"), URLQueryItem(name: "user", value: id)]
+            case .users(let prefix):
+                [URLQueryItem(name: "sheet", value: "users")] + (prefix.isEmpty ? [] : [URLQueryItem(name: "prefix", value: prefix)])
             }
         }
     }
@@ -171,7 +192,14 @@ public struct PageQuery: Hashable, Sendable {
             guard (property?.count ?? 0) <= 100 else { throw .badParameter("property", "a property name") }
             sheet = .filter(property: property)
         case "funnel": sheet = .funnel(try FunnelQuery(parameters))
-        default: throw .badParameter("sheet", "date, sections, metric, filter or funnel")
+        case "user", "users":
+            // `sheet=user` without an id is the search.
+            let id = parameters["user"] ?? ""
+            let prefix = parameters["prefix"] ?? ""
+            guard id.count <= Self.maximumUserText else { throw .badParameter("user", "a user id") }
+            guard prefix.count <= Self.maximumUserText else { throw .badParameter("prefix", "the start of a user id") }
+            sheet = parameters["sheet"] == "user" && !id.isEmpty ? .user(id) : .users(prefix: prefix)
+        default: throw .badParameter("sheet", "date, sections, metric, filter, funnel, user or users")
         }
         if let zone = parameters["tz"], TimeZone(identifier: zone) == nil || zone.count > 64 {
             throw .badParameter("tz", "an IANA time zone such as Europe/Paris")
@@ -194,6 +222,10 @@ public struct PageQuery: Hashable, Sendable {
 
     /// The longest `filters` text a page reads.
     public static let maximumFilterLength = 4_000
+    /// The most characters of a user id or a search's prefix a page reads. No id is longer
+    /// than ``TallyEvent/Event/maximumFieldLength`` bytes, so longer text names nobody: up to
+    /// this it is shown as no user, past it refused.
+    public static let maximumUserText = 1_024
 
     /// The number of days shown.
     public var days: Int { from.distance(to: date) + 1 }
@@ -205,14 +237,18 @@ public struct PageQuery: Hashable, Sendable {
     /// `date=2026-11-23&filters=platform==ios&sheet=date`. The filter stays readable: only
     /// what a query value cannot hold is percent-encoded (`|` as `%7C`).
     public var queryString: String {
+        queryItems.map { "\($0.name)=\(Self.encoded($0.value ?? ""))" }.joined(separator: "&")
+    }
+
+    /// The query's parameters, in ``queryString``'s order, without defaults.
+    var queryItems: [URLQueryItem] {
         var items = [URLQueryItem(name: "date", value: date.description)]
         if from != date { items.append(URLQueryItem(name: "from", value: from.description)) }
         if compare { items.append(URLQueryItem(name: "compare", value: "1")) }
         if let timeZone { items.append(URLQueryItem(name: "tz", value: timeZone)) }
         if debug { items.append(URLQueryItem(name: "debug", value: "1")) }
         if !filter.isEmpty { items.append(URLQueryItem(name: "filters", value: filter.description)) }
-        items += sheet?.queryItems ?? []
-        return items.map { "\($0.name)=\(Self.encoded($0.value ?? ""))" }.joined(separator: "&")
+        return items + (sheet?.queryItems ?? [])
     }
 
     /// The characters a query value keeps as they are: RFC 3986's query characters but `&`,

@@ -40,7 +40,9 @@
   }
 
   // Replaces `old` with `node`, keeping the sideways scroll of item rows, the scroll of a
-  // sheet drawn again, the menus open (a <details> with an id) and the focus.
+  // sheet drawn again, the menus open (a <details> with an id) and the focus, with what is
+  // being typed in a focused search field and where (the server's copy may be a keystroke
+  // behind).
   function replace(old, node) {
     const scrolls = [old, ...old.querySelectorAll(".list-items")]
       .filter((row) => row.id && row.scrollLeft)
@@ -60,7 +62,13 @@
     }
     const again = byId("sheet");
     if (top && again?.dataset.sheet === top[0]) again.scrollTop = top[1];
-    if (hadFocus) twin(active, node)?.focus({ preventScroll: true });
+    if (!hadFocus) return;
+    const field = twin(active, node);
+    field?.focus({ preventScroll: true });
+    if (field?.type === "search" && active.type === "search") {
+      field.value = active.value;
+      field.setSelectionRange(active.selectionStart, active.selectionEnd);
+    }
   }
 
   function applyOne(op) {
@@ -164,12 +172,13 @@
   });
   window.tallyApplyPatches = applyPatches;
 
-  // ---- Sheets: focus the first control when one opens, the opener again when it closes
+  // ---- Sheets: focus the control that asks for it (or the first) when one opens, the
+  // opener again when it closes
 
   function afterPatches(sheetBefore) {
     const sheet = byId("sheet");
     if (sheet && sheet !== sheetBefore && !sheet.contains(document.activeElement)) {
-      sheet.querySelector(FOCUSABLE)?.focus();
+      (sheet.querySelector("[data-autofocus]") || sheet.querySelector(FOCUSABLE))?.focus();
     } else if (!sheet && sheetBefore) {
       const back = opener && (opener.isConnected ? opener : twin(opener, document.body));
       if (back) back.focus({ preventScroll: true });
@@ -296,6 +305,8 @@
   document.addEventListener("input", (event) => {
     const el = event.target;
     if (el.matches?.("input[data-event]:not([type=checkbox])")) send(el.dataset.event, el, el.value);
+    // A search field of a live form sends the form as you type (the user search).
+    else if (el.matches?.("form[data-live] input[type=search]")) send(el.form.dataset.event, el.form, formValue(el.form));
   });
 
   document.addEventListener("submit", (event) => {

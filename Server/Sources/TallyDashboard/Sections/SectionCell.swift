@@ -1,8 +1,8 @@
 import ComponentryList
 
 /// The HTML inside the dashboard's cells: the section title, each number with its
-/// `data-metric` key (so scripts and tests find a number by key and read it as text), a
-/// section's chart and its flag.
+/// `data-metric` key (so scripts and tests find a number by key and read it as text), the
+/// user ids that link to their user sheet (the live feed's), a section's chart and its flag.
 enum SectionCell {
     /// The inner HTML of `cell`, or `nil` for a cell kind the dashboard does not draw itself.
     @Sendable static func html(_ cell: Cell) -> String? {
@@ -16,10 +16,16 @@ enum SectionCell {
             let isWord = cell["style"] == "word"
             html +=
                 "<span class=\"value\(isWord ? " word" : "")\"\(number(value)) data-metric=\"\(HTMLText.escape(cell["key"] ?? ""))\">\(HTMLText.escape(value))</span>"
-            if let detail = cell["detail"], !detail.isEmpty {
+            let href = cell["href"] ?? ""
+            if let user = cell["user"], !user.isEmpty, let link = cell["userHref"], !link.isEmpty, href.isEmpty {
+                // The user's id, linked to their user sheet (a cell that is a link itself holds no other).
+                let id = HTMLText.escape(user)
+                html +=
+                    "<a class=\"detail user-link\" href=\"\(HTMLText.escape(link))\" data-event=\"sheet\" data-value=\"user:\(id)\" title=\"\(id)\">\(id)</a>"
+            } else if let detail = cell["detail"], !detail.isEmpty {
                 html += "<span class=\"detail\">\(HTMLText.escape(detail))</span>"
             }
-            guard let href = cell["href"], !href.isEmpty else { return html }
+            guard !href.isEmpty else { return html }
             let key = HTMLText.escape(cell["key"] ?? "")
             return "<a class=\"metric\" href=\"\(HTMLText.escape(href))\" data-event=\"sheet\" data-value=\"metric:\(key)\">\(html)</a>"
         case "chart":

@@ -102,7 +102,8 @@ public final class SectionComponent: Component, ListComponent, Responder {
         return ComponentLayout(lineSpacing: 8, interitemSpacing: 8, distribution: distribution, itemRatio: .height(72), headerHeight: 32)
     }
 
-    /// A tile's cell; a headline's number is the page's synced copy of it.
+    /// A tile's cell; a headline's number is the page's synced copy of it, and a user the
+    /// tile names links to their user sheet.
     public func cell(for tile: Tile) -> Cell {
         let viewModel = context?.viewModel
         if let share = tile.share {
@@ -114,6 +115,7 @@ public final class SectionComponent: Component, ListComponent, Responder {
             [
                 "key": tile.id, "label": tile.label, "value": viewModel?.headlines[tile.id]?.value.text ?? tile.value, "detail": tile.detail ?? "",
                 "href": tile.hasDetail ? (viewModel?.metricLink(tile.id) ?? "") : "", "style": tile.isWord ? "word" : "",
+                "user": tile.user ?? "", "userHref": tile.user.flatMap { viewModel?.userLink($0) } ?? "",
             ])
     }
 
@@ -171,7 +173,7 @@ public final class SectionComponent: Component, ListComponent, Responder {
             return report.latest.map { event in
                 Tile(
                     id: "feed:\(event.id.uuidString)", label: event.name, value: Self.clock(event.timestamp),
-                    detail: event.userID, hasDetail: false)
+                    detail: event.userID, hasDetail: false, user: event.userID)
             }
         case .funnel(let funnel):
             switch report.funnels[section.id] {

@@ -15,10 +15,14 @@ public struct Tile: Identifiable, Hashable, Sendable {
     /// A funnel step's bar: its users as a share of the first step's, 0 to 1; `nil` for a
     /// tile that is not a step.
     public var share: Double?
+    /// The user the tile's detail names (the live feed's events'), whose user sheet the
+    /// detail links to; `nil` when it names none.
+    public var user: String?
 
     /// Creates a tile.
     public init(
-        id: String, label: String, value: String, detail: String? = nil, hasDetail: Bool = true, isWord: Bool = false, share: Double? = nil
+        id: String, label: String, value: String, detail: String? = nil, hasDetail: Bool = true, isWord: Bool = false, share: Double? = nil,
+        user: String? = nil
     ) {
         self.id = id
         self.label = label
@@ -27,5 +31,6 @@ public struct Tile: Identifiable, Hashable, Sendable {
         self.hasDetail = hasDetail
         self.isWord = isWord
         self.share = share
+        self.user = user
     }
 }

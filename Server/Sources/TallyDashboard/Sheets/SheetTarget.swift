@@ -5,8 +5,10 @@ import Foundation
 /// picker at `tally://sheet/date`, the section manager at `tally://sheet/sections`, a
 /// metric's detail at `tally://sheet/metric?key=dau`, the filter sheet at
 /// `tally://sheet/filter[?property=plan]`, the ad-hoc funnel at
-/// `tally://sheet/funnel?steps=login,bill_created&window=1h&breakdown=plan` — so the page
-/// opens a sheet by its address, as a deep link does, and knows none of their types.
+/// `tally://sheet/funnel?steps=login,bill_created&window=1h&breakdown=plan`, a user's
+/// timeline at `tally://sheet/user?id=ana` (the id percent-encoded) and the user search at
+/// `tally://sheet/users[?prefix=an]` — so the page opens a sheet by its address, as a deep
+/// link does, and knows none of their types.
 ///
 /// Each action takes the page (parameter `page`) and returns the sheet's HTML.
 public final class SheetTarget: MediatorTarget {
@@ -38,6 +40,12 @@ public final class SheetTarget: MediatorTarget {
                 throw MediatorError.badParameter(name: "steps", expected: "a funnel's steps, window and breakdown", found: nil)
             }
             return FunnelSheet(page: try parameters.value("page"), funnel: funnel).html
+        }
+        table.mainActorAction("user", allowsURLCalls: true) { _, parameters in
+            try UserSheet(page: parameters.value("page"), id: parameters.value("id")).html
+        }
+        table.mainActorAction("users", allowsURLCalls: true) { _, parameters in
+            try UserSearchSheet(page: parameters.value("page"), prefix: parameters.value("prefix", default: "")).html
         }
     }
 

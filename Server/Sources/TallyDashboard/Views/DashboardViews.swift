@@ -39,6 +39,7 @@ enum DashboardViews {
                 "appName": page.app.name, "appID": String(page.app.id.rawValue), "dateButton": dateButton(for: page),
                 "debugButton": debugButton(for: page),
                 "sectionsQuery": page.viewModel.query.value.with { $0.sheet = .sections }.queryString,
+                "usersQuery": page.viewModel.query.value.with { $0.sheet = .users(prefix: "") }.queryString,
                 "refreshing": page.viewModel.isRefreshing.value, "csrf": csrf, "sections": page.html(styleNonce: styleNonce),
                 "styleNonce": styleNonce, "sheetSlot": page.sheetSlot, "filterBar": filterBar(for: page),
             ])
