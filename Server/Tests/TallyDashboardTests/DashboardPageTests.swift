@@ -60,7 +60,15 @@ import Testing
         let report = try await DayReport.load(from: store, app: app, layout: .default, date: "2026-11-20")
         let patches = page.show(report)
         #expect(!patches.isEmpty)
-        #expect(patches.allSatisfy { if case .insert = $0 { true } else { false } }, "numbers arrive as new tiles")
+        #expect(
+            patches.allSatisfy {
+                switch $0 {
+                case .insert: true
+                case .remove(let id), .replace(let id, _): id.contains("empty")
+                default: false
+                }
+            }, "numbers arrive as new tiles, in place of the sections' loading notes")
+        #expect(!page.html.contains("Loading…"))
         #expect(metric("dau", in: page.html) == "2")
         #expect(metric("new_users", in: page.html) == "2")
         #expect(metric("events", in: page.html) == "6")

@@ -22,15 +22,16 @@ struct TrendChart {
     /// A caption under the chart, if any.
     var caption: String? = nil
 
-    /// The drawing's size, in the units of its `viewBox`: the SVG scales to its container's
-    /// width, so text is set at about 11 px in a card 400 px wide.
-    static let width = 400.0
-    static let height = 170.0
-    /// The plot's margins: the value labels on the left, the dates below.
-    static let left = 34.0
-    static let right = 6.0
-    static let top = 8.0
+    /// The chart's height in pixels, and the plot's inside it: the dates below, room above
+    /// for the top gridline's label. The chart is as wide as its container: the plot is an
+    /// inner SVG stretched to it (its lines keep their width), and the texts stay at their
+    /// size, placed in pixels and percentages.
+    static let height = 180.0
+    static let top = 16.0
     static let bottom = 22.0
+    static var plotHeight: Double { height - top - bottom }
+    /// The inner plot's width, in the units of its `viewBox`.
+    static let plotWidth = 1_000.0
 
     /// The figure: the chart, the hovered point's readout, the caption and the table.
     var html: String {
@@ -41,35 +42,37 @@ struct TrendChart {
     /// The SVG element.
     var svg: String {
         let scale = ValueScale(maximum: max(values.max() ?? 0, previous.max() ?? 0))
-        let (plotWidth, plotHeight) = (Self.width - Self.left - Self.right, Self.height - Self.top - Self.bottom)
-        let step = values.count > 1 ? plotWidth / Double(values.count - 1) : 0
-        func x(_ index: Int) -> Double { values.count > 1 ? Self.left + Double(index) * step : Self.left + plotWidth / 2 }
-        func y(_ value: Int) -> Double { Self.top + plotHeight * (1 - Double(max(value, 0)) / Double(scale.top)) }
-        let summary = "\(title): \(values.count) days\(values.last.map { ", last \($0)" } ?? ""), highest \(values.max() ?? 0)"
-        var svg = "<svg viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\" role=\"img\" tabindex=\"0\" aria-label=\"\(HTMLText.escape(summary))\""
+        let count = values.count
+        /// A day's place across the plot, 0 to 1.
+        func across(_ index: Int) -> Double { count > 1 ? Double(index) / Double(count - 1) : 0.5 }
+        /// A value's height in the plot, 0 (top) to `plotHeight`.
+        func down(_ value: Int) -> Double { Self.plotHeight * (1 - Double(max(value, 0)) / Double(scale.top)) }
+        let summary = "\(title): \(count) days\(values.last.map { ", last \($0)" } ?? ""), highest \(values.max() ?? 0)"
+        var svg = "<svg width=\"100%\" height=\"\(Int(Self.height))\" role=\"img\" tabindex=\"0\" aria-label=\"\(HTMLText.escape(summary))\""
         svg += " data-dates=\"\(dates.joined(separator: ","))\" data-values=\"\(Self.list(values))\" data-previous=\"\(Self.list(previous))\""
-        svg += " data-x=\"\(Self.format(x(0)))\" data-step=\"\(Self.format(step))\" data-y=\"\(Self.format(Self.top + plotHeight))\""
-        svg += " data-height=\"\(Self.format(plotHeight))\" data-top=\"\(scale.top)\">"
+        svg += " data-y=\"\(Self.format(Self.top))\" data-height=\"\(Self.format(Self.plotHeight))\" data-top=\"\(scale.top)\">"
         svg += "<title>\(HTMLText.escape(summary))</title>"
         for tick in scale.ticks {
-            let position = Self.format(y(tick))
-            svg +=
-                "<line class=\"grid\" x1=\"\(Self.format(Self.left))\" x2=\"\(Self.format(Self.width - Self.right))\" y1=\"\(position)\" y2=\"\(position)\"/>"
-            svg +=
-                "<text class=\"tick\" x=\"\(Self.format(Self.left - 5))\" y=\"\(position)\" dy=\"0.32em\" text-anchor=\"end\">\(ValueScale.short(tick))</text>"
+            let position = Self.top + down(tick)
+            svg += "<line class=\"grid\" x1=\"0\" x2=\"100%\" y1=\"\(Self.format(position))\" y2=\"\(Self.format(position))\"/>"
+            svg += "<text class=\"tick\" x=\"0\" y=\"\(Self.format(position - 4))\">\(ValueScale.short(tick))</text>"
         }
         for index in Self.labelledDays(count: dates.count) {
             let anchor = dates.count == 1 ? "middle" : index == 0 ? "start" : index == dates.count - 1 ? "end" : "middle"
-            svg += "<text class=\"tick\" x=\"\(Self.format(x(index)))\" y=\"\(Self.format(Self.height - 6))\" text-anchor=\"\(anchor)\">"
+            svg += "<text class=\"tick\" x=\"\(Self.format(across(index) * 100))%\" y=\"\(Self.format(Self.height - 5))\" text-anchor=\"\(anchor)\">"
             svg += "\(Self.shortDate(dates[index]))</text>"
         }
-        if previous.count > 1 { svg += polyline(previous, x: x, y: y, className: "series previous") }
-        if values.count > 1 {
-            svg += polyline(values, x: x, y: y, className: "series")
-        } else if let only = values.first {
-            svg += "<circle class=\"series\" cx=\"\(Self.format(x(0)))\" cy=\"\(Self.format(y(only)))\" r=\"3\"/>"
+        svg += "<svg y=\"\(Self.format(Self.top))\" width=\"100%\" height=\"\(Self.format(Self.plotHeight))\""
+        svg += " viewBox=\"0 0 \(Int(Self.plotWidth)) \(Self.format(Self.plotHeight))\" preserveAspectRatio=\"none\">"
+        func polyline(_ series: [Int], className: String) -> String {
+            let points = series.prefix(count).enumerated().map { "\(Self.format(across($0) * Self.plotWidth)),\(Self.format(down($1)))" }
+            return "<polyline class=\"\(className)\" points=\"\(points.joined(separator: " "))\"/>"
         }
-        svg += "<g class=\"cursor\" visibility=\"hidden\"><line y1=\"\(Self.format(Self.top))\" y2=\"\(Self.format(Self.top + plotHeight))\"/>"
+        if previous.count > 1 { svg += polyline(previous, className: "series previous") }
+        if count > 1 { svg += polyline(values, className: "series") }
+        svg += "</svg>"
+        if count == 1 { svg += "<circle class=\"series\" cx=\"50%\" cy=\"\(Self.format(Self.top + down(values[0])))\" r=\"3\"/>" }
+        svg += "<g class=\"cursor\" visibility=\"hidden\"><line y1=\"\(Self.format(Self.top))\" y2=\"\(Self.format(Self.top + Self.plotHeight))\"/>"
         svg += "<circle r=\"4\"/></g>"
         return svg + "</svg>"
     }
@@ -90,11 +93,6 @@ struct TrendChart {
             html += "</tr>"
         }
         return html + "</tbody></table></div></details>"
-    }
-
-    private func polyline(_ series: [Int], x: (Int) -> Double, y: (Int) -> Double, className: String) -> String {
-        let points = series.prefix(values.count).enumerated().map { "\(Self.format(x($0))),\(Self.format(y($1)))" }
-        return "<polyline class=\"\(className)\" points=\"\(points.joined(separator: " "))\"/>"
     }
 
     /// The days whose date the time axis shows: the first, the last, and up to three between.

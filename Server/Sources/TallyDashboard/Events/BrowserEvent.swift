@@ -5,7 +5,8 @@
 /// `show` of a section; `sheet` (value `date`, `sections`, `metric:KEY`, `filter`,
 /// `filter:PROPERTY`, `funnel`, `user:ID`, `users` or `users:PREFIX`) and `close-sheet`; `range` (a preset: `today`,
 /// `yesterday`, `7d`, `30d`, `90d`, `month`), `custom` (value `from=YYYY-MM-DD&date=YYYY-MM-DD`,
-/// the date sheet's form) and `compare` (`on`, `off`); `search` (the text); `reload`; the
+/// the date sheet's form) and `compare` (`on`, `off`); `expand` of a section (`on`: its lists
+/// show every row; `off`: the first ones); `search` (the text); `reload`; the
 /// filter bar's `filters` (a whole filter in Plausible's syntax: a saved segment, or none),
 /// `remove-filter` (the index of a condition), `save-segment` (its form, `name=…`: the
 /// page's filter saved under that name) and `delete-segment` (a saved segment's name), and

@@ -41,6 +41,8 @@ extension ResponderEvent<ClosedRange<CalendarDay>> {
 extension ResponderEvent<Bool> {
     /// The date picker's "compare with the previous period" changed.
     public static var compare: Self { Self("compare") }
+    /// A section's "Show all" (`true`) or "Show fewer" (`false`): taken by the section.
+    public static var expandList: Self { Self("expandList") }
 }
 
 extension ResponderEvent<Void> {

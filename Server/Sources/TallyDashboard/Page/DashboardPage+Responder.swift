@@ -67,6 +67,9 @@ extension DashboardPage: ResponderEventHandling {
         case "compare":
             guard let value = event.value, ["on", "off"].contains(value) else { throw .badValue(event) }
             taker = origin.raise(.compare, value == "on")
+        case "expand":
+            guard event.section != nil, let value = event.value, ["on", "off"].contains(value) else { throw .badValue(event) }
+            taker = origin.raise(.expandList, value == "on")
         case "reload":
             guard !viewModel.isRefreshing.value else { throw .busy }
             taker = origin.raise(.reload)

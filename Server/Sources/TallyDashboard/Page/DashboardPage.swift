@@ -301,7 +301,7 @@ public final class DashboardPage: ComponentContext {
     }
 
     /// Wires the page's reactions: reports arriving on the bus, the debounced search, the
-    /// busy flag, the saved order and the saved segments.
+    /// lists shown whole, the busy flag, the saved order and the saved segments.
     private func observeState() {
         // Live updates arrive here: LiveUpdates posts each app's fresh report on the bus of
         // every page that shows it.
@@ -312,6 +312,9 @@ public final class DashboardPage: ComponentContext {
             if case .funnel? = page.viewModel.query.value.sheet { page.reloadSheetData(force: true) }
         }
         viewModel.search.observe().onMainActor().owner(self).didChange { page, _, _ in
+            page.send(PageMessage(patches: page.update()))
+        }
+        viewModel.expandedSections.observe().onMainActor().owner(self).didChange { page, _, _ in
             page.send(PageMessage(patches: page.update()))
         }
         viewModel.isRefreshing.observe().onMainActor().owner(self).didChange { page, busy, _ in

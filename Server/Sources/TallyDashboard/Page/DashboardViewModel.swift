@@ -27,6 +27,9 @@ public final class DashboardViewModel {
     public let search = Observable("", timing: .debounce(searchDelay))
     /// Whether a refresh is reading the store: the reload button is off meanwhile.
     public let isRefreshing = Observable(false)
+    /// The sections whose ranked lists show every row, not only the first
+    /// ``SectionComponent/rowsShown``: each section sets its own (its "Show all").
+    public let expandedSections = Observable<Set<String>>([])
     /// The page's copies of its headline numbers, by key: what the tiles show, kept in step
     /// with every other copy of the same number by the dashboard's sync channel.
     public internal(set) var headlines: [String: HeadlineMetric] = [:]

@@ -6,8 +6,8 @@ extension DayReport {
     /// How many of the latest events the live feed shows.
     public static let feedLength = 8
 
-    /// Reads what a page of `query` shows: the report of its last day, the charts' window,
-    /// the day's data health (of everything the app sent), the latest events, the funnels
+    /// Reads what a page of `query` shows: the report of its last day, the range's metrics
+    /// when it spans days, the charts' window, the day's data health (of everything the app sent), the latest events, the funnels
     /// over the range and, when it compares, the previous period; of the app's debug builds
     /// when the query asks. Everything but the data health counts only the query's
     /// ``PageQuery/filter``.
@@ -28,13 +28,23 @@ extension DayReport {
             ? store.returningUsers(app: app, date: query.date.description, after: retentionDays, timeZone: zone, filter: filter)
             : []
         async let funnels = funnels(from: store, app: app, layout: layout, query: query)
+        async let range =
+            query.days > 1
+            ? store.metricsRange(app: app, from: query.from.description, to: query.date.description, timeZone: zone, filter: filter) : nil
         var report = try await day
         if query.compare {
             async let previousTrend = store.metricsRange(
                 app: app, from: start.adding(shift).description, to: query.date.adding(shift).description, timeZone: zone, filter: filter)
+            async let previousRange =
+                query.days > 1
+                ? store.metricsRange(
+                    app: app, from: query.from.adding(shift).description, to: query.date.adding(shift).description, timeZone: zone, filter: filter)
+                : nil
             report.previous = try await store.metrics(app: app, date: query.date.adding(shift).description, timeZone: zone, filter: filter)
             report.previousTrend = try await previousTrend
+            report.previousRange = try await previousRange
         }
+        report.range = try await range
         report.trend = try await trend
         report.health = try await health
         report.latest = try await latest

@@ -17,6 +17,11 @@ public struct DayReport: Hashable, Sendable {
     public var previousTrend: RangeMetrics?
     /// The metrics of the previous period's last day, when the page compares.
     public var previous: DayMetrics?
+    /// The range's metrics, its distinct and new users among them, when the page shows
+    /// more than one day.
+    public var range: RangeMetrics?
+    /// The same for the previous period, when such a page compares.
+    public var previousRange: RangeMetrics?
     /// Accepted, duplicate, rejected and dropped events of the day.
     public var health: DataHealth?
     /// The app's latest events, newest first: the live feed.

@@ -19,8 +19,8 @@ struct MetricSeries {
         guard let trend = report.trend else { return nil }
         let event: String?
         switch key {
-        case "dau", "wau", "mau", "new_users": event = nil
-        case "events": event = ""
+        case "dau", "wau", "mau", "new_users", "range_users", "average_dau": event = nil
+        case "events", "range_events": event = ""
         case _ where key.hasPrefix("event:"): event = String(key.dropFirst(6))
         default:
             guard

@@ -132,7 +132,8 @@
     if (!values.length) return;
     index = Math.max(0, Math.min(values.length - 1, index));
     svg.dataset.index = index;
-    const d = svg.dataset, x = +d.x + index * +d.step, y = +d.y - (+d.height * Math.max(values[index], 0)) / (+d.top || 1);
+    const d = svg.dataset, x = (values.length > 1 ? (index / (values.length - 1)) * 100 : 50) + "%";
+    const y = +d.y + +d.height * (1 - Math.max(values[index], 0) / (+d.top || 1));
     const cursor = svg.querySelector(".cursor"), line = cursor?.querySelector("line"), dot = cursor?.querySelector("circle");
     if (!cursor || !line || !dot) return;
     line.setAttribute("x1", x);
@@ -151,15 +152,15 @@
     const readout = svg.parentElement.querySelector(".chart-readout");
     if (readout) readout.textContent = "";
   }
-  const chartOf = (target) => target?.closest?.("figure.chart svg");
+  const chartOf = (target) => target?.closest?.("figure.chart > svg");
   document.addEventListener("pointermove", (event) => {
     const svg = chartOf(event.target);
     if (!svg) return;
-    const box = svg.getBoundingClientRect(), units = ((event.clientX - box.left) * svg.viewBox.baseVal.width) / box.width;
-    showPoint(svg, Math.round((units - +svg.dataset.x) / (+svg.dataset.step || 1)));
+    const box = svg.getBoundingClientRect(), count = series(svg.dataset.values).length;
+    showPoint(svg, Math.round(((event.clientX - box.left) / (box.width || 1)) * (count - 1)));
   });
   document.addEventListener("pointerleave", (event) => {
-    const svg = event.target instanceof Element && event.target.matches("figure.chart svg") ? event.target : null;
+    const svg = event.target instanceof Element && event.target.matches("figure.chart > svg") ? event.target : null;
     if (svg && document.activeElement !== svg) hidePoint(svg);
   }, true);
   document.addEventListener("focusin", (event) => {

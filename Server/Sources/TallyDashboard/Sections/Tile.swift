@@ -1,5 +1,23 @@
-/// One number of a section as a list item: what a section's cells show.
+/// One item of a section: what a section's cells show.
 public struct Tile: Identifiable, Hashable, Sendable {
+    /// How a tile is drawn.
+    public enum Style: Hashable, Sendable {
+        /// A headline number, with its label above and its detail below.
+        case headline
+        /// A row of a ranked list, with the value right-aligned and a bar behind it as long
+        /// as this share of the list's largest value, 0 to 1.
+        case row(Double)
+        /// The heading of a ranked list inside a section (a breakdown's metric).
+        case heading
+        /// A funnel step, with a bar as long as its users' share of the first step's, 0 to 1.
+        case step(Double)
+        /// An event of the live feed: its time as the value, its name as the label, a key
+        /// property as the detail, and its user.
+        case event
+        /// What a section says when it has nothing to show.
+        case empty
+    }
+
     /// The metric key, unique in the page: the cell's `data-metric`.
     public var id: String
     /// The label.
@@ -10,18 +28,15 @@ public struct Tile: Identifiable, Hashable, Sendable {
     public var detail: String?
     /// Whether the tile opens the metric sheet (a daily chart, breakdown and CSV).
     public var hasDetail: Bool
-    /// Whether the value is a word (a breakdown's leading value) rather than a number.
-    public var isWord: Bool
-    /// A funnel step's bar: its users as a share of the first step's, 0 to 1; `nil` for a
-    /// tile that is not a step.
-    public var share: Double?
-    /// The user the tile's detail names (the live feed's events'), whose user sheet the
-    /// detail links to; `nil` when it names none.
+    /// How the tile is drawn.
+    public var style: Style
+    /// The user the tile names (the live feed's events'), whose user sheet it links to;
+    /// `nil` when it names none.
     public var user: String?
 
     /// Creates a tile.
     public init(
-        id: String, label: String, value: String, detail: String? = nil, hasDetail: Bool = true, isWord: Bool = false, share: Double? = nil,
+        id: String, label: String, value: String, detail: String? = nil, hasDetail: Bool = true, style: Style = .headline,
         user: String? = nil
     ) {
         self.id = id
@@ -29,8 +44,7 @@ public struct Tile: Identifiable, Hashable, Sendable {
         self.value = value
         self.detail = detail
         self.hasDetail = hasDetail
-        self.isWord = isWord
-        self.share = share
+        self.style = style
         self.user = user
     }
 }
