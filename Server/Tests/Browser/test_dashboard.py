@@ -206,36 +206,36 @@ class DashboardTests(unittest.TestCase):
 
     def test_a_filter_changes_the_numbers_and_the_url_keeps_it(self):
         self.open_page(self.week_query())
-        mau, events = number(self.metric("mau")), number(self.metric("events"))
+        mau, events = number(self.metric("range_users")), number(self.metric("range_events"))
         self.assertEqual(self.chips(), [])
         self.add_filter("platform", "android")
-        self.wait(lambda: number(self.metric("mau")) < mau, message=f"MAU did not drop under the filter: {self.metric('mau')} of {mau}")
-        self.assertLessEqual(number(self.metric("events")), events)
+        self.wait(lambda: number(self.metric("range_users")) < mau, message=f"the range's users did not drop under the filter: {self.metric('range_users')} of {mau}")
+        self.assertLessEqual(number(self.metric("range_events")), events)
         self.assertEqual(self.query().get("filters"), ["platform==android"])
         self.assertIn("Platform is android", self.text("#filter-bar .chip"))
         # Back shows the page before the filter, Forward the filtered one again.
         self.driver.back()
-        self.wait(lambda: self.chips() == [] and number(self.metric("mau")) == mau, message="Back did not restore the page")
+        self.wait(lambda: self.chips() == [] and number(self.metric("range_users")) == mau, message="Back did not restore the page")
         self.assertNotIn("filters", self.query())
         self.driver.forward()
-        self.wait(lambda: self.chips() == ["platform"] and number(self.metric("mau")) < mau, message="Forward did not restore the filter")
+        self.wait(lambda: self.chips() == ["platform"] and number(self.metric("range_users")) < mau, message="Forward did not restore the filter")
 
     def test_a_filtered_url_reloads_and_its_chip_removes_it(self):
         base = self.open_page(self.week_query())
-        mau = number(self.metric("mau"))
+        mau = number(self.metric("range_users"))
         self.driver.get(f"{base}?{self.week_query()}&filters=plan==pro")
         self.wait(lambda: self.chips() == ["plan"], message="the address's filter has no chip")
         self.wait_live()
-        pro = number(self.metric("mau"))
+        pro = number(self.metric("range_users"))
         self.assertLess(pro, mau, "the pro plan's users are not fewer than all")
         self.assertGreater(pro, 0, "the demo has no pro users")
         self.driver.refresh()
-        self.wait(lambda: self.chips() == ["plan"] and self.metric("mau") is not None, message="the filter did not survive a reload")
-        self.assertEqual(number(self.metric("mau")), pro)
+        self.wait(lambda: self.chips() == ["plan"] and self.metric("range_users") is not None, message="the filter did not survive a reload")
+        self.assertEqual(number(self.metric("range_users")), pro)
         self.wait_live()
         self.retry(lambda: self.driver.find_element(By.CSS_SELECTOR, "#filter-bar .chip[data-property=plan] .chip-remove").click(),
                    "cannot click the chip's ×")
-        self.wait(lambda: self.chips() == [] and number(self.metric("mau")) == mau, message="removing the chip did not unfilter")
+        self.wait(lambda: self.chips() == [] and number(self.metric("range_users")) == mau, message="removing the chip did not unfilter")
         self.assertNotIn("filters", self.query())
 
     def segment_names(self):
@@ -249,10 +249,10 @@ class DashboardTests(unittest.TestCase):
 
     def test_a_segment_saved_from_the_filter_bar_is_picked_after_a_reload(self):
         base = self.open_page(self.week_query())
-        mau = number(self.metric("mau"))
+        mau = number(self.metric("range_users"))
         self.add_filter("platform", "android")
-        self.wait(lambda: number(self.metric("mau")) < mau, message="MAU did not drop under the filter")
-        android = number(self.metric("mau"))
+        self.wait(lambda: number(self.metric("range_users")) < mau, message="the range's users did not drop under the filter")
+        android = number(self.metric("range_users"))
         # Saved from the bar's Segments menu under a name of its own (the server is shared).
         name = f"Android {uuid.uuid4().hex[:6]}"
         self.open_segments_menu()
@@ -265,18 +265,18 @@ class DashboardTests(unittest.TestCase):
         self.driver.get(f"{base}?{self.week_query()}")
         self.wait(lambda: self.chips() == [] and name in self.segment_names(), message="the reloaded page does not list the segment")
         self.wait_live()
-        self.wait(lambda: number(self.metric("mau")) == mau, message="the unfiltered page shows other numbers")
+        self.wait(lambda: number(self.metric("range_users")) == mau, message="the unfiltered page shows other numbers")
         self.open_segments_menu()
         self.retry(lambda: next(link for link in self.driver.find_elements(By.CSS_SELECTOR, "#filter-bar .saved-segments a")
                                 if link.text == name).click(), f"cannot pick {name}")
-        self.wait(lambda: self.chips() == ["platform"] and number(self.metric("mau")) == android,
-                  message=f"picking the segment did not filter: {self.chips()}, MAU {self.metric('mau')}")
+        self.wait(lambda: self.chips() == ["platform"] and number(self.metric("range_users")) == android,
+                  message=f"picking the segment did not filter: {self.chips()}, MAU {self.metric('range_users')}")
         self.assertEqual(self.query().get("filters"), ["platform==android"])
         self.assertFalse(self.js("return !!document.querySelector('#segments[open]')"), "the menu stayed open after a pick")
         # The link shares it: a fresh load of the address shows the same numbers.
         self.driver.get(self.driver.current_url)
-        self.wait(lambda: self.chips() == ["platform"] and self.metric("mau") is not None, message="the link lost the filter")
-        self.assertEqual(number(self.metric("mau")), android)
+        self.wait(lambda: self.chips() == ["platform"] and self.metric("range_users") is not None, message="the link lost the filter")
+        self.assertEqual(number(self.metric("range_users")), android)
 
         # Its × deletes it; the filter stays.
         self.wait_live()
@@ -291,12 +291,12 @@ class DashboardTests(unittest.TestCase):
 
     def test_a_bad_filter_in_the_url_shows_a_message_and_the_whole_page(self):
         base = self.open_page(self.week_query())
-        mau = number(self.metric("mau"))
+        mau = number(self.metric("range_users"))
         for bad in ("plan=pro", "country==fr"):
             self.driver.get(f"{base}?{self.week_query()}&filters={bad}")
             self.wait(lambda: self.text("#filter-bar .notice"), message=f"no notice for {bad}")
             self.assertIn("left out", self.text("#filter-bar .notice"))
-            self.assertEqual(number(self.metric("mau")), mau)
+            self.assertEqual(number(self.metric("range_users")), mau)
             self.assertEqual(self.chips(), [])
             self.wait_live()
             self.wait(lambda: "filters" not in self.query(), message="the bad filter stayed in the address")
@@ -524,9 +524,9 @@ class DashboardTests(unittest.TestCase):
         self.wait(lambda: len(self.section_order()) == len(DEFAULT_SECTIONS), message="the sections did not come back")
         check("search")
 
-        events = self.metric("events")
+        events = self.metric("range_events")
         self.assertEqual(server.ingest("bill_created", "browser-" + uuid.uuid4().hex), 200)
-        self.wait(lambda: self.metric("events") != events, message="the live update did not arrive")
+        self.wait(lambda: self.metric("range_events") != events, message="the live update did not arrive")
         check("live update")
 
         self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
