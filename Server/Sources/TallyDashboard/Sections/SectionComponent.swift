@@ -155,10 +155,10 @@ public final class SectionComponent: Component, ListComponent, ResponderEventHan
 
     public var layout: ComponentLayout {
         // Lists, funnels and the feed are rows the width of the section; headlines are two
-        // to a row, or in the App section's row, 9.5 rem each.
+        // to a row, or in the App section's row, 136 px each (about two and a half on a phone).
         let distribution: ComponentLayout.Distribution =
             switch section.content {
-            case .app: .width(152)
+            case .app: .width(136)
             case .versions, .screens, .topEvents, .liveFeed, .funnel: .columns(1)
             case .metrics, .retention, .dataHealth: .columns(2)
             }
