@@ -1,5 +1,5 @@
 import Foundation
-import PostgresNIO
+public import PostgresNIO
 public import TallyStore
 
 /// The databases tests run the store on: SQLite always; PostgreSQL when
@@ -87,7 +87,7 @@ public enum TestDatabase: String, CaseIterable, Sendable, CustomStringConvertibl
     }
 
     /// Runs `body` with a client of the server of `url`.
-    private static func withClient(on url: String, _ body: @Sendable (PostgresClient) async throws -> Void) async throws {
+    public static func withClient(on url: String, _ body: @Sendable (PostgresClient) async throws -> Void) async throws {
         let client = PostgresClient(configuration: try PostgresURL.configuration(url))
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { await client.run() }

@@ -36,14 +36,14 @@ import Testing
 
     static let names = ["open", "tap", "tap", "screen_view", "screen_view", "screen_view", "Zed", "ärger", "identify", "a"]
 
-    /// Random sessions of 40 users over 12 days: each session a run of events a few seconds
+    /// Random sessions of 40 users over 12 days, in `store` or a new store of `database`: each session a run of events a few seconds
     /// to a few hours apart, a third of them sharing the millisecond of the event before.
-    static func randomStore(seed: UInt64, on database: TestDatabase) async throws -> (
+    static func randomStore(seed: UInt64, on database: TestDatabase, store: EventStore? = nil) async throws -> (
         store: EventStore, app: AppID, events: [Event], timeZone: String
     ) {
         var random = SplitMix64(seed: seed &* 104_729)
         let timeZone = MetricsPropertyTests.timeZones[Int(seed) % MetricsPropertyTests.timeZones.count]
-        let store = try await database.makeStore()
+        let store = if let store { store } else { try await database.makeStore() }
         let app = try await store.createApp(name: "Paths").app.id
         let properties = SegmentOracleTests.properties
         if seed % 2 == 0 { _ = try await store.updateApp(app, segmentProperties: properties) }

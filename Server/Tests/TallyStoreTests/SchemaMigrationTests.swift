@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import PostgresNIO
+import TallyStoreTesting
 import Testing
 
 @testable import TallyStore
@@ -70,6 +72,30 @@ import Testing
             let expected = try await ingested.paths(
                 app: app, start: test.start, kind: test.kind, direction: test.direction, depth: test.depth, from: from, to: to,
                 timeZone: timeZone, filter: test.filter)
+            #expect(paths == expected, "\(test)")
+            #expect(test.start == "missing" || paths.sessions > 0, "\(test)")
+        }
+    }
+
+    /// PostgreSQL's migration 6 does what SQLite's "v7" does: a database whose bucket logs
+    /// have no sessions gets them from its raw events, under its app's segment properties.
+    @Test(arguments: TestDatabase.all.filter { $0 == .postgres })
+    func sessionsAreAddedToTheLogsOfAPostgresDatabaseBeforeMigration6(database: TestDatabase) async throws {
+        let url = try await database.makeDatabase()
+        let (ingested, app, _, timeZone) = try await PathOracleTests.randomStore(seed: 2, on: database, store: try await EventStore(database: url))
+        try await TestDatabase.withClient(on: url) { client in
+            for statement in ["DELETE FROM bucket_log", "DELETE FROM bucket_log_tail", "DELETE FROM tally_migration WHERE version = 6"] {
+                try await client.query(PostgresQuery(unsafeSQL: statement))
+            }
+        }
+        let upgraded = try await EventStore(database: url)
+        for test in PathOracleTests.cases {
+            let paths = try await upgraded.paths(
+                app: app, start: test.start, kind: test.kind, direction: test.direction, depth: test.depth, from: "2026-02-09",
+                to: "2026-02-23", timeZone: timeZone, filter: test.filter)
+            let expected = try await ingested.paths(
+                app: app, start: test.start, kind: test.kind, direction: test.direction, depth: test.depth, from: "2026-02-09",
+                to: "2026-02-23", timeZone: timeZone, filter: test.filter)
             #expect(paths == expected, "\(test)")
             #expect(test.start == "missing" || paths.sessions > 0, "\(test)")
         }
