@@ -155,12 +155,33 @@ class ReadingTests(Page):
             bar = self.js("const r = document.querySelector('.row-bar rect'); return getComputedStyle(r).fill")
             self.assertTrue(bar, "no bar")
 
+    def test_the_keyboard_alone_opens_a_metric_and_closes_it(self):
+        self.open_page(self.week_query())
+        body = self.driver.find_element(By.TAG_NAME, "body")
+        body.send_keys(Keys.TAB)
+        for _ in range(60):
+            if self.js("return document.activeElement.matches('a.metric')"):
+                break
+            self.driver.switch_to.active_element.send_keys(Keys.TAB)
+        else:
+            self.fail("Tab never reached a metric")
+        self.assertTrue(self.js("return getComputedStyle(document.activeElement).outlineStyle !== 'none'"), "no visible focus")
+        key = self.js("return document.activeElement.dataset.value")
+        self.driver.switch_to.active_element.send_keys(Keys.ENTER)
+        self.wait(lambda: self.js("return !!document.querySelector('#sheet[data-sheet=metric]')"), message="Enter did not open the sheet")
+        self.wait(lambda: self.js("return document.querySelector('#sheet').contains(document.activeElement)"),
+                  message="the focus did not move into the sheet")
+        self.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        self.wait(lambda: not self.js("return !!document.querySelector('#sheet')"), message="Escape did not close the sheet")
+        self.wait(lambda: self.js("return document.activeElement.dataset.value") == key, message="the focus did not return to the metric")
+
     def test_the_page_weighs_under_100_kib(self):
         self.open_page(self.week_query())
         sizes = self.js("return [performance.getEntriesByType('navigation')[0].decodedBodySize,"
                         "...performance.getEntriesByType('resource').filter(e => /\\.(css|js)$/.test(e.name)).map(e => e.decodedBodySize)]")
         self.assertEqual(len(sizes), 3, sizes)
         self.assertLess(sum(sizes), 100 * 1024, f"HTML, CSS and JS: {sizes}")
+        print(f"\n  page weight: HTML {sizes[0]} + CSS and JS {sizes[1:]} = {sum(sizes)} bytes", end="", flush=True)
 
 
 class PhoneReadingTests(Page):
