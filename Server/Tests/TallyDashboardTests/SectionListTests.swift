@@ -136,4 +136,17 @@ import Testing
         #expect(empty.html.contains("No screen was viewed in this range."))
         #expect(!empty.html.contains("Loading…"))
     }
+
+    /// A first read that fails leaves no section saying it is loading: each says why.
+    @Test func sectionsSayWhyTheirNumbersCouldNotBeRead() async throws {
+        var missing = app
+        missing.id = AppID(rawValue: 9_999)
+        let page = DashboardPage(app: missing, layout: .default, query: PageQuery(date: CalendarDay(shown: "2026-11-20")!), order: nil, store: store)
+        var errors: [String] = []
+        page.outbox = { if let error = $0.error { errors.append(error) } }
+        await page.refresh()
+        #expect(errors.count == 1 && errors[0].hasPrefix("The numbers could not be read"))
+        #expect(!page.html.contains("Loading…"))
+        #expect(page.html.components(separatedBy: errors[0]).count - 1 == DashboardLayout.default.sections.count)
+    }
 }

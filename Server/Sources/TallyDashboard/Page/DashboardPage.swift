@@ -236,7 +236,9 @@ public final class DashboardPage: ComponentContext {
             guard viewModel.query.value.with({ $0.sheet = nil }) == query.with({ $0.sheet = nil }) else { return }
             apply(report)
         } catch {
-            send(PageMessage(error: "The numbers could not be read: \(error)"))
+            // Sections still waiting for their first numbers say why they will not come.
+            viewModel.loadError = "The numbers could not be read: \(error)"
+            send(PageMessage(patches: update(), error: viewModel.loadError))
         }
     }
 

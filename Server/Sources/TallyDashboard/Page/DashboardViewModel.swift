@@ -27,6 +27,8 @@ public final class DashboardViewModel {
     public let search = Observable("", timing: .debounce(searchDelay))
     /// Whether a refresh is reading the store: the reload button is off meanwhile.
     public let isRefreshing = Observable(false)
+    /// Why the last refresh read nothing, shown by sections that have no numbers yet.
+    public internal(set) var loadError: String?
     /// The sections whose ranked lists show every row, not only the first
     /// ``SectionComponent/rowsShown``: each section sets its own (its "Show all").
     public let expandedSections = Observable<Set<String>>([])

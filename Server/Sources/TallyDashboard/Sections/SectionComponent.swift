@@ -53,7 +53,9 @@ public final class SectionComponent: Component, ListComponent, ResponderEventHan
 
     public var items: [Tile] {
         guard let viewModel = context?.viewModel else { return [] }
-        guard let report = viewModel.report.value else { return [Tile(id: "empty:\(id)", label: "Loading…", value: "", style: .empty)] }
+        guard let report = viewModel.report.value else {
+            return [Tile(id: "empty:\(id)", label: viewModel.loadError ?? "Loading…", value: "", style: .empty)]
+        }
         let expanded = viewModel.expandedSections.value.contains(id)
         if let cached, cached.version == viewModel.reportVersion, cached.expanded == expanded { return cached.tiles }
         var tiles = Self.tiles(of: section, in: report)
