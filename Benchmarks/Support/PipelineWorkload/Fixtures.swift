@@ -57,6 +57,17 @@ package enum Fixtures {
 
     private static let opened = Mutex<[Key: Task<(store: EventStore, app: AppID), any Error>]>([:])
 
+    /// The milliseconds since 1970 of the local day `date` (`YYYY-MM-DD`) in the time zone
+    /// `zone`, from its first to the first of the day after.
+    package static func milliseconds(of date: String, in zone: String) -> Range<Int64> {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: zone)!
+        let parts = date.split(separator: "-").map { Int($0)! }
+        let start = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))!
+        let end = calendar.date(byAdding: .day, value: 1, to: start)!
+        return Int64(start.timeIntervalSince1970 * 1000)..<Int64(end.timeIntervalSince1970 * 1000)
+    }
+
     /// The day `day` of the fixtures, as `YYYY-MM-DD`.
     package static func date(_ day: Int) -> String {
         String(start.addingTimeInterval(Double(day) * 86_400).ISO8601Format().prefix(10))

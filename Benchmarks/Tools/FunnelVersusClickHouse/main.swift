@@ -24,16 +24,7 @@ let (store, app) = try await Fixtures.store(days: days, of: population, on: data
 let csv = try await Fixtures.csv(days: days, of: population, store: store, app: app)
 let (from, to) = (Fixtures.date(days - 30), Fixtures.date(days - 1))
 
-/// The first millisecond of the local day `date` in `zone`, and of the day after it.
-func milliseconds(of date: String) -> Range<Int64> {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: zone)!
-    let parts = date.split(separator: "-").map { Int($0)! }
-    let start = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))!
-    let end = calendar.date(byAdding: .day, value: 1, to: start)!
-    return Int64(start.timeIntervalSince1970 * 1000)..<Int64(end.timeIntervalSince1970 * 1000)
-}
-let range = (milliseconds(of: from).lowerBound, milliseconds(of: to).upperBound)
+let range = (Fixtures.milliseconds(of: from, in: zone).lowerBound, Fixtures.milliseconds(of: to, in: zone).upperBound)
 
 var funnel: Funnel?
 let first = try await ContinuousClock().measure {

@@ -24,16 +24,6 @@ let (store, app) = try await Fixtures.store(days: days, of: .twentyThousand, on:
 let csv = try await Fixtures.csv(days: days, of: .twentyThousand, store: store, app: app)
 let (from, to) = (Fixtures.date(days - 30), Fixtures.date(days - 1))
 
-/// The first millisecond of the local day `date` in `zone`, and of the day after it.
-func milliseconds(of date: String) -> Range<Int64> {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: zone)!
-    let parts = date.split(separator: "-").map { Int($0)! }
-    let start = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))!
-    let end = calendar.date(byAdding: .day, value: 1, to: start)!
-    return Int64(start.timeIntervalSince1970 * 1000)..<Int64(end.timeIntervalSince1970 * 1000)
-}
-
 /// The paths of the run.
 func read() async throws -> Paths {
     try await store.paths(app: app, start: start, kind: kind, direction: direction, depth: depth, from: from, to: to, timeZone: zone)
@@ -51,7 +41,8 @@ let (p50, p95) = (times[times.count / 2], times[times.count * 95 / 100])
 let side = try Fixtures.python(
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("paths_side.py"),
     [
-        csv, String(milliseconds(of: from).lowerBound), String(milliseconds(of: to).upperBound), start, kind.rawValue,
+        csv, String(Fixtures.milliseconds(of: from, in: zone).lowerBound), String(Fixtures.milliseconds(of: to, in: zone).upperBound), start,
+        kind.rawValue,
         direction.rawValue, String(depth),
     ])
 guard let duck = side["duckdb_p50"] as? Double, let sessions = side["sessions"] as? Int, let levels = side["levels"] as? [[String: Int]]
