@@ -266,6 +266,57 @@ import Testing
         #expect(columns(page.sheetHTML).first == [Step("Home", 6)])
     }
 
+    // MARK: Links
+
+    /// Each row of the Screens section links to its screen's paths sheet, which the page's
+    /// script opens live; the link is the address the sheet then has, for any screen.
+    @Test func screenRowsLinkToTheirPaths() async throws {
+        let page = try await page(nil, filter: "platform==ios")
+        let html = page.html
+        let link = page.viewModel.pathsLink("Home")
+        #expect(link == "?" + page.viewModel.query.value.with { $0.sheet = .paths(PathQuery(start: "Home")) }.queryString)
+        #expect(link == "?date=2026-11-20&filters=platform==ios&sheet=paths&start=Home&kind=screen")
+        #expect(
+            html.contains(
+                #"<a class="detail paths-link" href="?date=2026-11-20&amp;filters=platform==ios&amp;sheet=paths&amp;start=BillEditor&amp;kind=screen" data-event="sheet" data-value="paths:BillEditor" aria-label="Paths from Bill editor""#
+            ))
+        let hostile = page.viewModel.pathsLink(Self.hostile)
+        #expect(html.contains(#"href="\#(HTMLText.escape(hostile))" data-event="sheet" data-value="paths:\#(HTMLText.escape(Self.hostile))""#))
+        #expect(!html.contains("<img"))
+        #expect(html.components(separatedBy: "class=\"detail paths-link\"").count - 1 == 4, "one per screen of the day")
+
+        // The address reads back as the same sheet.
+        var parameters: [String: String] = [:]
+        for item in URLComponents(string: hostile)?.queryItems ?? [] { parameters[item.name] = item.value }
+        #expect(try PageQuery(parameters, today: CalendarDay(Self.day)!).sheet == .paths(PathQuery(start: Self.hostile)))
+
+        // A click opens it through the mediator, under the same address.
+        let recording = Mediator.dashboard.recordCalls()
+        defer { recording.dispose() }
+        try page.receive(BrowserEvent(section: "screens", name: "sheet", value: "paths:\(Self.hostile)"))
+        #expect(page.url == "/apps/\(app.id.rawValue)\(hostile)")
+        #expect(recording.calls.contains { $0.target == "sheet" && $0.action == "paths" })
+        await page.loadSheetData()
+        _ = page.refreshSheet()
+        #expect(columns(page.sheetHTML).first == [Step(HTMLText.escape(Self.hostile), 1)])
+        #expect(page.sheetHTML.contains("Paths from \(HTMLText.escape(Self.hostile))</h2>"))
+        #expect(!page.sheetHTML.contains("<img"))
+    }
+
+    /// The filter bar's Paths button opens the sheet on the day's most shown screen.
+    @Test func theFilterBarOpensThePathsOfTheFirstScreen() async throws {
+        let page = try await page(nil)
+        let bar = DashboardViews.filterBar(for: page)
+        #expect(
+            bar.contains(
+                #"<a id="paths-button" class="button compact" href="?date=2026-11-20&amp;sheet=paths&amp;start=Home&amp;kind=screen" data-event="sheet" data-value="paths:Home">Paths</a>"#
+            ))
+        let empty = DashboardPage(date: Self.day)
+        #expect(
+            DashboardViews.filterBar(for: empty).contains(
+                #"href="?date=2026-11-20&amp;sheet=paths&amp;kind=screen" data-event="sheet" data-value="paths">"#))
+    }
+
     // MARK: Hostile input
 
     /// The sheet's address names its start, kind, direction and depth, and reads back; what

@@ -25,6 +25,7 @@ enum SectionCell {
             } else if let detail = cell["detail"], !detail.isEmpty {
                 html += "<span class=\"detail\">\(HTMLText.escape(detail))</span>"
             }
+            html += pathsLink(cell)
             guard !href.isEmpty else { return html }
             let key = HTMLText.escape(cell["key"] ?? "")
             return "<a class=\"metric\" href=\"\(HTMLText.escape(href))\" data-event=\"sheet\" data-value=\"metric:\(key)\">\(html)</a>"
@@ -44,6 +45,18 @@ enum SectionCell {
         default:
             return nil
         }
+    }
+
+    /// The link of a cell that names a screen (the Screens section's rows) to the screen's
+    /// paths sheet, which the page's script opens live; nothing for other cells, and in a
+    /// cell that is a link itself.
+    static func pathsLink(_ cell: Cell) -> String {
+        guard let start = cell["paths"], !start.isEmpty, let link = cell["pathsHref"], !link.isEmpty, (cell["href"] ?? "").isEmpty else {
+            return ""
+        }
+        let label = HTMLText.escape("Paths from \(cell["label"] ?? start)")
+        return "<a class=\"detail paths-link\" href=\"\(HTMLText.escape(link))\" data-event=\"sheet\" data-value=\"paths:\(HTMLText.escape(start))\""
+            + " aria-label=\"\(label)\" title=\"\(label)\">Paths →</a>"
     }
 
     /// The `data-n` attribute of a whole number, which the page's script shows in the

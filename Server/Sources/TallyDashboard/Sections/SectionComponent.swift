@@ -102,8 +102,8 @@ public final class SectionComponent: Component, ListComponent, Responder {
         return ComponentLayout(lineSpacing: 8, interitemSpacing: 8, distribution: distribution, itemRatio: .height(72), headerHeight: 32)
     }
 
-    /// A tile's cell; a headline's number is the page's synced copy of it, and a user the
-    /// tile names links to their user sheet.
+    /// A tile's cell; a headline's number is the page's synced copy of it, a user the tile
+    /// names links to their user sheet, and a screen to its paths sheet.
     public func cell(for tile: Tile) -> Cell {
         let viewModel = context?.viewModel
         if let share = tile.share {
@@ -116,6 +116,7 @@ public final class SectionComponent: Component, ListComponent, Responder {
                 "key": tile.id, "label": tile.label, "value": viewModel?.headlines[tile.id]?.value.text ?? tile.value, "detail": tile.detail ?? "",
                 "href": tile.hasDetail ? (viewModel?.metricLink(tile.id) ?? "") : "", "style": tile.isWord ? "word" : "",
                 "user": tile.user ?? "", "userHref": tile.user.flatMap { viewModel?.userLink($0) } ?? "",
+                "paths": tile.paths ?? "", "pathsHref": tile.paths.flatMap { viewModel?.pathsLink($0) } ?? "",
             ])
     }
 
@@ -153,7 +154,9 @@ public final class SectionComponent: Component, ListComponent, Responder {
             }
         case .screens(let names):
             return ranked(metrics.screens).map {
-                Tile(id: "screen:\($0.key)", label: names[$0.key] ?? $0.key, value: String($0.value), hasDetail: false)
+                Tile(
+                    id: "screen:\($0.key)", label: names[$0.key] ?? $0.key, value: String($0.value), hasDetail: false,
+                    paths: PathQuery.isValidStart($0.key) ? $0.key : nil)
             }
         case .topEvents:
             return ranked(metrics.events).prefix(10).map {

@@ -18,11 +18,13 @@ public struct Tile: Identifiable, Hashable, Sendable {
     /// The user the tile's detail names (the live feed's events'), whose user sheet the
     /// detail links to; `nil` when it names none.
     public var user: String?
+    /// The screen whose paths sheet the tile links to (the Screens section's); `nil` for none.
+    public var paths: String?
 
     /// Creates a tile.
     public init(
         id: String, label: String, value: String, detail: String? = nil, hasDetail: Bool = true, isWord: Bool = false, share: Double? = nil,
-        user: String? = nil
+        user: String? = nil, paths: String? = nil
     ) {
         self.id = id
         self.label = label
@@ -32,5 +34,6 @@ public struct Tile: Identifiable, Hashable, Sendable {
         self.isWord = isWord
         self.share = share
         self.user = user
+        self.paths = paths
     }
 }
