@@ -20,9 +20,8 @@ public struct PathQuery: Hashable, Sendable {
 
     /// The levels shown unless the address names a depth.
     public static let defaultDepth = 3
-    /// The most characters of a start the page reads: no event name is this long
-    /// (``TallyEvent/Event/maximumNameLength``), and a screen longer than this has no paths
-    /// link.
+    /// The most characters of a start the page reads: no event name is this long (at most
+    /// `Event.maximumNameLength`, 100), and a screen longer than this has no paths link.
     public static let maximumStartLength = 1_024
 
     /// The paths of `start`, a screen unless `kind` says otherwise, after it, 3 levels deep.
@@ -71,9 +70,9 @@ public struct PathQuery: Hashable, Sendable {
         }
     }
 
-    /// Reads the sheet's form as the page's script sends it (see
-    /// ``DashboardPage/formItems(_:)``): `start`, `kind`, `direction` and `depth`, each
-    /// optional; `nil` if one does not read.
+    /// Reads the sheet's form as the page's script sends it, its fields decoded (a `+` as a
+    /// space): `start`, `kind`, `direction` and `depth`, each optional; `nil` if one does not
+    /// read.
     init?(form items: [URLQueryItem]) {
         var parameters: [String: String] = [:]
         for item in items where parameters[item.name] == nil { parameters[item.name] = item.value ?? "" }
