@@ -120,6 +120,13 @@ class TallyServer:
         with urllib.request.urlopen(request, timeout=10) as response:
             return response.status
 
+    def read(self, path):
+        """The JSON of the read API's `path` (`/v1/paths?…`), with the demo app's read token."""
+        request = urllib.request.Request(self.page(path), headers={"Authorization": f"Bearer {self.keys['read_token']}"})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.load(response)
+
+
 
 def new_driver(width, height):
     """Headless Chromium through Debian's chromium-driver (paths overridable by env), keeping

@@ -430,6 +430,77 @@ class DashboardTests(unittest.TestCase):
         self.retry(lambda: self.driver.find_element(By.ID, "user-prefix").send_keys("x"), "no search field")
         self.wait(lambda: "No user id starts with" in (self.text("#user-results") or ""), message="no word for an unknown prefix")
 
+    # ---- The paths sheet
+
+    def path_columns(self):
+        """The open paths sheet's columns as drawn: per column, each step's name (as the
+        store gives it) and sessions, in order; None until they are drawn."""
+        return self.js("""
+            const svg = document.querySelector('#sheet[data-sheet=paths] svg.paths');
+            if (!svg) return null;
+            const columns = [];
+            for (const step of svg.querySelectorAll('.path-step')) {
+                (columns[+step.dataset.level] ||= []).push([step.dataset.step, +step.dataset.sessions]);
+            }
+            return columns;""")
+
+    def api_columns(self, start, direction="after", depth=3):
+        """The columns `GET /v1/paths` gives for the week of `week_query`, the start first."""
+        query = urllib.parse.urlencode({"from": self.demo_day(7), "to": self.demo_day(1), "start": start, "kind": "screen",
+                                        "direction": direction, "depth": depth})
+        paths = server.read(f"/v1/paths?{query}")
+        return [[[start, paths["sessions"]]]] + [[[step["step"], step["sessions"]] for step in level] for level in paths["levels"]]
+
+    def test_a_paths_sheet_opened_from_a_screen_row(self):
+        """A screen's row links to its paths: a click opens the sheet live (no page load), its
+        columns are the read API's counts for the same range, and the address keeps it."""
+        self.open_page(self.week_query())
+        link = "[data-section=screens] a.paths-link[data-value='paths:Home']"
+        href = self.wait(lambda: self.js("return document.querySelector(arguments[0])?.href", link), message="Home's row has no paths link")
+        self.assertIn("&sheet=paths&start=Home&kind=screen", href)
+        expected = self.api_columns("Home")
+        self.assertGreater(expected[0][0][1], 0, "no demo session showed Home")
+        self.js("window.__marker = 1")
+        self.retry(lambda: self.driver.find_element(By.CSS_SELECTOR, link).click(), "cannot click Home's paths link")
+        self.wait(lambda: self.path_columns() == expected, message=f"the sheet draws {self.path_columns()}, not {expected}")
+        self.assertEqual(number(self.metric("paths-sessions")), expected[0][0][1])
+        self.assertEqual(self.js("return window.__marker"), 1, "the page was loaded again")
+        self.assertEqual({name: self.query().get(name) for name in ("sheet", "start", "kind")},
+                         {"sheet": ["paths"], "start": ["Home"], "kind": ["screen"]})
+        # The store's special steps read as words, and a bar is as long as its share.
+        names = self.js("return [...document.querySelectorAll('#sheet .path-step.special .path-name')].map(e => e.textContent)")
+        self.assertTrue(set(names) <= {"Session ended", "Other"}, names)
+        self.assertEqual(len(names), sum(step in ("$end", "$other") for column in expected for step, _ in column))
+        widths = self.js("return [...document.querySelectorAll('#sheet .path-step .fill')].map(e => e.getBBox().width)")
+        sessions = [count for column in expected for _, count in column]
+        for width, count in zip(widths, sessions):
+            self.assertAlmostEqual(width, 150 * count / expected[0][0][1], delta=0.1)
+        # The address opens it again.
+        self.driver.refresh()
+        self.wait(lambda: self.path_columns() == expected, message=f"after a reload the sheet draws {self.path_columns()}")
+
+    def test_the_paths_form_changes_the_direction_and_the_depth(self):
+        """The filter bar's Paths button opens the sheet on the day's most shown screen; its
+        form counts again as the depth and the direction change, and the address follows."""
+        self.open_page(self.week_query())
+        start = self.js("return document.getElementById('paths-button').dataset.value").removeprefix("paths:")
+        self.assertTrue(start, "the button names no screen")
+        self.open_sheet("paths-button")
+        self.wait(lambda: self.path_columns() == self.api_columns(start), message=f"the sheet draws {self.path_columns()}")
+        self.assertEqual(self.js("return document.getElementById('paths-start').value"), start)
+        self.choose("paths-depth", "2")
+        self.wait(lambda: self.path_columns() == self.api_columns(start, depth=2), message=f"depth 2 draws {self.path_columns()}")
+        self.assertEqual(len(self.path_columns()), 3)
+        self.choose("paths-direction", "before")
+        expected = self.api_columns(start, direction="before", depth=2)
+        self.wait(lambda: self.path_columns() == expected, message=f"before draws {self.path_columns()}, not {expected}")
+        titles = self.js("return [...document.querySelectorAll('#sheet .path-title')].map(e => e.textContent)")
+        self.assertEqual(titles, ["Start", "1 step before", "2 steps before"])
+        self.assertEqual((self.query().get("direction"), self.query().get("depth")), (["before"], ["2"]))
+        # Its table lists the same numbers.
+        rows = self.js("return [...document.querySelectorAll('#sheet .path-table tbody tr')].map(r => +r.querySelector('td[data-n]').dataset.n)")
+        self.assertEqual(rows, [count for column in expected for _, count in column])
+
     def console_policy_messages(self):
         """The console's messages about the Content Security Policy since the last call, once
         what the page did last has had time to log (a blocked inline style logs one each)."""
@@ -489,6 +560,14 @@ class DashboardTests(unittest.TestCase):
         close_sheet()
         self.retry(lambda: self.driver.find_element(By.CSS_SELECTOR, "#filter-bar .chip-remove").click(), "cannot click the chip's ×")
         self.wait(lambda: self.chips() == [], message="the chip stayed")
+
+        self.open_sheet("paths-button")
+        self.wait(lambda: self.path_columns(), message="no paths drawn")
+        check("paths sheet")
+        self.choose("paths-depth", "5")
+        self.wait(lambda: len(self.path_columns() or []) == 6, message="the depth did not change")
+        check("paths sheet, another depth")
+        close_sheet()
 
         self.open_sheet("users-button")
         self.retry(lambda: self.driver.find_element(By.ID, "user-prefix").send_keys("user-00"), "no search field")
@@ -579,6 +658,21 @@ class PhoneTests(DashboardTests):
         link = self.feed_link(user_id)
         self.assertLess(self.js("return arguments[0].getBoundingClientRect().height", link), 30, "the feed's id is not cut short")
         self.assertTrue(self.js("return arguments[0].scrollWidth > arguments[0].clientWidth", link), "the feed's id is not cut short")
+
+    def test_no_horizontal_scroll_with_the_paths_sheet(self):
+        """Five levels of paths scroll sideways in their box, never the page nor the sheet, and
+        the last column can be scrolled to."""
+        self.open_page(f"{self.week_query()}&sheet=paths&start=Home&kind=screen&depth=5")
+        self.wait(lambda: len(self.path_columns() or []) == 6, message=f"the sheet draws {self.path_columns()}")
+        self.sheet_rect()
+        self.assertLessEqual(*self.js("return [document.documentElement.scrollWidth, innerWidth]"))
+        self.assertLessEqual(*self.js("const s = document.querySelector('#sheet'); return [s.scrollWidth, s.clientWidth]"),
+                             "the sheet scrolls sideways")
+        box = "document.getElementById('path-scroll')"
+        self.assertGreater(*self.js(f"return [{box}.scrollWidth, {box}.clientWidth]"), "the columns do not scroll sideways")
+        self.js(f"{box}.scrollLeft = {box}.scrollWidth")
+        right = self.js("return document.querySelector('#sheet .path-column[data-level=\"5\"]').getBoundingClientRect().right")
+        self.assertLessEqual(right, self.js("return innerWidth"), "the last column cannot be scrolled to")
 
     def test_no_horizontal_scroll_and_sheet_placement(self):
         self.sign_in()

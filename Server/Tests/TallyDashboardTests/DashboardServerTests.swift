@@ -109,6 +109,11 @@ import Testing
         ("date=2026-11-20&sheet=metric", "metric"),
         ("date=2026-11-20&sheet=user&user=" + String(repeating: "a", count: PageQuery.maximumUserText + 1), "user"),
         ("date=2026-11-20&sheet=users&prefix=" + String(repeating: "a", count: 10_000), "prefix"),
+        ("date=2026-11-20&sheet=paths&start=Home&depth=0", "depth"), ("date=2026-11-20&sheet=paths&start=Home&depth=6", "depth"),
+        ("date=2026-11-20&sheet=paths&start=Home&depth=-2", "depth"),
+        ("date=2026-11-20&sheet=paths&start=Home&depth=99999999999999999999", "depth"),
+        ("date=2026-11-20&sheet=paths&start=Home&kind=page", "kind"), ("date=2026-11-20&sheet=paths&start=Home&direction=up", "direction"),
+        ("date=2026-11-20&sheet=paths&start=" + String(repeating: "a", count: 10_000), "start"),
     ])
     func aQueryThePageCannotShowIsA400NamingTheParameter(query: String, parameter: String) async throws {
         let fixture = try await DashboardFixture()
@@ -189,6 +194,34 @@ import Testing
             let search = try await page("&sheet=users&prefix=a").text.split(separator: #"id="user-results""#).last ?? ""
             #expect(search.contains(#"data-value="user:ann""#) && !search.contains(#"data-value="user:bob""#))
             #expect(try await page("&sheet=users&prefix=z").text.contains("No user id starts with “z”."))
+        }
+    }
+
+    /// The paths sheet is a deep link: its address names the start, kind, direction and
+    /// depth, and the page shows the store's counts; a start nobody showed is said so.
+    @Test func thePathsSheetIsADeepLink() async throws {
+        let fixture = try await DashboardFixture()
+        let noon = try Date("2026-11-20T12:00:00Z", strategy: .iso8601)
+        try await fixture.store.insert(
+            ["Home", "Bills", "Home"].enumerated().map { index, screen in
+                Event(
+                    id: UUID(), name: "screen_view", timestamp: noon.addingTimeInterval(Double(index)), userID: "ann", sessionID: "s",
+                    properties: ["screen": .string(screen)])
+            }, app: fixture.app.app.id)
+        try await fixture.test { client in
+            let cookie = try await client.signIn()
+            func page(_ sheet: String) async throws -> String {
+                try await client.execute(uri: fixture.pagePath + sheet, method: .get, headers: [.cookie: cookie]).text
+            }
+            let home = try await page("&sheet=paths&start=Home&kind=screen&depth=2")
+            #expect(home.contains(#"data-sheet="paths""#))
+            #expect(home.contains(#"<g class="path-step start" data-level="0" data-step="Home" data-sessions="1">"#))
+            #expect(home.contains(#"<g class="path-step" data-level="1" data-step="Bills" data-sessions="1">"#))
+            #expect(home.contains(#"<g class="path-step" data-level="2" data-step="Home" data-sessions="1">"#))
+            #expect(!home.contains(#"data-level="3""#), "two levels")
+            let before = try await page("&sheet=paths&start=Bills&kind=screen&direction=before&depth=2")
+            #expect(before.contains(#"<g class="path-step special" data-level="2" data-step="$start" data-sessions="1">"#))
+            #expect(try await page("&sheet=paths&start=Nowhere").contains("No session showed this screen in the range."))
         }
     }
 

@@ -60,6 +60,34 @@ import Testing
         }
     }
 
+    /// The paths sheet draws SVG columns of attributes only, whatever the screens it shows:
+    /// nothing inline the policy would block, and every name escaped.
+    @Test(arguments: ["%3Cstyle%3Ebody%7B%7D%3C%2Fstyle%3E", "Home"])
+    func thePathsSheetBringsNothingInline(start: String) async throws {
+        let fixture = try await DashboardFixture()
+        let noon = try Date("2026-11-20T12:00:00Z", strategy: .iso8601)
+        let screens = ["<style>body{}</style>", "Home", #"" style="color:red"#, "<script>alert(1)</script>"]
+        try await fixture.store.insert(
+            screens.enumerated().map { index, screen in
+                Event(
+                    id: UUID(), name: "screen_view", timestamp: noon.addingTimeInterval(Double(index)), userID: "ann", sessionID: "s",
+                    properties: ["screen": .string(screen)])
+            }, app: fixture.app.app.id)
+        try await fixture.test { client in
+            let cookie = try await client.signIn()
+            let page = try await client.execute(
+                uri: fixture.pagePath + "&sheet=paths&start=\(start)&kind=screen", method: .get, headers: [.cookie: cookie])
+            #expect(page.status == .ok)
+            #expect(page.text.contains(#"<svg class="paths""#), "the columns are drawn")
+            #expect(page.text.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "the screens are shown, escaped")
+            #expect(page.text.contains(#"data-step="&quot; style=&quot;color:red""#))
+            #expect(page.text.contains(#"class="detail paths-link""#), "the Screens section links its rows")
+            #expect(page.text.components(separatedBy: "<script").count == 2, "the page's own script only")
+            #expect(!page.text.contains(#" style=""#), "a style attribute applies under no nonce")
+            #expect(!page.text.contains("<style>"), "every style element carries the nonce")
+        }
+    }
+
     /// Patches bring sections without a nonce (the socket does not know the page's): the
     /// page's script gives them its own.
     @Test @MainActor func patchesBringStylesWithoutANonce() {

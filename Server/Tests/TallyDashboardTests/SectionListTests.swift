@@ -48,7 +48,7 @@ import Testing
     /// The values and bar lengths of the screens' rows, in order.
     func screenRows(_ html: String) -> [(value: Int, bar: Double)] {
         html.matches(
-            of: /<rect width="([0-9.]+)" height="10"\/><\/svg><span class="label" title="S\d+">S\d+<\/span><span class="value" data-n="(\d+)"/
+            of: /<rect width="([0-9.]+)" height="10"\/><\/svg><span class="label" title="S\d+">S\d+<\/span>(?:<a [^>]+>Paths →<\/a>)?<span class="value" data-n="(\d+)"/
         )
         .map { (Int($0.2)!, Double($0.1)!) }
     }
@@ -59,6 +59,7 @@ import Testing
         #expect(rows.map(\.value) == Array((5...14).reversed()), "the ten most viewed, most first")
         for row in rows { #expect(abs(row.bar - Double(row.value) / 14 * 100) <= 0.05, "bar \(row.bar) for \(row.value)") }
         #expect(page.html.contains(#"data-event="expand" data-value="on">Show all (4 more)"#))
+        #expect(page.html.contains(#"data-event="sheet" data-value="paths:S14""#), "a screen's row links to its paths")
 
         // The section takes its own "Show all"; the page redraws it, and only it.
         var patches: [DOMPatch] = []

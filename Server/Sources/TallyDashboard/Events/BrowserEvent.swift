@@ -3,7 +3,7 @@
 ///
 /// The events: `move` (value: the new index), `hide` (value `on`, or `off` to show) and
 /// `show` of a section; `sheet` (value `date`, `sections`, `metric:KEY`, `filter`,
-/// `filter:PROPERTY`, `funnel`, `user:ID`, `users` or `users:PREFIX`) and `close-sheet`; `range` (a preset: `today`,
+/// `filter:PROPERTY`, `funnel`, `user:ID`, `users`, `users:PREFIX`, `paths` or `paths:SCREEN`) and `close-sheet`; `range` (a preset: `today`,
 /// `yesterday`, `7d`, `30d`, `90d`, `month`), `custom` (value `from=YYYY-MM-DD&date=YYYY-MM-DD`,
 /// the date sheet's form) and `compare` (`on`, `off`); `expand` of a section (`on`: its lists
 /// show every row; `off`: the first ones); `search` (the text); `reload`; the
@@ -14,6 +14,7 @@
 /// `property=…&operator=is|is_not&value=…&other=…`); `funnel` (the funnel sheet's form:
 /// `step=…` per step, `window=…`, `breakdown=…`); the user search's `user-search` (its form:
 /// `prefix=…`) and the user sheet's `older-events` (the cursor its timeline goes on from);
+/// `paths` (the paths sheet's form: `start=…&kind=screen|event&direction=after|before&depth=1…5`);
 /// `navigate` (the query of the address the browser went back or forward to).
 public struct BrowserEvent: Hashable, Sendable, Decodable {
     /// The `data-section` of the element's section, or `nil` for an element of the page itself.

@@ -61,8 +61,9 @@ extension DashboardPage {
 
     /// Reads what the open sheet shows beside the report: the ad-hoc funnel's counts for the
     /// page's query (again when `force`), the filter sheet's suggested values (once per
-    /// page), the user sheet's first page of events or the user search's answer (see
-    /// ``readTimeline(of:for:force:from:)`` and ``searchUsers(_:for:force:from:)``). Returns
+    /// page), the user sheet's first page of events, the user search's answer or the paths
+    /// sheet's counts (again when `force`; see ``readTimeline(of:for:force:from:)``,
+    /// ``searchUsers(_:for:force:from:)`` and ``readPaths(_:for:force:from:)``). Returns
     /// whether it read anything.
     @discardableResult
     func loadSheetData(force: Bool = false) async -> Bool {
@@ -95,6 +96,8 @@ extension DashboardPage {
             return await readTimeline(of: id, for: query, force: force, from: store)
         case .users(let prefix)?:
             return await searchUsers(prefix, for: query, force: force, from: store)
+        case .paths(let paths)? where paths.isComplete:
+            return await readPaths(paths, for: query, force: force, from: store)
         default:
             return false
         }

@@ -104,6 +104,14 @@ extension DashboardPage: ResponderEventHandling {
                 let prefix = Self.formItems(form)?.first(where: { $0.name == "prefix" })?.value, prefix.count <= PageQuery.maximumUserText
             else { throw .badValue(event) }
             taker = origin.raise(.showSheet, .users(prefix: prefix))
+        case "paths":
+            guard let form = event.value, form.utf8.count <= Self.maximumPathsFormLength, var paths = Self.formItems(form).flatMap(PathQuery.init)
+            else { throw .badValue(event) }
+            // Another kind of step: the start picked was of the other kind, so the new kind's first is.
+            if case .paths(let shown)? = viewModel.query.value.sheet, shown.kind != paths.kind {
+                paths.start = viewModel.report.value?.pathStarts(paths.kind).first ?? ""
+            }
+            taker = origin.raise(.showSheet, .paths(paths))
         case "older-events":
             guard let cursor = event.value.flatMap(UserTimeline.Cursor.init) else { throw .badValue(event) }
             taker = origin.raise(.readOlderEvents, cursor)
@@ -125,6 +133,9 @@ extension DashboardPage: ResponderEventHandling {
     /// The longest value a `user-search` event takes: the search form, with a prefix of up to
     /// ``PageQuery/maximumUserText`` characters percent-encoded and the page's address.
     static let maximumUserSearchFormLength = 16_384
+    /// The longest value a `paths` event takes: the paths form, with a start of up to
+    /// ``PathQuery/maximumStartLength`` characters percent-encoded and the page's address.
+    static let maximumPathsFormLength = 32_768
 
     /// Today in the page's time zone.
     var today: CalendarDay { CalendarDay(Date(), in: timeZone) }
@@ -185,7 +196,8 @@ public struct PageNavigation: Hashable, Sendable {
 
 extension PageQuery.Sheet {
     /// The sheet a browser event's value names: `date`, `sections`, `metric:KEY`, `filter`,
-    /// `filter:PROPERTY`, `funnel`, `user:ID`, `users` or `users:PREFIX`.
+    /// `filter:PROPERTY`, `funnel`, `user:ID`, `users`, `users:PREFIX`, `paths` or
+    /// `paths:SCREEN`.
     init?(name: String) {
         switch name {
         case "date": self = .date
@@ -193,6 +205,9 @@ extension PageQuery.Sheet {
         case "filter": self = .filter(property: nil)
         case "funnel": self = .funnel(FunnelQuery())
         case "users": self = .users(prefix: "")
+        case "paths": self = .paths(PathQuery())
+        case _ where name.hasPrefix("paths:") && name.count > 6 && PathQuery.isValidStart(String(name.dropFirst(6))):
+            self = .paths(PathQuery(start: String(name.dropFirst(6))))
         case _ where name.hasPrefix("user:") && name.count > 5 && name.count <= 5 + PageQuery.maximumUserText:
             self = .user(String(name.dropFirst(5)))
         case _ where name.hasPrefix("users:") && name.count <= 6 + PageQuery.maximumUserText:

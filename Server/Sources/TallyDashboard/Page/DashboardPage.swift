@@ -310,8 +310,11 @@ public final class DashboardPage: ComponentContext {
         eventBus.on(ReportArrived.self).owner(self).onMainActor().handle { page, arrived in
             guard arrived.query == page.viewModel.query.value.with({ $0.sheet = nil }) else { return }  // read for a range since left
             page.apply(arrived.report)
-            // The ad-hoc funnel counts the same events: it moves with them.
-            if case .funnel? = page.viewModel.query.value.sheet { page.reloadSheetData(force: true) }
+            // The ad-hoc funnel and the paths count the same events: they move with them.
+            switch page.viewModel.query.value.sheet {
+            case .funnel?, .paths?: page.reloadSheetData(force: true)
+            default: break
+            }
         }
         viewModel.search.observe().onMainActor().owner(self).didChange { page, _, _ in
             page.send(PageMessage(patches: page.update()))

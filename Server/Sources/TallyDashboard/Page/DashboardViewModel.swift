@@ -58,6 +58,8 @@ public final class DashboardViewModel {
     var userTimelineEvents: String?
     /// The user search's answer, and the page query (prefix) it answers.
     var userSearch: (query: PageQuery, report: UserSearchReport)?
+    /// The paths sheet's counts, and the page query (range, filter, paths) they answer.
+    var paths: (query: PageQuery, report: PathsReport)?
 
     /// The address of the metric sheet of `key`, for the tiles' links.
     ///
@@ -71,6 +73,12 @@ public final class DashboardViewModel {
     /// the page's, with `sheet=user&user=ID`. Kept as ``metricLink(_:)``'s are.
     func userLink(_ id: String) -> String {
         sheetLink("user", id) { "&sheet=user&user=" + PageQuery.encoded($0) }
+    }
+
+    /// The address of the paths sheet of the screen `start`, for the Screens section's rows:
+    /// the page's, with `sheet=paths&start=NAME&kind=screen`. Kept as ``metricLink(_:)``'s are.
+    func pathsLink(_ start: String) -> String {
+        sheetLink("paths", start) { "&sheet=paths&start=" + PageQuery.encoded($0) + "&kind=screen" }
     }
 
     /// The address of the page with a sheet of `kind` on `value`: the page's without its

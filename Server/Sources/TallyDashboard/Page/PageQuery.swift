@@ -46,10 +46,13 @@ public struct PageQuery: Hashable, Sendable {
         case user(String)
         /// The search of the app's users by the start of their id.
         case users(prefix: String)
+        /// Where sessions went after a screen or an event, or came from before it.
+        case paths(PathQuery)
 
         /// The mediator URL that opens the sheet: `tally://sheet/metric?key=dau`,
         /// `tally://sheet/filter?property=plan`, `tally://sheet/funnel?steps=a,b&window=1h`,
-        /// `tally://sheet/user?id=ana`, `tally://sheet/users?prefix=an`.
+        /// `tally://sheet/user?id=ana`, `tally://sheet/users?prefix=an`,
+        /// `tally://sheet/paths?start=Home&kind=screen&direction=after&depth=3`.
         public var url: URL {
             var components = URLComponents()
             components.scheme = "tally"
@@ -73,6 +76,12 @@ public struct PageQuery: Hashable, Sendable {
             case .users(let prefix):
                 components.path = "/users"
                 components.percentEncodedQueryItems = prefix.isEmpty ? nil : [Self.encodedItem("prefix", prefix)]
+            case .paths(let paths):
+                components.path = "/paths"
+                components.percentEncodedQueryItems = [
+                    Self.encodedItem("start", paths.start), URLQueryItem(name: "kind", value: paths.kind.rawValue),
+                    URLQueryItem(name: "direction", value: paths.direction.rawValue), URLQueryItem(name: "depth", value: String(paths.depth)),
+                ]
             }
             return components.url ?? URL(fileURLWithPath: "/")
         }
@@ -98,6 +107,7 @@ public struct PageQuery: Hashable, Sendable {
             case .user(let id): [URLQueryItem(name: "sheet", value: "user"), URLQueryItem(name: "user", value: id)]
             case .users(let prefix):
                 [URLQueryItem(name: "sheet", value: "users")] + (prefix.isEmpty ? [] : [URLQueryItem(name: "prefix", value: prefix)])
+            case .paths(let paths): [URLQueryItem(name: "sheet", value: "paths")] + paths.queryItems
             }
         }
     }
@@ -199,7 +209,8 @@ public struct PageQuery: Hashable, Sendable {
             guard id.count <= Self.maximumUserText else { throw .badParameter("user", "a user id") }
             guard prefix.count <= Self.maximumUserText else { throw .badParameter("prefix", "the start of a user id") }
             sheet = parameters["sheet"] == "user" && !id.isEmpty ? .user(id) : .users(prefix: prefix)
-        default: throw .badParameter("sheet", "date, sections, metric, filter, funnel, user or users")
+        case "paths": sheet = .paths(try PathQuery(parameters))
+        default: throw .badParameter("sheet", "date, sections, metric, filter, funnel, user, users or paths")
         }
         if let zone = parameters["tz"], TimeZone(identifier: zone) == nil || zone.count > 64 {
             throw .badParameter("tz", "an IANA time zone such as Europe/Paris")

@@ -39,12 +39,12 @@
       all.find((n) => n.textContent === el.textContent) || all[0] || null;
   }
 
-  // Replaces `old` with `node`, keeping the sideways scroll of item rows, the scroll of a
-  // sheet drawn again, the menus open (a <details> with an id) and the focus, with what is
+  // Replaces `old` with `node`, keeping the sideways scroll of item rows and of the paths'
+  // columns, the scroll of a sheet drawn again, the menus open (a <details> with an id) and the focus, with what is
   // being typed in a focused search field and where (the server's copy may be a keystroke
   // behind).
   function replace(old, node) {
-    const scrolls = [old, ...old.querySelectorAll(".list-items")]
+    const scrolls = [old, ...old.querySelectorAll(".list-items, .path-scroll")]
       .filter((row) => row.id && row.scrollLeft)
       .map((row) => [row.id, row.scrollLeft]);
     const open = [...old.querySelectorAll("details[id][open]")].map((menu) => menu.id);

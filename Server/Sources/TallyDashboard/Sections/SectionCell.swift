@@ -28,7 +28,7 @@ enum SectionCell {
             let bar =
                 "<svg class=\"row-bar\" viewBox=\"0 0 100 10\" preserveAspectRatio=\"none\" aria-hidden=\"true\" focusable=\"false\">"
                 + "<rect width=\"\((share * 1_000).rounded() / 10)\" height=\"10\"/></svg>"
-            return bar + "<span class=\"label\" title=\"\(text("label"))\">\(text("label"))</span>" + value()
+            return bar + "<span class=\"label\" title=\"\(text("label"))\">\(text("label"))</span>" + pathsLink(cell) + value()
         case "heading":
             guard let href = cell["href"], !href.isEmpty else { return "<h3 class=\"list-heading\">\(text("label"))</h3>" }
             return "<h3 class=\"list-heading\"><a href=\"\(HTMLText.escape(href))\" data-event=\"sheet\" data-value=\"metric:\(key)\">"
@@ -62,6 +62,18 @@ enum SectionCell {
         default:
             return nil
         }
+    }
+
+    /// The link of a cell that names a screen (the Screens section's rows) to the screen's
+    /// paths sheet, which the page's script opens live; nothing for other cells, and in a
+    /// cell that is a link itself.
+    static func pathsLink(_ cell: Cell) -> String {
+        guard let start = cell["paths"], !start.isEmpty, let link = cell["pathsHref"], !link.isEmpty, (cell["href"] ?? "").isEmpty else {
+            return ""
+        }
+        let label = HTMLText.escape("Paths from \(cell["label"] ?? start)")
+        return "<a class=\"detail paths-link\" href=\"\(HTMLText.escape(link))\" data-event=\"sheet\" data-value=\"paths:\(HTMLText.escape(start))\""
+            + " aria-label=\"\(label)\" title=\"\(label)\">Paths →</a>"
     }
 
     /// The `data-n` attribute of a whole number, which the page's script shows in the

@@ -167,8 +167,8 @@ public final class SectionComponent: Component, ListComponent, ResponderEventHan
         return ComponentLayout(lineSpacing: 8, interitemSpacing: 8, distribution: distribution, itemRatio: .height(72), headerHeight: 32)
     }
 
-    /// A tile's cell; a headline's number is the page's synced copy of it, and a user the
-    /// tile names links to their user sheet.
+    /// A tile's cell; a headline's number is the page's synced copy of it, a user the tile
+    /// names links to their user sheet, and a screen to its paths sheet.
     public func cell(for tile: Tile) -> Cell {
         let viewModel = context?.viewModel
         let href = tile.hasDetail ? (viewModel?.metricLink(tile.id) ?? "") : ""
@@ -177,7 +177,12 @@ public final class SectionComponent: Component, ListComponent, ResponderEventHan
             return Cell(
                 "step", ["key": tile.id, "label": tile.label, "value": tile.value, "detail": tile.detail ?? "", "share": String(share)])
         case .row(let share):
-            return Cell("row", ["key": tile.id, "label": tile.label, "value": tile.value, "share": String(share), "href": href])
+            return Cell(
+                "row",
+                [
+                    "key": tile.id, "label": tile.label, "value": tile.value, "share": String(share), "href": href, "paths": tile.paths ?? "",
+                    "pathsHref": tile.paths.flatMap { viewModel?.pathsLink($0) } ?? "",
+                ])
         case .heading:
             return Cell("heading", ["key": tile.id, "label": tile.label, "href": href])
         case .event:
@@ -225,7 +230,13 @@ public final class SectionComponent: Component, ListComponent, ResponderEventHan
         case .versions:
             return rows(ranked(metrics.versions).map { ("version:\($0.key)", $0.key.isEmpty ? "unknown" : $0.key, $0.value) })
         case .screens(let names):
-            return rows(ranked(metrics.screens).map { ("screen:\($0.key)", names[$0.key] ?? $0.key, $0.value) })
+            // Each screen's row links to its paths.
+            let screens = ranked(metrics.screens)
+            return zip(screens, rows(screens.map { ("screen:\($0.key)", names[$0.key] ?? $0.key, $0.value) })).map { screen, row in
+                var tile = row
+                tile.paths = PathQuery.isValidStart(screen.key) ? screen.key : nil
+                return tile
+            }
         case .topEvents:
             return rows(ranked(metrics.events).map { ("event:\($0.key)", $0.key, $0.value) })
         case .retention:

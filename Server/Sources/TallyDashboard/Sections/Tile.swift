@@ -33,11 +33,13 @@ public struct Tile: Identifiable, Hashable, Sendable {
     /// The user the tile names (the live feed's events'), whose user sheet it links to;
     /// `nil` when it names none.
     public var user: String?
+    /// The screen whose paths sheet the tile links to (the Screens section's); `nil` for none.
+    public var paths: String?
 
     /// Creates a tile.
     public init(
         id: String, label: String, value: String, detail: String? = nil, hasDetail: Bool = true, style: Style = .headline,
-        user: String? = nil
+        user: String? = nil, paths: String? = nil
     ) {
         self.id = id
         self.label = label
@@ -46,5 +48,6 @@ public struct Tile: Identifiable, Hashable, Sendable {
         self.hasDetail = hasDetail
         self.style = style
         self.user = user
+        self.paths = paths
     }
 }

@@ -6,9 +6,11 @@ import Foundation
 /// metric's detail at `tally://sheet/metric?key=dau`, the filter sheet at
 /// `tally://sheet/filter[?property=plan]`, the ad-hoc funnel at
 /// `tally://sheet/funnel?steps=login,bill_created&window=1h&breakdown=plan`, a user's
-/// timeline at `tally://sheet/user?id=ana` (the id percent-encoded) and the user search at
-/// `tally://sheet/users[?prefix=an]` — so the page opens a sheet by its address, as a deep
-/// link does, and knows none of their types.
+/// timeline at `tally://sheet/user?id=ana` (the id percent-encoded), the user search at
+/// `tally://sheet/users[?prefix=an]` and the paths of a screen or an event at
+/// `tally://sheet/paths?start=Home&kind=screen&direction=after&depth=3` (the start
+/// percent-encoded) — so the page opens a sheet by its address, as a deep link does, and
+/// knows none of their types.
 ///
 /// Each action takes the page (parameter `page`) and returns the sheet's HTML.
 public final class SheetTarget: MediatorTarget {
@@ -46,6 +48,17 @@ public final class SheetTarget: MediatorTarget {
         }
         table.mainActorAction("users", allowsURLCalls: true) { _, parameters in
             try UserSearchSheet(page: parameters.value("page"), prefix: parameters.value("prefix", default: "")).html
+        }
+        table.mainActorAction("paths", allowsURLCalls: true) { _, parameters in
+            var fields: [String: String] = [:]
+            for name in ["start", "kind", "direction", "depth"] {
+                let value: String = try parameters.value(name, default: "")
+                if !value.isEmpty { fields[name] = value }
+            }
+            guard let paths = try? PathQuery(fields) else {
+                throw MediatorError.badParameter(name: "start", expected: "a path's start, kind, direction and depth", found: nil)
+            }
+            return PathsSheet(page: try parameters.value("page"), paths: paths).html
         }
     }
 

@@ -49,8 +49,8 @@ enum DashboardViews {
     /// filter sheet on its property, its × removes it), the button that opens the filter
     /// sheet, the **Segments** menu (the saved segments, each applied by its link and deleted
     /// by its ×, and a form that saves the page's filter under a name, when it has one), the
-    /// ad-hoc funnel's button, and the notice of a filter the address named that was left
-    /// out. Every link leads to the page it shows, so it works without the script too; saving
+    /// ad-hoc funnel's button, the paths sheet's (on the day's most shown screen), and the
+    /// notice of a filter the address named that was left out. Every link leads to the page it shows, so it works without the script too; saving
     /// and deleting need it.
     @MainActor
     static func filterBar(for page: DashboardPage) -> String {
@@ -70,6 +70,9 @@ enum DashboardViews {
             "clearQuery": query.with { $0.filter = SegmentFilter() }.queryString,
             "funnelQuery": query.with { $0.sheet = .funnel(FunnelQuery()) }.queryString,
         ]
+        let screen = page.viewModel.report.value?.pathStarts(.screen).first ?? ""
+        values["pathsQuery"] = query.with { $0.sheet = .paths(PathQuery(start: screen)) }.queryString
+        values["pathsValue"] = screen.isEmpty ? "paths" : "paths:" + screen
         if let notice = page.viewModel.filterNotice { values["notice"] = notice }
         return render("filter-bar", values)
     }
