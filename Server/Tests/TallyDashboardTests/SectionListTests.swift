@@ -47,10 +47,10 @@ import Testing
 
     /// The values and bar lengths of the screens' rows, in order.
     func screenRows(_ html: String) -> [(value: Int, bar: Double)] {
-        html.matches(
-            of: /<rect width="([0-9.]+)" height="10"\/><\/svg><span class="label" title="S\d+">S\d+<\/span>(?:<a [^>]+>Paths →<\/a>)?<span class="value" data-n="(\d+)"/
-        )
-        .map { (Int($0.2)!, Double($0.1)!) }
+        let row = try! Regex(
+            #"<rect width="([0-9.]+)" height="10"/></svg><span class="label" title="S\d+">S\d+</span>"#
+                + #"(?:<a [^>]+>Paths →</a>)?<span class="value" data-n="(\d+)""#)
+        return html.matches(of: row).map { (Int($0.output[2].substring!)!, Double($0.output[1].substring!)!) }
     }
 
     @Test func aRankedListShowsTenRowsWithBarsThenAllOnShowAll() async throws {
