@@ -284,6 +284,9 @@ import Testing
         #expect(page.sheetHTML.contains("Pick at least two steps"))
         #expect(page.sheetHTML.contains(#"<option value="bill_created">bill_created</option>"#), "the day's event names are offered")
 
+        // The script's form writes a space as `+`: an event name with a space reads whole.
+        let spaced = try #require(FunnelQuery(form: "step=bill+created&step=app%2Bopened"))
+        #expect(spaced.steps.map(\.event) == ["bill created", "app+opened"])
         try page.receive(BrowserEvent(section: nil, name: "funnel", value: "step=login&step=bill_created&step=&window=1h&breakdown=plan"))
         #expect(page.url.hasSuffix("sheet=funnel&steps=login,bill_created&window=1h&breakdown=plan"))
         await page.loadSheetData()

@@ -50,7 +50,7 @@ public struct FunnelQuery: Hashable, Sendable {
     /// skipped), `window=…` and `breakdown=…`; `nil` if it holds more than
     /// ``EventStore/maximumFunnelSteps`` steps, a window that does not read, or overlong text.
     init?(form: String) {
-        let items = URLComponents(string: "?" + form)?.queryItems ?? []
+        let items = DashboardPage.formItems(form) ?? []
         let names = items.filter { $0.name == "step" }.compactMap(\.value).filter { !$0.isEmpty }
         guard names.count <= EventStore.maximumFunnelSteps, names.allSatisfy({ $0.count <= 100 }) else { return nil }
         self.init(steps: names.map { FunnelStep($0) })

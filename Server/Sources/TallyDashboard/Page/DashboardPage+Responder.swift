@@ -142,7 +142,7 @@ extension DashboardPage: ResponderEventHandling {
 
     /// The fields of a form as the page's script sends it (`URLSearchParams`, which writes a
     /// space as `+`); `nil` if it does not read.
-    static func formItems(_ form: String) -> [URLQueryItem]? {
+    nonisolated static func formItems(_ form: String) -> [URLQueryItem]? {
         URLComponents(string: "?" + form.replacingOccurrences(of: "+", with: "%20"))?.queryItems
     }
 
