@@ -201,13 +201,7 @@ import Testing
     /// depth, and the page shows the store's counts; a start nobody showed is said so.
     @Test func thePathsSheetIsADeepLink() async throws {
         let fixture = try await DashboardFixture()
-        let noon = try Date("2026-11-20T12:00:00Z", strategy: .iso8601)
-        try await fixture.store.insert(
-            ["Home", "Bills", "Home"].enumerated().map { index, screen in
-                Event(
-                    id: UUID(), name: "screen_view", timestamp: noon.addingTimeInterval(Double(index)), userID: "ann", sessionID: "s",
-                    properties: ["screen": .string(screen)])
-            }, app: fixture.app.app.id)
+        try await fixture.insertSession(of: ["Home", "Bills", "Home"])
         try await fixture.test { client in
             let cookie = try await client.signIn()
             func page(_ sheet: String) async throws -> String {

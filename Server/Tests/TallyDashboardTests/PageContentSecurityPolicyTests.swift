@@ -65,14 +65,8 @@ import Testing
     @Test(arguments: ["%3Cstyle%3Ebody%7B%7D%3C%2Fstyle%3E", "Home"])
     func thePathsSheetBringsNothingInline(start: String) async throws {
         let fixture = try await DashboardFixture()
-        let noon = try Date("2026-11-20T12:00:00Z", strategy: .iso8601)
         let screens = ["<style>body{}</style>", "Home", #"" style="color:red"#, "<script>alert(1)</script>"]
-        try await fixture.store.insert(
-            screens.enumerated().map { index, screen in
-                Event(
-                    id: UUID(), name: "screen_view", timestamp: noon.addingTimeInterval(Double(index)), userID: "ann", sessionID: "s",
-                    properties: ["screen": .string(screen)])
-            }, app: fixture.app.app.id)
+        try await fixture.insertSession(of: screens)
         try await fixture.test { client in
             let cookie = try await client.signIn()
             let page = try await client.execute(

@@ -51,6 +51,18 @@ struct DashboardFixture {
     }
 
     /// Runs `test` against the server listening on an ephemeral port.
+    /// Stores `screens` as one session's screen views by `ann`, a second apart from noon of
+    /// 2026-11-20 UTC: what the paths sheet's tests read.
+    func insertSession(of screens: [String]) async throws {
+        let noon = try Date("2026-11-20T12:00:00Z", strategy: .iso8601)
+        try await store.insert(
+            screens.enumerated().map { index, screen in
+                Event(
+                    id: UUID(), name: "screen_view", timestamp: noon.addingTimeInterval(Double(index)), userID: "ann", sessionID: "s",
+                    properties: ["screen": .string(screen)])
+            }, app: app.app.id)
+    }
+
     func test<Value: Sendable>(_ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
         try await application.build().test(.live) { client in try await test(client) }
     }
