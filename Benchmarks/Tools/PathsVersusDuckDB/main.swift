@@ -48,13 +48,7 @@ let side = try Fixtures.python(
 guard let duck = side["duckdb_p50"] as? Double, let sessions = side["sessions"] as? Int, let levels = side["levels"] as? [[String: Int]]
 else { fatalError("paths_side.py printed \(side)") }
 // DuckDB's levels, ranked and cut as Tally's are.
-let expected = levels.map { level in
-    let ranked = level.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
-    var steps = ranked.prefix(Paths.maximumStepsPerLevel).map { Paths.Step(step: $0.key, sessions: $0.value) }
-    let other = ranked.dropFirst(Paths.maximumStepsPerLevel).reduce(0) { $0 + $1.value }
-    if other > 0 { steps.append(Paths.Step(step: Paths.other, sessions: other)) }
-    return steps
-}
+let expected = levels.map { level in Paths.level(ranking: level.map { Paths.Step(step: $0.key, sessions: $0.value) }) }
 print(
     """
     \(days)-day fixture of 20,000 users, \(zone), \(from)…\(to); Tally on \(database.name); DuckDB \(side["duckdb_version"] ?? ""), 2 threads

@@ -62,13 +62,8 @@ extension EventStore {
                 text: reader.rows.label)
             paths.sessions = counts.sessions
             let terminal = direction == .after ? Paths.end : Paths.beginning
-            paths.levels = try counts.levels.map { level in
-                let ranked = try level.map { (step: try $0.key.map(reader.rows.label) ?? terminal, sessions: $0.value) }
-                    .sorted { ($1.sessions, $0.step) < ($0.sessions, $1.step) }
-                var steps = ranked.prefix(Paths.maximumStepsPerLevel).map { Paths.Step(step: $0.step, sessions: $0.sessions) }
-                let other = ranked.dropFirst(Paths.maximumStepsPerLevel).reduce(0) { $0 + $1.sessions }
-                if other > 0 { steps.append(Paths.Step(step: Paths.other, sessions: other)) }
-                return steps
+            paths.levels = counts.levels.map { level in
+                Paths.level(ranking: level.map { Paths.Step(step: $0.key ?? terminal, sessions: $0.value) })
             }
             return paths
         }

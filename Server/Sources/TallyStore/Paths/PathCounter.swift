@@ -6,9 +6,9 @@ import Locking
 ///
 /// The days' sessions are merged by user and ``SessionHash`` (a session may span days); of
 /// each session with the start's bit in a day's mask, the steps in the range are gathered in
-/// time order, and the steps around its first start are counted per level. Within a millisecond the day orders events by `label` id; the
-/// counter reorders such ties by text, as ``Paths`` defines, with the ranks of the steps'
-/// texts.
+/// time order, and the steps around its first start are counted per level. Within a
+/// millisecond the day orders events by `label` id; the counter reorders such ties by text,
+/// as ``Paths`` defines, with the ranks of the steps' texts.
 struct PathCounter {
     /// What a step is, which way the levels go, and how many there are.
     let kind: Paths.Kind
@@ -21,11 +21,11 @@ struct PathCounter {
     /// The `label` id of `screen_view`, whose events are the steps of ``Paths/Kind/screen``.
     let screenView: Int64?
 
-    /// Per level, the sessions per step `label` id, `nil` standing for the session's end (or
+    /// Per level, the sessions per step's text, `nil` standing for the session's end (or
     /// beginning), and the sessions with the start.
     struct Counts {
         var sessions = 0
-        var levels: [[Int64?: Int]]
+        var levels: [[String?: Int]]
     }
 
     /// Counts the paths of `days`, each with the millisecond its UTC day starts at, narrowed to
@@ -39,7 +39,8 @@ struct PathCounter {
         // Dense step numbers over the days' labels, in text order, so that ties sort by number.
         var labels: Set<Int64> = []
         for (_, day) in days { labels.formUnion(kind == .event ? day.names : day.screens.filter { $0 != 0 }) }
-        let steps = try labels.map { (label: $0, text: try text($0)) }.sorted { $0.text < $1.text }.map(\.label)
+        let texts = try labels.map { (label: $0, text: try text($0)) }.sorted { $0.text < $1.text }
+        let steps = texts.map(\.label)
         let numbers = Dictionary(uniqueKeysWithValues: steps.enumerated().map { ($1, Int32($0)) })
         var counts = Counts(levels: Array(repeating: [:], count: depth))
         guard let startNumber = numbers[start] else { return counts }
@@ -64,7 +65,7 @@ struct PathCounter {
         }
         for level in 0..<depth {
             for step in 0...steps.count where levels[level * (steps.count + 1) + step] > 0 {
-                counts.levels[level][step == steps.count ? nil : steps[step]] = levels[level * (steps.count + 1) + step]
+                counts.levels[level][step == steps.count ? nil : texts[step].text] = levels[level * (steps.count + 1) + step]
             }
         }
         return counts

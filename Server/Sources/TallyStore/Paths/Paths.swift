@@ -66,6 +66,16 @@ public struct Paths: Hashable, Sendable, Codable {
     /// ``maximumStepsPerLevel``, then ``other`` if any session is left.
     public var levels: [[Step]]
 
+    /// A level's steps as ``levels`` lists them: by sessions, most first, then by text, the
+    /// first ``maximumStepsPerLevel``, then ``other`` adding up the rest.
+    public static func level(ranking steps: [Step]) -> [Step] {
+        let ranked = steps.sorted { ($1.sessions, $0.step) < ($0.sessions, $1.step) }
+        var steps = Array(ranked.prefix(maximumStepsPerLevel))
+        let other = ranked.dropFirst(maximumStepsPerLevel).reduce(0) { $0 + $1.sessions }
+        if other > 0 { steps.append(Step(step: Paths.other, sessions: other)) }
+        return steps
+    }
+
     enum CodingKeys: String, CodingKey {
         case from, to, start, kind, direction, sessions, levels
         case timeZone = "tz"
