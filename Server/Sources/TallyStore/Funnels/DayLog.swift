@@ -51,19 +51,10 @@ final class DayLog: @unchecked Sendable {
         }
         order.sort()
         // The day's dictionaries, and per log the day's index of each entry of its own.
-        var keyIndex: [Int64: UInt32] = [:]
-        var screenIndex: [Int64: UInt32] = [:]
-        var keys: [Int64] = []
-        var screens: [Int64] = []
-        func index(of value: Int64, in indexes: inout [Int64: UInt32], _ values: inout [Int64]) -> UInt32 {
-            if let known = indexes[value] { return known }
-            indexes[value] = UInt32(values.count)
-            values.append(value)
-            return UInt32(values.count - 1)
-        }
-        let keyMaps = logs.map { $0.log.view.keys.map { index(of: $0, in: &keyIndex, &keys) } }
-        let screenMaps = logs.map { $0.log.view.screens.map { index(of: $0, in: &screenIndex, &screens) } }
-        (self.keys, self.screens) = (keys, screens)
+        var (keys, screens) = (DayDictionary(), DayDictionary())
+        let keyMaps = logs.map { $0.log.view.keys.map { keys.index(of: $0) } }
+        let screenMaps = logs.map { $0.log.view.screens.map { screens.index(of: $0) } }
+        (self.keys, self.screens) = (keys.values, screens.values)
         let count = runs.reduce(0) { $0 + $1.events.count }
         var userCount = 0
         var previous: UInt64?

@@ -39,9 +39,7 @@ final class DaySessions: @unchecked Sendable {
     /// - Throws: ``DamagedRollup`` if a log's runs do not decode.
     init(day: Int64, logs: [(bucket: Int64, log: BucketLogCache.Log)]) throws(DamagedRollup) {
         revisions = logs.map(\.log.revision)
-        var names = Dictionary()
-        var screens = Dictionary()
-        var keys = Dictionary()
+        var (names, screens, keys) = (DayDictionary(), DayDictionary(), DayDictionary())
         struct Event {
             var user: UInt32
             var hash: UInt64
@@ -115,18 +113,4 @@ final class DaySessions: @unchecked Sendable {
 
     /// What it takes in memory, roughly.
     var size: Int { 16 * times.count + 32 * users.count + 8 * (names.count + screens.count + keys.count + revisions.count) + 256 }
-
-    /// A day's dictionary of `label` ids or key numbers: each value's index in ``values``.
-    private struct Dictionary {
-        private var indexes: [Int64: UInt32] = [:]
-        private(set) var values: [Int64] = []
-
-        /// The index of `value`, added if missing.
-        mutating func index(of value: Int64) -> UInt32 {
-            if let known = indexes[value] { return known }
-            indexes[value] = UInt32(values.count)
-            values.append(value)
-            return UInt32(values.count - 1)
-        }
-    }
 }
