@@ -53,8 +53,8 @@ enum TimelineView {
             html += "<section class=\"timeline-day\" data-day=\"\(day.day)\"><h3>\(day.day.readable)</h3>"
             for session in day.sessions {
                 let count = session.events.count == 1 ? "1 event" : "\(session.events.count) events"
-                let newest = session.events.first.map { clock($0.timestamp, in: zone) } ?? ""
-                let oldest = session.events.last.map { clock($0.timestamp, in: zone) } ?? ""
+                let newest = session.events.first.map { $0.timestamp.clock(in: zone) } ?? ""
+                let oldest = session.events.last.map { $0.timestamp.clock(in: zone) } ?? ""
                 html += "<section class=\"timeline-session\" data-session=\"\(HTMLText.escape(session.id ?? ""))\"><h4>"
                 html +=
                     session.id.map { "<span class=\"session-id\" title=\"\(HTMLText.escape($0))\">Session \(HTMLText.escape($0))</span>" }
@@ -73,7 +73,7 @@ enum TimelineView {
     /// `key=value`, by key.
     static func event(_ event: Event, in zone: TimeZone) -> String {
         var html = "<li class=\"timeline-event\" data-event-id=\"\(event.id.uuidString)\">"
-        html += "<time datetime=\"\(event.timestamp.ISO8601Format())\">\(clock(event.timestamp, in: zone))</time>"
+        html += "<time datetime=\"\(event.timestamp.ISO8601Format())\">\(event.timestamp.clock(in: zone))</time>"
         html += "<span class=\"event-name\">\(HTMLText.escape(event.name))</span>"
         var properties = event.properties
         if event.name == "screen_view", case .string(let screen)? = properties["screen"] {
@@ -90,16 +90,8 @@ enum TimelineView {
         return html + "</li>"
     }
 
-    /// The time of day of `date` in `zone`, as `HH:mm:ss`.
-    static func clock(_ date: Date, in zone: TimeZone) -> String {
-        let seconds = Int((date.timeIntervalSince1970 + Double(zone.secondsFromGMT(for: date))).rounded(.down))
-        let time = (seconds % 86_400 + 86_400) % 86_400
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
-        return "\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60))"
-    }
-
     /// `date` in `zone` as people read it: `20 Nov 2026, 14:03:22`.
     static func moment(_ date: Date, in zone: TimeZone) -> String {
-        "\(CalendarDay(date, in: zone).readable), \(clock(date, in: zone))"
+        "\(CalendarDay(date, in: zone).readable), \(date.clock(in: zone))"
     }
 }

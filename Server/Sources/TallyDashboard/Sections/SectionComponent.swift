@@ -253,7 +253,7 @@ public final class SectionComponent: Component, ListComponent, ResponderEventHan
             let zone = TimeZone(identifier: metrics.timeZone) ?? .gmt
             return report.latest.map { event in
                 Tile(
-                    id: "feed:\(event.id.uuidString)", label: event.name, value: Self.clock(event.timestamp, in: zone),
+                    id: "feed:\(event.id.uuidString)", label: event.name, value: event.timestamp.clock(in: zone),
                     detail: Self.keyProperty(of: event), hasDetail: false, style: .event, user: event.userID)
             }
         case .funnel(let funnel):
@@ -346,14 +346,5 @@ public final class SectionComponent: Component, ListComponent, ResponderEventHan
         if event.name == "screen_view", case .string(let screen)? = event.properties["screen"] { return String(screen.prefix(60)) }
         guard let (name, value) = event.properties.min(by: { $0.key < $1.key }) else { return nil }
         return String("\(name): \(value.segmentText ?? "…")".prefix(60))
-    }
-
-    /// The time of day of `date` in `zone`, as `HH:mm:ss` (without `String(format:)`, which
-    /// showed in the live tick's profile).
-    static func clock(_ date: Date, in zone: TimeZone) -> String {
-        let seconds = (Int(date.timeIntervalSince1970.rounded(.down)) + zone.secondsFromGMT(for: date)) % 86_400
-        let positive = seconds < 0 ? seconds + 86_400 : seconds
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
-        return "\(two(positive / 3600)):\(two(positive / 60 % 60)):\(two(positive % 60))"
     }
 }
