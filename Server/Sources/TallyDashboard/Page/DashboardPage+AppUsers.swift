@@ -9,9 +9,6 @@ extension DashboardPage {
         TimeZone(identifier: viewModel.query.value.timeZone ?? app.timeZone) ?? .gmt
     }
 
-    /// The id whose events `query` shows: the app's, or its ``AppID/debug`` id.
-    private func appID(showing query: PageQuery) -> AppID { query.debug ? app.id.debug : app.id }
-
     /// Reads the first page of the user `id`'s timeline for `query` (the page's filter
     /// applies), unless it was read for that query already and not `force`. A user the
     /// shown app does not have — never seen, deleted, another app's — reads as
@@ -24,7 +21,7 @@ extension DashboardPage {
             report = .unknownUser  // no id is that long: the store is not asked
         } else {
             do {
-                let page = try await store.timeline(app: appID(showing: query), user: id, limit: LoadedTimeline.pageSize, filter: query.filter)
+                let page = try await store.timeline(app: shownApp, user: id, limit: LoadedTimeline.pageSize, filter: query.filter)
                 report = page.map { .read(LoadedTimeline($0)) } ?? .unknownUser
             } catch let error as TallyStoreError {
                 report = .failed(error.description)
@@ -50,7 +47,7 @@ extension DashboardPage {
         let page: UserTimeline?
         var failure: String?
         do {
-            page = try await store.timeline(app: appID(showing: query), user: id, before: cursor, limit: timeline.nextReadSize, filter: query.filter)
+            page = try await store.timeline(app: shownApp, user: id, before: cursor, limit: timeline.nextReadSize, filter: query.filter)
         } catch {
             page = nil
             failure = "The older events could not be read: \((error as? TallyStoreError)?.description ?? "\(error)")"
@@ -82,7 +79,7 @@ extension DashboardPage {
             report = .found([])  // no id is that long: the store is not asked
         } else {
             do {
-                report = .found(try await store.users(app: appID(showing: query), prefix: prefix, limit: UserSearchReport.resultLimit))
+                report = .found(try await store.users(app: shownApp, prefix: prefix, limit: UserSearchReport.resultLimit))
             } catch let error as TallyStoreError {
                 report = .failed(error.description)
             } catch {

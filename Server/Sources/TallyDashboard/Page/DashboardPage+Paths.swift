@@ -11,7 +11,7 @@ extension DashboardPage {
         do {
             report = .counted(
                 try await store.paths(
-                    app: query.debug ? app.id.debug : app.id, start: paths.start, kind: paths.kind, direction: paths.direction,
+                    app: shownApp, start: paths.start, kind: paths.kind, direction: paths.direction,
                     depth: paths.depth, from: query.from.description, to: query.date.description, timeZone: query.timeZone,
                     filter: query.filter))
         } catch let error as TallyStoreError {
