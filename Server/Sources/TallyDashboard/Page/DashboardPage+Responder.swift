@@ -86,11 +86,13 @@ extension DashboardPage: ResponderEventHandling {
             guard let condition = event.value.flatMap(condition(form:)) else { throw .badValue(event) }
             taker = origin.raise(.setFilter, viewModel.query.value.filter.setting(condition))
         case "save-segment":
+            guard role.canEdit else { throw .notAllowed(event.name, role: role) }
             guard let form = event.value, form.utf8.count <= Self.maximumSegmentFormLength,
                 let name = Self.formItems(form)?.first(where: { $0.name == "name" })?.value
             else { throw .badValue(event) }
             taker = origin.raise(.saveSegment, name)
         case "delete-segment":
+            guard role.canEdit else { throw .notAllowed(event.name, role: role) }
             guard let name = event.value, name.utf8.count <= Self.maximumSegmentFormLength else { throw .badValue(event) }
             taker = origin.raise(.deleteSegment, name)
         case "filter-property":

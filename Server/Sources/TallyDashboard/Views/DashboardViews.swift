@@ -65,7 +65,8 @@ enum DashboardViews {
         let segments = savedSegments(for: page, query: query)
         var values: [String: Any] = [
             "chips": chips, "hasChips": !chips.isEmpty, "segments": segments, "hasSegments": !segments.isEmpty,
-            "hasSegmentMenu": !segments.isEmpty || !chips.isEmpty, "maximumNameLength": SavedSegment.maximumNameLength,
+            "hasSegmentMenu": !segments.isEmpty || (!chips.isEmpty && page.role.canEdit), "maximumNameLength": SavedSegment.maximumNameLength,
+            "canEdit": page.role.canEdit, "canSave": !chips.isEmpty && page.role.canEdit,
             "addQuery": query.with { $0.sheet = .filter(property: nil) }.queryString,
             "clearQuery": query.with { $0.filter = SegmentFilter() }.queryString,
             "funnelQuery": query.with { $0.sheet = .funnel(FunnelQuery()) }.queryString,
