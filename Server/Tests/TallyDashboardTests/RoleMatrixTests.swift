@@ -217,6 +217,29 @@ import Testing
     }
 }
 
+extension RoleMatrixTests {
+    /// A role revoked while the socket is open and silent closes it within a moment: the
+    /// page's live updates stop at once, not at the user's next message.
+    @Test func aRevokedRoleClosesASilentSocket() async throws {
+        let fixture = try await Self.fixture()
+        let app = fixture.app.app.id
+        let vera = try #require(try await fixture.store.user(named: "vera")).user.id
+        try await fixture.test { client in
+            let cookie = try await client.signIn("vera")
+            let headers: HTTPFields = [.cookie: cookie, .origin: "http://localhost:\(client.port ?? 0)"]
+            let path = "/apps/\(app.rawValue)/live?date=\(DashboardFixture.day)"
+            try await client.ws(path, configuration: .init(maxFrameSize: 1 << 22, additionalHeaders: headers)) { inbound, _, _ in
+                var reader = LiveSocketTests.Reader(iterator: inbound.messages(maxSize: 1 << 22).makeAsyncIterator())
+                _ = try await reader.next()
+                try await fixture.store.removeMember(vera, from: app)
+                // The server closes the socket: the messages end (the suite's time limit fails a wait in vain).
+                while (try? await reader.iterator.next()) != nil {}
+            }
+        }
+        #expect(await MainActor.run { fixture.server.live.openPages } == 0)
+    }
+}
+
 /// The matrix's list of events is the page's: each name is one the page takes.
 @Suite struct BrowserEventNamesTests {
     @MainActor @Test func everyNameListedIsAnEventThePageTakes() {

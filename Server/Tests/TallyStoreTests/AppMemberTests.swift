@@ -22,6 +22,9 @@ import Testing
         #expect(try await store.apps(visibleTo: ana.id).map(\.id) == [shop.id])
         #expect(try await store.apps(visibleTo: bo.id).map(\.id) == [shop.id, blog.id])
 
+        #expect(try await store.roles(of: [ana.id, bo.id]) == [ana.id: [shop.id: .owner], bo.id: [shop.id: .editor, blog.id: .viewer]])
+        #expect(try await store.roles(of: [bo.id]).keys.sorted { $0.rawValue < $1.rawValue } == [bo.id])
+
         #expect(try await store.removeMember(bo.id, from: shop.id) == .editor)
         #expect(try await store.removeMember(bo.id, from: shop.id) == nil)
         #expect(try await store.role(of: bo.id, in: shop.id) == nil)

@@ -11,6 +11,12 @@ extension EventStore {
         try await backend.role(of: user, in: app.production)
     }
 
+    /// The roles of each of `users`, by production app id, in one query: for a server
+    /// checking the open pages of its users. A user without any role has no entry.
+    public func roles(of users: Set<DashboardUserID>) async throws -> [DashboardUserID: [AppID: AppRole]] {
+        users.isEmpty ? [:] : try await backend.roles(of: users)
+    }
+
     /// The apps in which `user` has a role, ordered by id (creation order).
     public func apps(visibleTo user: DashboardUserID) async throws -> [App] {
         try await backend.apps(visibleTo: user)

@@ -18,6 +18,18 @@ extension PostgresBackend {
             .first.flatMap(AppRole.init(rawValue:))
     }
 
+    func roles(of users: Set<DashboardUserID>) async throws -> [DashboardUserID: [AppID: AppRole]] {
+        var roles: [DashboardUserID: [AppID: AppRole]] = [:]
+        let ids = users.map(\.rawValue)
+        for (user, app, role) in try await rows(
+            "SELECT user_id, app_id, role FROM app_member WHERE user_id = ANY(\(ids))", as: (Int64, Int64, String).self)
+        {
+            guard let role = AppRole(rawValue: role) else { continue }
+            roles[DashboardUserID(rawValue: user), default: [:]][AppID(rawValue: app)] = role
+        }
+        return roles
+    }
+
     func apps(visibleTo user: DashboardUserID) async throws -> [App] {
         try await apps(
             """

@@ -20,6 +20,23 @@ extension SQLiteBackend {
         try await pool.read { db in try Self.role(db, of: user, in: app) }
     }
 
+    func roles(of users: Set<DashboardUserID>) async throws -> [DashboardUserID: [AppID: AppRole]] {
+        try await pool.read { db in
+            var roles: [DashboardUserID: [AppID: AppRole]] = [:]
+            // In chunks below SQLite's limit on bound parameters.
+            let ids = users.map(\.rawValue)
+            for start in stride(from: 0, to: ids.count, by: 500) {
+                let chunk = ids[start..<min(start + 500, ids.count)]
+                let request: SQLRequest<Row> = "SELECT user_id, app_id, role FROM app_member WHERE user_id IN \(chunk)"
+                for row in try request.fetchAll(db) {
+                    guard let role = AppRole(rawValue: row[2]) else { continue }
+                    roles[DashboardUserID(rawValue: row[0]), default: [:]][AppID(rawValue: row[1])] = role
+                }
+            }
+            return roles
+        }
+    }
+
     func apps(visibleTo user: DashboardUserID) async throws -> [App] {
         try await pool.read { db in
             try Row.fetchAll(

@@ -7,6 +7,9 @@ protocol MemberBackend: Sendable {
     /// The role of `user` in `app`, or `nil`.
     func role(of user: DashboardUserID, in app: AppID) async throws -> AppRole?
 
+    /// The roles of each of `users` (not empty), by app.
+    func roles(of users: Set<DashboardUserID>) async throws -> [DashboardUserID: [AppID: AppRole]]
+
     /// The apps where `user` has a role, by id.
     func apps(visibleTo user: DashboardUserID) async throws -> [App]
 
