@@ -48,8 +48,9 @@ import Testing
     @Test func everyRoleGetsWhatItMayAndNoMoreOverHTTPAndTheSocket() async throws {
         let fixture = try await Self.fixture()
         let app = fixture.app.app.id
-        let routes = RouteAccessTests.access.filter { $0.value == .session }.keys.sorted()
-        var rows: [(String, [String])] = routes.map { ($0, []) } + [("WS /apps/{id}/live", [])] + BrowserEvent.names.map { ("event \($0)", []) }
+        // Every route behind a session, and the page with its members sheet open.
+        let routes = RouteAccessTests.access.filter { $0.value == .session }.keys.sorted() + ["GET /apps/{id}?sheet=members"]
+        var rows: [(String, [String])] = routes.map { ($0, []) } + [("WS /apps/{id}/live", [])] + Self.probes.map { ("event \($0)", []) }
 
         let columns = try await fixture.test { client in
             var cells: [[String]] = []
@@ -71,6 +72,8 @@ import Testing
         // What the socket's segment events did: only an editor's and an owner's changed anything.
         let names = Set(try await fixture.store.savedSegments(app: app).map(\.name))
         #expect(names == ["old-none", "old-viewer", "new-editor", "new-owner"])
+        // And only the owner's member events: nora added, vera removed.
+        #expect(try await fixture.store.members(app: app).map { "\($0.user.name) \($0.role)" } == ["ana owner", "ed editor", "nora viewer"])
 
         let header = ["route or event"] + Self.members.map { "\($0.label) (\($0.name))" }
         let widths = header.indices.map { column in ([header] + rows.map { [$0.0] + $0.1 }).map { $0[column].count }.max() ?? 0 }
@@ -86,10 +89,10 @@ import Testing
     static func answer(
         _ route: String, member: Member, app: AppID, cookie: String, client: some TestClientProtocol
     ) async throws -> String {
-        let query = "?date=\(DashboardFixture.day)"
         func ask(_ id: Int64) async throws -> TestResponse {
             let path = String(route.dropFirst(4)).replacingOccurrences(of: "{id}", with: "\(id)").replacingOccurrences(of: "{file}", with: "dau.csv")
-            return try await client.execute(uri: path + query, method: .get, headers: [.cookie: cookie])
+            let query = "date=\(DashboardFixture.day)"
+            return try await client.execute(uri: path + (path.contains("?") ? "&" : "?") + query, method: .get, headers: [.cookie: cookie])
         }
         let answer = try await ask(app.rawValue)
         let said = "\(route) for \(member.label)"
@@ -111,6 +114,13 @@ import Testing
             return "404 = missing app"
         }
         #expect(answer.status == .ok, "\(said)")
+        // Only an owner sees the members, and the button that opens them.
+        let isOwner = member.role == .owner
+        if !route.contains("/metrics/") { #expect(answer.text.contains("id=\"members-button\"") == isOwner, "\(said)") }
+        if route.hasSuffix("sheet=members") {
+            #expect(answer.text.contains("class=\"member-name\">ed<") == isOwner, "\(said)")
+            return isOwner ? "200, members" : "200, no members"
+        }
         return "200"
     }
 
@@ -125,7 +135,7 @@ import Testing
                     try await client.ws("/apps/\(id)/live?\(query)", configuration: .init(additionalHeaders: headers)) { _, _, _ in }
                 }
             }
-            return ["404 = missing app"] + BrowserEvent.names.map { _ in "refused (no socket)" }
+            return ["404 = missing app"] + Self.probes.map { _ in "refused (no socket)" }
         }
         let outcomes = Outcomes()
         try await client.ws(
@@ -133,8 +143,9 @@ import Testing
         ) { inbound, outbound, _ in
             var reader = LiveSocketTests.Reader(iterator: inbound.messages(maxSize: 1 << 22).makeAsyncIterator())
             _ = try await reader.next()
-            for (index, name) in Self.eventOrder.enumerated() {
-                let (section, value) = Self.sample(name, role: role)
+            for (index, probe) in Self.eventOrder.enumerated() {
+                let name = String(probe.prefix { $0 != " " })
+                let (section, value) = Self.sample(probe, role: role)
                 var fields = ["event": name]
                 fields["section"] = section
                 fields["value"] = value
@@ -146,21 +157,33 @@ import Testing
                 while true {
                     let message = try await reader.next()
                     if message.error == "unknown event \"end-\(index)\"" { break }
-                    if message.error == BrowserEventError.notAllowed(name, role: role).description { refused = true }
+                    if message.error == BrowserEventError.notAllowed(probe, role: role).description { refused = true }
                 }
-                await outcomes.set(name, refused ? "refused" : "allowed")
-                #expect(refused == (role == .viewer && ["save-segment", "delete-segment"].contains(name)), "\(name) for \(role)")
+                await outcomes.set(probe, refused ? "refused" : "allowed")
+                #expect(refused == (role < Self.required(probe)), "\(probe) for \(role)")
             }
             try await outbound.close(.normalClosure, reason: nil)
         }
         let found = await outcomes.values
-        return ["opens"] + BrowserEvent.names.map { found[$0] ?? "not sent" }
+        return ["opens"] + Self.probes.map { found[$0] ?? "not sent" }
     }
 
-    /// The events in the order sent: the segment events first, while the page has its filter.
-    static let eventOrder = ["save-segment", "delete-segment"] + BrowserEvent.names.filter { !["save-segment", "delete-segment"].contains($0) }
+    /// Every event the page takes, and the `sheet` event that opens the members sheet.
+    static let probes = BrowserEvent.names + ["sheet members"]
 
-    /// A section and value `name` takes, as the page's script sends them.
+    /// The events in the order sent: the segment events first, while the page has its filter.
+    static let eventOrder = ["save-segment", "delete-segment"] + probes.filter { !["save-segment", "delete-segment"].contains($0) }
+
+    /// The least role that may send `probe`.
+    static func required(_ probe: String) -> AppRole {
+        switch probe {
+        case "save-segment", "delete-segment": .editor
+        case "add-member", "remove-member", "sheet members": .owner
+        default: .viewer
+        }
+    }
+
+    /// A section and value the event of `name` (a ``probes`` entry) takes, as the page's script sends them.
     static func sample(_ name: String, role: AppRole) -> (section: String?, value: String?) {
         switch name {
         case "move": ("ads", "0")
@@ -181,6 +204,9 @@ import Testing
         case "user-search": (nil, "prefix=a")
         case "paths": (nil, "start=Home&kind=screen&direction=after&depth=2")
         case "navigate": (nil, "date=2026-11-20")
+        case "add-member": (nil, "name=nora&role=viewer")
+        case "remove-member": (nil, "vera")
+        case "sheet members": (nil, "members")
         default: (nil, nil)
         }
     }

@@ -17,7 +17,9 @@ public import TallyStore
 /// `step=…` per step, `window=…`, `breakdown=…`); the user search's `user-search` (its form:
 /// `prefix=…`) and the user sheet's `older-events` (the cursor its timeline goes on from);
 /// `paths` (the paths sheet's form: `start=…&kind=screen|event&direction=after|before&depth=1…5`);
-/// `navigate` (the query of the address the browser went back or forward to).
+/// `navigate` (the query of the address the browser went back or forward to); the members
+/// sheet's `add-member` (its form, `name=…&role=owner|editor|viewer`: a user given a role, or
+/// their role changed) and `remove-member` (a member's name), which only an owner may send.
 public struct BrowserEvent: Hashable, Sendable, Decodable {
     /// The `data-section` of the element's section, or `nil` for an element of the page itself.
     public var section: String?
@@ -31,7 +33,7 @@ public struct BrowserEvent: Hashable, Sendable, Decodable {
     public static let names = [
         "move", "hide", "show", "search", "sheet", "close-sheet", "range", "custom", "compare", "expand", "reload", "filters",
         "remove-filter", "add-filter", "save-segment", "delete-segment", "filter-property", "funnel", "user-search", "paths",
-        "older-events", "navigate",
+        "older-events", "navigate", "add-member", "remove-member",
     ]
 
     /// Creates an event.
