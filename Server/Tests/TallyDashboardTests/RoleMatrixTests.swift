@@ -91,7 +91,7 @@ import Testing
     ) async throws -> String {
         func ask(_ id: Int64) async throws -> TestResponse {
             let path = String(route.dropFirst(4)).replacingOccurrences(of: "{id}", with: "\(id)").replacingOccurrences(of: "{file}", with: "dau.csv")
-            let query = "date=\(DashboardFixture.day)"
+            let query = "date=\(DashboardFixture.day)&filters=platform==ios"
             return try await client.execute(uri: path + (path.contains("?") ? "&" : "?") + query, method: .get, headers: [.cookie: cookie])
         }
         let answer = try await ask(app.rawValue)
@@ -116,7 +116,12 @@ import Testing
         #expect(answer.status == .ok, "\(said)")
         // Only an owner sees the members, and the button that opens them.
         let isOwner = member.role == .owner
-        if !route.contains("/metrics/") { #expect(answer.text.contains("id=\"members-button\"") == isOwner, "\(said)") }
+        if !route.contains("/metrics/") {
+            #expect(answer.text.contains("id=\"members-button\"") == isOwner, "\(said)")
+            // Only an editor or an owner sees the form that saves the filter, and the segments' delete buttons.
+            let canEdit = member.role.map { $0 >= .editor } ?? false
+            #expect(answer.text.contains("id=\"segment-save\"") == canEdit && answer.text.contains("segment-delete") == canEdit, "\(said)")
+        }
         if route.hasSuffix("sheet=members") {
             #expect(answer.text.contains("class=\"member-name\">ed<") == isOwner, "\(said)")
             return isOwner ? "200, members" : "200, no members"
