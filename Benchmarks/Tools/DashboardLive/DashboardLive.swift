@@ -45,7 +45,8 @@ struct DashboardLive {
         for tabs in only.map({ [$0] }) ?? [1, 10, 100] {
             let (store, created) = try await DemoApp.make()
             let access = DashboardAccess(store: store, passwordCost: 4)
-            try await access.createUser(name: "bench", password: "benchmark-password")
+            let bench = try await access.createUser(name: "bench", password: "benchmark-password")
+            try await store.setRole(.owner, of: bench.id, in: created.app.id)
             var configuration = ServerSettings()
             configuration.port = 0
             configuration.rateLimit = nil

@@ -36,7 +36,8 @@ enum SegmentLatency {
         try await addPlans(to: store, app: app)
         _ = try await store.updateApp(app, segmentProperties: SegmentProperties(event: ["method"], user: ["plan"]))
         let access = DashboardAccess(store: store, passwordCost: 4)
-        try await access.createUser(name: "bench", password: "benchmark-password")
+        let bench = try await access.createUser(name: "bench", password: "benchmark-password")
+        try await store.setRole(.owner, of: bench.id, in: app)
         var settings = ServerSettings()
         settings.rateLimit = nil
         var limits = SocketLimits()

@@ -41,6 +41,40 @@ final class CommandTests {
         #expect(throws: CommandFailure.self) { try run(["app", "create", "Bills", "--tz", "Mars/Olympus", "--db", db]) }
     }
 
+    /// `tally app create --owner` makes a user the new app's owner; an unknown owner creates no app.
+    @Test func appCreateGrantsTheOwnerRole() async throws {
+        try run(["user", "create", "ana", "--db", db])
+        try run(["app", "create", "Bills", "--owner", "ana", "--db", db])
+        let store = try EventStore(path: db)
+        let ana = try #require(try await store.user(named: "ana")).user
+        let app = try #require(try await store.apps().first)
+        #expect(try await store.members(app: app.id) == [AppMember(user: ana, role: .owner)])
+        #expect(throws: CommandFailure.self) { try run(["app", "create", "Shop", "--owner", "nobody", "--db", db]) }
+        #expect(try await store.apps().count == 1)
+    }
+
+    /// `tally user grant` and `revoke` take the app by id or name, say what changed, and
+    /// refuse unknown users, apps and roles, and removing an app's last owner.
+    @Test func userGrantAndRevokeChangeRolesAndSaySo() async throws {
+        try run(["user", "create", "ana", "--db", db])
+        try run(["user", "create", "bo", "--db", db])
+        try run(["app", "create", "Bills", "--owner", "ana", "--db", db])
+        #expect(try run(["user", "grant", "bo", "Bills", "viewer", "--db", db]) == "bo in app 1 (Bills): granted viewer\n")
+        #expect(try run(["user", "grant", "bo", "1", "editor", "--db", db]) == "bo in app 1 (Bills): changed from viewer to editor\n")
+        let store = try EventStore(path: db)
+        let bo = try #require(try await store.user(named: "bo")).user
+        #expect(try await store.role(of: bo.id, in: AppID(rawValue: 1)) == .editor)
+        #expect(try run(["user", "revoke", "bo", "Bills", "--db", db]) == "bo in app 1 (Bills): editor revoked\n")
+        #expect(try await store.role(of: bo.id, in: AppID(rawValue: 1)) == nil)
+        for refused in [
+            ["user", "grant", "nobody", "Bills", "viewer"], ["user", "grant", "bo", "Shop", "viewer"], ["user", "grant", "bo", "Bills", "admin"],
+            ["user", "revoke", "ana", "Bills"], ["user", "grant", "ana", "1", "viewer"],
+        ] {
+            #expect(throws: CommandFailure.self, "\(refused)") { try run(refused + ["--db", db]) }
+        }
+        #expect(try await store.members(app: AppID(rawValue: 1)).map(\.role) == [.owner])
+    }
+
     @Test func appUpdateSetsTheSegmentPropertiesAndSaysTheyRebuildTheIndex() async throws {
         try run(["app", "create", "Bills", "--db", db])
         let id = try #require(try await EventStore(path: db).apps().first?.id.rawValue)
@@ -252,8 +286,9 @@ final class CommandTests {
         try #"{"sections": [{"id": "orders", "title": "Orders", "metrics": [{"key": "orders", "label": "Orders", "count": "order_placed"}]}]}"#
             .write(to: file, atomically: true, encoding: .utf8)
         let store = try EventStore(path: db)
-        _ = try await store.createApp(name: "Shop")
-        try await DashboardAccess(store: store, passwordCost: 4).createUser(name: "ana", password: "correct horse battery")
+        let shop = try await store.createApp(name: "Shop")
+        let ana = try await DashboardAccess(store: store, passwordCost: 4).createUser(name: "ana", password: "correct horse battery")
+        try await store.setRole(.owner, of: ana.id, in: shop.app.id)
         let server = try CommandProcess(["serve", "--port", "0", "--db", db, "--dashboard-config", file.path])
         let port = try await server.listeningPort()
         defer { server.send(SIGTERM) }

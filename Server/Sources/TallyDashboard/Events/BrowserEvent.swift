@@ -1,3 +1,5 @@
+public import TallyStore
+
 /// What a browser sends: an event on an element of the page, named as the page's script
 /// names it, with the section the element belongs to and its value.
 ///
@@ -15,7 +17,9 @@
 /// `step=…` per step, `window=…`, `breakdown=…`); the user search's `user-search` (its form:
 /// `prefix=…`) and the user sheet's `older-events` (the cursor its timeline goes on from);
 /// `paths` (the paths sheet's form: `start=…&kind=screen|event&direction=after|before&depth=1…5`);
-/// `navigate` (the query of the address the browser went back or forward to).
+/// `navigate` (the query of the address the browser went back or forward to); the members
+/// sheet's `add-member` (its form, `name=…&role=owner|editor|viewer`: a user given a role, or
+/// their role changed) and `remove-member` (a member's name), which only an owner may send.
 public struct BrowserEvent: Hashable, Sendable, Decodable {
     /// The `data-section` of the element's section, or `nil` for an element of the page itself.
     public var section: String?
@@ -23,6 +27,14 @@ public struct BrowserEvent: Hashable, Sendable, Decodable {
     public var name: String
     /// The event's value, as text.
     public var value: String?
+
+    /// The name of every event the page takes (see ``DashboardPage/receive(_:)``); a page
+    /// refuses any other as ``BrowserEventError/unknownEvent(_:)``.
+    public static let names = [
+        "move", "hide", "show", "search", "sheet", "close-sheet", "range", "custom", "compare", "expand", "reload", "filters",
+        "remove-filter", "add-filter", "save-segment", "delete-segment", "filter-property", "funnel", "user-search", "paths",
+        "older-events", "navigate", "add-member", "remove-member",
+    ]
 
     /// Creates an event.
     public init(section: String?, name: String, value: String? = nil) {
@@ -50,6 +62,9 @@ public enum BrowserEventError: Error, Hashable, Sendable, CustomStringConvertibl
     case busy
     /// No responder took the event (a section the page does not have, say).
     case unhandled(String)
+    /// The user's role in the app does not allow the event (a viewer saving a segment, say);
+    /// nothing changed.
+    case notAllowed(String, role: AppRole)
 
     public var description: String {
         switch self {
@@ -58,6 +73,7 @@ public enum BrowserEventError: Error, Hashable, Sendable, CustomStringConvertibl
         case .unknownSection(let id): "the page has no section \"\(id.prefix(40))\""
         case .busy: "a refresh is already running"
         case .unhandled(let name): "nothing on the page takes \"\(name.prefix(40))\""
+        case .notAllowed(let name, let role): "a \(role.rawValue) of this app cannot \"\(name.prefix(40))\": ask an owner for the editor role"
         }
     }
 }

@@ -26,6 +26,21 @@ extension ResponderEvent<String> {
     public static var saveSegment: Self { Self("saveSegment") }
     /// The saved segment of this name is deleted (the filter bar).
     public static var deleteSegment: Self { Self("deleteSegment") }
+    /// The dashboard user of this name is no longer a member of the app (the members sheet).
+    public static var removeMember: Self { Self("removeMember") }
+}
+
+/// A dashboard user, by name, and the role they are to have in the page's app.
+public struct MemberChange: Hashable, Sendable {
+    /// The user's name.
+    public var name: String
+    /// The role given.
+    public var role: AppRole
+}
+
+extension ResponderEvent<MemberChange> {
+    /// A user is given a role in the app, or their role is changed (the members sheet).
+    public static var setMemberRole: Self { Self("setMemberRole") }
 }
 
 extension ResponderEvent<PageQuery.Sheet?> {

@@ -106,6 +106,26 @@ public final class LiveUpdates: LifetimeOwner {
         }
     }
 
+    /// The users of the open pages.
+    public var openUsers: Set<DashboardUserID> {
+        Set(pages.values.joined().lazy.filter { $0.page != nil }.compactMap(\.user))
+    }
+
+    /// Gives each open page of `users` its user's role in its app from `roles` (by production
+    /// app id, as ``TallyStore/EventStore/roles(of:)`` reads them), and closes, and stops
+    /// updating, those whose user no longer has one: their role was revoked.
+    public func apply(roles: [DashboardUserID: [AppID: AppRole]], of users: Set<DashboardUserID>) {
+        for entry in pages.values.joined() {
+            guard let user = entry.user, users.contains(user), let page = entry.page else { continue }
+            if let role = roles[user]?[page.app.id.production] {
+                page.role = role
+            } else {
+                entry.close()
+                unregister(page)
+            }
+        }
+    }
+
     /// The name of the gauge of ``openPages``, reported through swift-metrics' `MetricsSystem`.
     public static let openPagesMetric = "tally_dashboards_open"
 

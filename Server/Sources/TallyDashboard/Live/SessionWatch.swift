@@ -4,8 +4,10 @@ import ServiceLifecycle
 import TallyStore
 
 /// Closes the live sockets whose session has ended, however it ended: signed out here or on
-/// another collector sharing the database, deleted, or expired. Every ``interval`` it asks
-/// the store, in one query, which sessions of the open pages still live.
+/// another collector sharing the database, deleted, or expired; and those whose user's role
+/// in the app was revoked (a changed role is the page's from then on). Every ``interval`` it
+/// asks the store, in one query each, which sessions of the open pages still live and what
+/// roles their users have.
 struct SessionWatch: Service {
     /// How often the sessions are checked: a socket outlives its session by at most this
     /// much and a query's time.
@@ -23,8 +25,11 @@ struct SessionWatch: Service {
                 do {
                     let ended = open.subtracting(try await server.store.liveSessions(tokenHashes: open))
                     await MainActor.run { [live = server.live] in live.closePages(ofSessions: ended) }
+                    let users = await MainActor.run { [live = server.live] in live.openUsers }
+                    let roles = try await server.store.roles(of: users)
+                    await MainActor.run { [live = server.live] in live.apply(roles: roles, of: users) }
                 } catch {
-                    logger.warning("cannot check the sessions of open pages", metadata: ["error": "\(error)"])
+                    logger.warning("cannot check the sessions and roles of open pages", metadata: ["error": "\(error)"])
                 }
             }
         }

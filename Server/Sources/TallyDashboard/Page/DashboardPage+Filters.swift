@@ -62,7 +62,7 @@ extension DashboardPage {
     /// Reads what the open sheet shows beside the report: the ad-hoc funnel's counts for the
     /// page's query (again when `force`), the filter sheet's suggested values (once per
     /// page), the user sheet's first page of events, the user search's answer or the paths
-    /// sheet's counts (again when `force`; see ``readTimeline(of:for:force:from:)``,
+    /// sheet's counts, the members sheet's members for an owner (again when `force`; see ``readTimeline(of:for:force:from:)``,
     /// ``searchUsers(_:for:force:from:)`` and ``readPaths(_:for:force:from:)``). Returns
     /// whether it read anything.
     @discardableResult
@@ -86,6 +86,12 @@ extension DashboardPage {
             // Only the counts of the query still shown are kept: a later one reads its own.
             guard viewModel.query.value == query else { return false }
             viewModel.adHocFunnel = (query, report)
+            return true
+        case .members?:
+            guard role.canManageMembers, force || viewModel.members == nil, let members = try? await store.members(app: app.id) else {
+                return false
+            }
+            viewModel.members = members
             return true
         case .filter?:
             guard viewModel.filterSuggestions == nil else { return false }

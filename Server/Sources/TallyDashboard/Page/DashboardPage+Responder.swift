@@ -25,6 +25,8 @@ extension DashboardPage: ResponderEventHandling {
         table.on(.setFilter) { page, filter in page.setFilter(filter) }
         table.on(.saveSegment) { page, name in Task { await page.saveSegment(named: name) } }
         table.on(.deleteSegment) { page, name in Task { await page.deleteSegment(named: name) } }
+        table.on(.setMemberRole) { page, change in Task { await page.setRole(change.role, ofMemberNamed: change.name) } }
+        table.on(.removeMember) { page, name in Task { await page.removeMember(named: name) } }
         table.on(.navigate) { page, target in page.navigate(to: target.query, notice: target.ignoredFilter) }
         table.on(.readOlderEvents) { page, cursor in Task { await page.readOlderEvents(before: cursor) } }
     }
@@ -51,6 +53,7 @@ extension DashboardPage: ResponderEventHandling {
             taker = origin.raise(.search, text)
         case "sheet":
             guard let sheet = event.value.flatMap(PageQuery.Sheet.init(name:)) else { throw .badValue(event) }
+            guard sheet != .members || role.canManageMembers else { throw .notAllowed("sheet members", role: role) }
             taker = origin.raise(.showSheet, sheet)
         case "close-sheet":
             taker = origin.raise(.showSheet, nil)
@@ -86,13 +89,26 @@ extension DashboardPage: ResponderEventHandling {
             guard let condition = event.value.flatMap(condition(form:)) else { throw .badValue(event) }
             taker = origin.raise(.setFilter, viewModel.query.value.filter.setting(condition))
         case "save-segment":
+            guard role.canEdit else { throw .notAllowed(event.name, role: role) }
             guard let form = event.value, form.utf8.count <= Self.maximumSegmentFormLength,
                 let name = Self.formItems(form)?.first(where: { $0.name == "name" })?.value
             else { throw .badValue(event) }
             taker = origin.raise(.saveSegment, name)
         case "delete-segment":
+            guard role.canEdit else { throw .notAllowed(event.name, role: role) }
             guard let name = event.value, name.utf8.count <= Self.maximumSegmentFormLength else { throw .badValue(event) }
             taker = origin.raise(.deleteSegment, name)
+        case "add-member":
+            guard role.canManageMembers else { throw .notAllowed(event.name, role: role) }
+            let items = event.value.flatMap { $0.utf8.count <= Self.maximumSegmentFormLength ? Self.formItems($0) : nil } ?? []
+            guard let name = items.first(where: { $0.name == "name" })?.value?.trimmingCharacters(in: .whitespaces), !name.isEmpty,
+                let role = items.first(where: { $0.name == "role" })?.value.flatMap(AppRole.init(rawValue:))
+            else { throw .badValue(event) }
+            taker = origin.raise(.setMemberRole, MemberChange(name: name, role: role))
+        case "remove-member":
+            guard role.canManageMembers else { throw .notAllowed(event.name, role: role) }
+            guard let name = event.value, !name.isEmpty, name.count <= DashboardUser.maximumNameLength else { throw .badValue(event) }
+            taker = origin.raise(.removeMember, name)
         case "filter-property":
             guard let name = event.value, name.isEmpty || filterProperties.contains(where: { $0.name == name }) else { throw .badValue(event) }
             taker = origin.raise(.showSheet, .filter(property: name.isEmpty ? nil : name))
@@ -197,7 +213,7 @@ public struct PageNavigation: Hashable, Sendable {
 extension PageQuery.Sheet {
     /// The sheet a browser event's value names: `date`, `sections`, `metric:KEY`, `filter`,
     /// `filter:PROPERTY`, `funnel`, `user:ID`, `users`, `users:PREFIX`, `paths` or
-    /// `paths:SCREEN`.
+    /// `paths:SCREEN` or `members`.
     init?(name: String) {
         switch name {
         case "date": self = .date
@@ -205,6 +221,7 @@ extension PageQuery.Sheet {
         case "filter": self = .filter(property: nil)
         case "funnel": self = .funnel(FunnelQuery())
         case "users": self = .users(prefix: "")
+        case "members": self = .members
         case "paths": self = .paths(PathQuery())
         case _ where name.hasPrefix("paths:") && name.count > 6 && PathQuery.isValidStart(String(name.dropFirst(6))):
             self = .paths(PathQuery(start: String(name.dropFirst(6))))

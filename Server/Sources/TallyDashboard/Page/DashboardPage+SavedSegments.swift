@@ -4,9 +4,14 @@ import TallyStore
 extension DashboardPage {
     /// Saves the page's filter as the app's segment `name` (replacing one of that name), then
     /// lists the app's segments again. A refusal — no filter, a bad name, the app's limit —
-    /// is sent to the browser as an error, and changes nothing.
+    /// is sent to the browser as an error, and changes nothing; so is the save of a user
+    /// whose ``role`` may not edit the app.
     public func saveSegment(named name: String) async {
         guard let store else { return }
+        guard role.canEdit else {
+            send(PageMessage(error: BrowserEventError.notAllowed("save-segment", role: role).description))
+            return
+        }
         let filter = viewModel.query.value.filter
         guard !filter.isEmpty else {
             send(PageMessage(error: "Add a filter first: a segment keeps the filter's conditions."))
@@ -21,9 +26,14 @@ extension DashboardPage {
         await readSavedSegments()
     }
 
-    /// Deletes the app's segment `name`, then lists the app's segments again.
+    /// Deletes the app's segment `name`, then lists the app's segments again; refused, as
+    /// ``saveSegment(named:)`` is, when the user's ``role`` may not edit the app.
     public func deleteSegment(named name: String) async {
         guard let store else { return }
+        guard role.canEdit else {
+            send(PageMessage(error: BrowserEventError.notAllowed("delete-segment", role: role).description))
+            return
+        }
         do {
             try await store.deleteSegment(app: app.id, name: name)
         } catch {

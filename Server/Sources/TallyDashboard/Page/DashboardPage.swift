@@ -25,6 +25,10 @@ public final class DashboardPage: ComponentContext {
     public let eventBus = EventBus()
     /// The app shown.
     public let app: App
+    /// What the signed-in user may do with ``app``: a viewer's page refuses to change the
+    /// app's saved segments and shows no control that would. The server keeps it current
+    /// (see ``LiveSocket``).
+    public var role: AppRole
     /// Where reports are read; `nil` for a page that only renders what it is shown.
     let store: EventStore?
     /// Opens sheets by URL (see ``SheetTarget``).
@@ -55,13 +59,15 @@ public final class DashboardPage: ComponentContext {
     /// its numbers in step with the other pages of `channel`. The filter bar lists
     /// `savedSegments`, and shows `filterNotice`: why the filter of the page's address was
     /// left out. A filter on a property the app does not segment by is left out too, and
-    /// the notice says so.
+    /// the notice says so. The user's `role` says what the page lets them change; the
+    /// server passes the user's own.
     public init(
         app: App, layout: DashboardLayout, query: PageQuery, order: ComponentOrder? = nil, store: EventStore? = nil,
         mediator: Mediator = .dashboard, channel: SyncChannel = SyncChannel(), savedSegments: [SavedSegment] = [],
-        filterNotice: String? = nil
+        filterNotice: String? = nil, role: AppRole = .owner
     ) {
         self.app = app
+        self.role = role
         self.store = store
         self.mediator = mediator
         self.channel = channel

@@ -58,6 +58,8 @@ public final class DashboardViewModel {
     var userTimelineEvents: String?
     /// The user search's answer, and the page query (prefix) it answers.
     var userSearch: (query: PageQuery, report: UserSearchReport)?
+    /// The app's members as the members sheet lists them; `nil` until read.
+    var members: [AppMember]?
     /// The paths sheet's counts, and the page query (range, filter, paths) they answer.
     var paths: (query: PageQuery, report: PathsReport)?
 

@@ -48,6 +48,8 @@ public struct PageQuery: Hashable, Sendable {
         case users(prefix: String)
         /// Where sessions went after a screen or an event, or came from before it.
         case paths(PathQuery)
+        /// The app's members and their roles, which its owners change (`tally://sheet/members`).
+        case members
 
         /// The mediator URL that opens the sheet: `tally://sheet/metric?key=dau`,
         /// `tally://sheet/filter?property=plan`, `tally://sheet/funnel?steps=a,b&window=1h`,
@@ -82,6 +84,7 @@ public struct PageQuery: Hashable, Sendable {
                     Self.encodedItem("start", paths.start), URLQueryItem(name: "kind", value: paths.kind.rawValue),
                     URLQueryItem(name: "direction", value: paths.direction.rawValue), URLQueryItem(name: "depth", value: String(paths.depth)),
                 ]
+            case .members: components.path = "/members"
             }
             return components.url ?? URL(fileURLWithPath: "/")
         }
@@ -108,6 +111,7 @@ public struct PageQuery: Hashable, Sendable {
             case .users(let prefix):
                 [URLQueryItem(name: "sheet", value: "users")] + (prefix.isEmpty ? [] : [URLQueryItem(name: "prefix", value: prefix)])
             case .paths(let paths): [URLQueryItem(name: "sheet", value: "paths")] + paths.queryItems
+            case .members: [URLQueryItem(name: "sheet", value: "members")]
             }
         }
     }
@@ -210,7 +214,8 @@ public struct PageQuery: Hashable, Sendable {
             guard prefix.count <= Self.maximumUserText else { throw .badParameter("prefix", "the start of a user id") }
             sheet = parameters["sheet"] == "user" && !id.isEmpty ? .user(id) : .users(prefix: prefix)
         case "paths": sheet = .paths(try PathQuery(parameters))
-        default: throw .badParameter("sheet", "date, sections, metric, filter, funnel, user, users or paths")
+        case "members": sheet = .members
+        default: throw .badParameter("sheet", "date, sections, metric, filter, funnel, user, users, paths or members")
         }
         if let zone = parameters["tz"], TimeZone(identifier: zone) == nil || zone.count > 64 {
             throw .badParameter("tz", "an IANA time zone such as Europe/Paris")

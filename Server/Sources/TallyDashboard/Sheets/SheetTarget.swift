@@ -9,7 +9,7 @@ import Foundation
 /// timeline at `tally://sheet/user?id=ana` (the id percent-encoded), the user search at
 /// `tally://sheet/users[?prefix=an]` and the paths of a screen or an event at
 /// `tally://sheet/paths?start=Home&kind=screen&direction=after&depth=3` (the start
-/// percent-encoded) — so the page opens a sheet by its address, as a deep link does, and
+/// percent-encoded), and the app's members at `tally://sheet/members` — so the page opens a sheet by its address, as a deep link does, and
 /// knows none of their types.
 ///
 /// Each action takes the page (parameter `page`) and returns the sheet's HTML.
@@ -59,6 +59,9 @@ public final class SheetTarget: MediatorTarget {
                 throw MediatorError.badParameter(name: "start", expected: "a path's start, kind, direction and depth", found: nil)
             }
             return PathsSheet(page: try parameters.value("page"), paths: paths).html
+        }
+        table.mainActorAction("members", allowsURLCalls: true) { _, parameters in
+            MembersSheet(page: try parameters.value("page")).html
         }
     }
 

@@ -40,6 +40,7 @@ enum DashboardViews {
                 "debugButton": debugButton(for: page),
                 "sectionsQuery": page.viewModel.query.value.with { $0.sheet = .sections }.queryString,
                 "usersQuery": page.viewModel.query.value.with { $0.sheet = .users(prefix: "") }.queryString,
+                "membersQuery": page.viewModel.query.value.with { $0.sheet = .members }.queryString, "isOwner": page.role.canManageMembers,
                 "refreshing": page.viewModel.isRefreshing.value, "csrf": csrf, "sections": page.html(styleNonce: styleNonce),
                 "styleNonce": styleNonce, "sheetSlot": page.sheetSlot, "filterBar": filterBar(for: page),
             ])
@@ -65,7 +66,8 @@ enum DashboardViews {
         let segments = savedSegments(for: page, query: query)
         var values: [String: Any] = [
             "chips": chips, "hasChips": !chips.isEmpty, "segments": segments, "hasSegments": !segments.isEmpty,
-            "hasSegmentMenu": !segments.isEmpty || !chips.isEmpty, "maximumNameLength": SavedSegment.maximumNameLength,
+            "hasSegmentMenu": !segments.isEmpty || (!chips.isEmpty && page.role.canEdit), "maximumNameLength": SavedSegment.maximumNameLength,
+            "canEdit": page.role.canEdit, "canSave": !chips.isEmpty && page.role.canEdit,
             "addQuery": query.with { $0.sheet = .filter(property: nil) }.queryString,
             "clearQuery": query.with { $0.filter = SegmentFilter() }.queryString,
             "funnelQuery": query.with { $0.sheet = .funnel(FunnelQuery()) }.queryString,

@@ -17,7 +17,9 @@ public import TallyStore
 ///
 /// It hears new events as ``EventsCommitted`` on `bus` (whoever posts them there: the
 /// `tally` command forwards the store's ``EventStore/commits()``). Routes; every one but the
-/// sign-in page and the assets needs a session:
+/// sign-in page and the assets needs a session, and every one of an app a role in it (see
+/// ``TallyStore/AppRole``): an app the user has no role in answers 404, as one that does not
+/// exist does:
 /// - `GET /login`, `POST /login` (form fields `user`, `password`, `csrf`), `POST /logout`;
 /// - `GET /`: the first app's dashboard;
 /// - `GET /apps/{id}?date=…[&from=…][&compare=1][&tz=…][&debug=1][&filters=…][&sheet=…]` (see ``PageQuery``);

@@ -8,7 +8,7 @@ import TallyStore
 
 /// `GET /apps/{id}/live`: the WebSocket of one open tab.
 ///
-/// The upgrade needs a session and an `Origin` of this server (a page of another site
+/// The upgrade needs a session, a role in the app, and an `Origin` of this server (a page of another site
 /// cannot open it with the user's cookie; see ``isSameOrigin(_:)``). The socket then owns one ``DashboardPage``,
 /// made from the query of the tab's address:
 /// - first it sends the page as the server has it (``DashboardPage/resync``): a tab that
@@ -17,10 +17,13 @@ import TallyStore
 ///   not parse, gets a ``PageMessage`` with its error, and the page keeps working;
 /// - every message of the page goes out in order. A tab that does not read them (more
 ///   than ``queueLimit`` waiting) is closed; when it reconnects it resyncs;
-/// - each message is checked against the session, which must still live, and the user's
-///   message budget (``DashboardServer/messages``); the socket closes within a moment of its
-///   session ending, however it ends (``SessionWatch``). A user opens sockets within the
-///   budget of ``DashboardServer/sockets``.
+/// - each message is checked against the session, which must still live, the user's role in
+///   the app, which must still exist (a revoked role closes the socket, a changed one is
+///   what the page allows from then on), and the user's message budget
+///   (``DashboardServer/messages``); the socket closes within a moment of its session
+///   ending, however it ends (``SessionWatch``). A user opens sockets within the budget of
+///   ``DashboardServer/sockets``. The upgrade of an app the user has no role in is refused
+///   as that of an app that does not exist.
 ///
 /// When the socket closes the page is released and freed.
 struct LiveSocket: Sendable {
@@ -38,14 +41,14 @@ struct LiveSocket: Sendable {
             if let wait = server.sockets.take(1, for: session.user.id, at: Date()) {
                 throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(wait)], message: "Too many pages opened; wait \(wait) s.")
             }
-            _ = try await server.page(request, context: context)
+            _ = try await server.page(request, context: context, user: session.user.id)
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             let request = context.request
             guard let token = server.sessionToken(of: request), let session = try await server.access.session(token: token),
-                let (app, query, notice) = try? await server.page(request, context: context.requestContext)
+                let (app, role, query, notice) = try? await server.page(request, context: context.requestContext, user: session.user.id)
             else { return }
-            let page = await server.makePage(app: app, query: query, user: session.user.id, filterNotice: notice)
+            let page = await server.makePage(app: app, role: role, query: query, user: session.user.id, filterNotice: notice)
             await page.refresh()
             let (messages, queue) = AsyncStream.makeStream(of: PageMessage.self, bufferingPolicy: .bufferingOldest(Self.queueLimit))
             await MainActor.run { [live = server.live] in
@@ -76,6 +79,13 @@ struct LiveSocket: Sendable {
                             try? await outbound.close(.policyViolation, reason: "the session ended")
                             break
                         }
+                        // The user's role is read again: a revoked one closes the socket, a
+                        // changed one is what the page allows from now on.
+                        guard let role = try await server.store.role(of: session.user.id, in: app.id) else {
+                            try? await outbound.close(.policyViolation, reason: "no longer a member of this app")
+                            break
+                        }
+                        await MainActor.run { page.role = role }
                         await Self.receive(message, on: page)
                     }
                 } catch {

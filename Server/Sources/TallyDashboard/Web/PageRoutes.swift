@@ -12,16 +12,16 @@ struct PageRoutes: Sendable {
 
     func add(to router: Router<DashboardRequestContext>) {
         router.get("/") { request, _ in
-            guard try await server.session(of: request) != nil else { return Response.redirect(to: "/login", type: .found) }
-            guard let app = try await server.store.apps().first else {
+            guard let session = try await server.session(of: request) else { return Response.redirect(to: "/login", type: .found) }
+            guard let app = try await server.store.apps(visibleTo: session.user.id).first else {
                 return .html(DashboardViews.render("no-apps", [:]))
             }
             return Response.redirect(to: "/apps/\(app.id.rawValue)", type: .found)
         }
         router.get("/apps/:id") { request, context in
             guard let session = try await server.session(of: request) else { return Response.redirect(to: "/login", type: .found) }
-            let (app, query, notice) = try await server.page(request, context: context)
-            let page = await server.makePage(app: app, query: query, user: session.user.id, filterNotice: notice)
+            let (app, role, query, notice) = try await server.page(request, context: context, user: session.user.id)
+            let page = await server.makePage(app: app, role: role, query: query, user: session.user.id, filterNotice: notice)
             await page.refresh()
             let (csrf, isNew) = server.cookies.csrfToken(of: request)
             var response = await Response.html(styleNonce: { await page.document(csrf: csrf, styleNonce: $0) })
@@ -29,8 +29,8 @@ struct PageRoutes: Sendable {
             return response
         }
         router.get("/apps/:id/metrics/:file") { request, context in
-            guard try await server.session(of: request) != nil else { throw HTTPError(.unauthorized, message: "Sign in first.") }
-            let (app, query, notice) = try await server.page(request, context: context)
+            guard let session = try await server.session(of: request) else { throw HTTPError(.unauthorized, message: "Sign in first.") }
+            let (app, _, query, notice) = try await server.page(request, context: context, user: session.user.id)
             // A download has no page to say that its filter was left out: it is refused instead.
             if let problem = notice ?? DashboardPage.filterProblem(query.filter, app: app) {
                 throw HTTPError(.badRequest, message: "filters: \(problem)")
@@ -54,14 +54,18 @@ struct PageRoutes: Sendable {
 }
 
 extension DashboardServer {
-    /// The app and the query a page request names, and why its filter was left out if it
-    /// does not read (the page then shows every event and says so).
+    /// The app a page request names with `user`'s role in it, the query, and why its filter
+    /// was left out if it does not read (the page then shows every event and says so).
     ///
-    /// - Throws: a 404 for an unknown app, a 400 naming another bad parameter.
-    func page(_ request: Request, context: DashboardRequestContext) async throws -> (App, PageQuery, filterNotice: String?) {
-        guard let id = context.parameters.get("id", as: Int64.self), let app = try await store.app(id: AppID(rawValue: id)) else {
-            throw HTTPError(.notFound, message: "No such app.")
-        }
+    /// - Throws: a 404 for an app that does not exist or in which `user` has no role: the
+    ///   same answer, so a user learns nothing of the apps they may not see; a 400 naming
+    ///   another bad parameter.
+    func page(
+        _ request: Request, context: DashboardRequestContext, user: DashboardUserID
+    ) async throws -> (App, AppRole, PageQuery, filterNotice: String?) {
+        guard let id = context.parameters.get("id", as: Int64.self), let role = try await store.role(of: user, in: AppID(rawValue: id)),
+            let app = try await store.app(id: AppID(rawValue: id))
+        else { throw HTTPError(.notFound, message: "No such app.") }
         var parameters: [String: String] = [:]
         for (name, value) in request.uri.queryParameters where parameters[String(name)] == nil {
             parameters[String(name)] = String(value)
@@ -69,23 +73,23 @@ extension DashboardServer {
         let today = CalendarDay(Date(), in: TimeZone(identifier: parameters["tz"] ?? app.timeZone) ?? .gmt)
         do {
             let (query, ignored) = try PageQuery.reading(parameters, today: today)
-            return (app, query, ignored)
+            return (app, role, query, ignored)
         } catch {
             throw HTTPError(.badRequest, message: error.description)
         }
     }
 
-    /// A page of `app` for `user`, in the user's saved section order, saving the order
-    /// when the user changes it; its filter bar lists the app's saved segments and says
-    /// `filterNotice`.
-    func makePage(app: App, query: PageQuery, user: DashboardUserID, filterNotice: String? = nil) async -> DashboardPage {
+    /// A page of `app` for `user`, whose role in it is `role`, in the user's saved section
+    /// order, saving the order when the user changes it; its filter bar lists the app's saved
+    /// segments and says `filterNotice`.
+    func makePage(app: App, role: AppRole, query: PageQuery, user: DashboardUserID, filterNotice: String? = nil) async -> DashboardPage {
         let saved = try? await store.sectionLayout(user: user, app: app.id).flatMap { try JSONDecoder().decode(ComponentOrder.self, from: $0) }
         // A read that fails leaves the list empty: the page works without it.
         let segments = (try? await store.savedSegments(app: app.id)) ?? []
         return await MainActor.run { [store, layout, channel] in
             let page = DashboardPage(
                 app: app, layout: layout, query: query, order: saved, store: store, channel: channel, savedSegments: segments,
-                filterNotice: filterNotice)
+                filterNotice: filterNotice, role: role)
             // Saves run one after another, so the last order chosen is the one kept.
             var saving: Task<Void, Never>?
             page.orderDidChange = { order in

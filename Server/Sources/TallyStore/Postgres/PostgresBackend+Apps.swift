@@ -80,7 +80,7 @@ extension PostgresBackend {
 
     /// The apps `query` selects as `id, name, time_zone, accepted_event_age, created_at,
     /// segment_properties`.
-    private func apps(_ query: PostgresQuery) async throws -> [App] {
+    func apps(_ query: PostgresQuery) async throws -> [App] {
         try await client.withOpenConnection { [logger] connection in try await Self.apps(query, connection, logger: logger) }
     }
 

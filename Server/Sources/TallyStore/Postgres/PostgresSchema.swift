@@ -179,6 +179,7 @@ enum PostgresSchema {
         (4, bucketLogTails),
         (5, appUserIndexes),
         (6, bucketLogSessions),
+        (7, members),
     ]
 
     /// What migration `version` does after its SQL, in the same transaction: version 2 fills

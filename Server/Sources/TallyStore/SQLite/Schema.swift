@@ -50,6 +50,9 @@ import TallyEvent
 /// - `ingest_health`: per app and bucket of arrival, ingest outcomes (see ``IngestOutcome``)
 ///   counted by reason: at most a few rows per app and 15 minutes with traffic.
 ///
+/// Migration "v8" adds `app_member`: each dashboard user's ``AppRole`` per app (see
+/// ``createMembers(_:)``).
+///
 /// Rollup tables are `WITHOUT ROWID`, clustered on `(app_id, time, …)` so a metrics query reads
 /// one contiguous range. No foreign keys on the hot tables: ``EventStore/insert(_:app:)``
 /// checks the app once per batch instead of once per row.
@@ -269,6 +272,7 @@ enum Schema {
         migrator.registerMigration("v5", migrate: createSavedSegments)
         migrator.registerMigration("v6", migrate: createBucketLogTails)
         migrator.registerMigration("v7", migrate: addSessionsToBucketLogs)
+        migrator.registerMigration("v8", migrate: createMembers)
         return migrator
     }
 

@@ -9,4 +9,4 @@ import Foundation
 /// between databases: its SQL, its transactions and its group commit. Arguments reach a
 /// backend validated; a backend throws ``TallyStoreError`` only for what needs the database
 /// to know (an unknown app or user, a taken name).
-typealias StoreBackend = AppBackend & EventBackend & MetricsBackend & AccountBackend & SavedSegmentBackend
+typealias StoreBackend = AppBackend & EventBackend & MetricsBackend & AccountBackend & SavedSegmentBackend & MemberBackend

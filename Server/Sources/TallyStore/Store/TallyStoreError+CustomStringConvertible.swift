@@ -40,6 +40,8 @@ extension TallyStoreError: CustomStringConvertible {
             "A segment cannot be saved with this filter: \(reason)."
         case .tooManySavedSegments(let id):
             "App \(id.rawValue) keeps \(SavedSegment.maximumPerApp) saved segments, the most it may: delete one first."
+        case .lastOwner(let id):
+            "App \(id.rawValue) needs an owner: make another member its owner first."
         }
     }
 }

@@ -53,4 +53,7 @@ public enum TallyStoreError: Error, Hashable, Sendable {
     case invalidSegmentFilter(String)
     /// An app that keeps ``SavedSegment/maximumPerApp`` saved segments already.
     case tooManySavedSegments(AppID)
+    /// A change that would leave the app without an owner: its only owner cannot be removed
+    /// or given another role.
+    case lastOwner(AppID)
 }

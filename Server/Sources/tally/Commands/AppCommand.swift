@@ -10,7 +10,7 @@ struct AppCommand: AsyncParsableCommand {
         subcommands: [Create.self, Update.self, RotateKeys.self]
     )
 
-    /// `tally app create NAME [--tz Area/City]`: registers an app and prints its keys.
+    /// `tally app create NAME [--tz Area/City] [--owner USER]`: registers an app and prints its keys.
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create an app and print its ingest key and read token (shown only once)."
@@ -25,11 +25,18 @@ struct AppCommand: AsyncParsableCommand {
         @Option(help: "How many days old an event may be and still be accepted.")
         var maxEventAgeDays = App.defaultAcceptedEventAge / 86_400
 
+        @Option(help: "A dashboard user to make the app's owner (only users with a role in an app see it).")
+        var owner: String?
+
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
             let store = try await EventStore(database: database.location())
+            // The owner is looked up first: an unknown name creates no app.
+            var user: DashboardUser?
+            if let owner { user = try await store.dashboardUser(named: owner) }
             let created = try await store.createApp(name: name, timeZone: tz, acceptedEventAge: maxEventAgeDays * 86_400)
+            if let user { try await store.setRole(.owner, of: user.id, in: created.app.id) }
             say(try KeysOutput(created).json)
         }
     }

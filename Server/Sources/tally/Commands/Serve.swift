@@ -163,8 +163,9 @@ struct Serve: AsyncParsableCommand {
             say("tally listening on \(base.absoluteString) (database \(database))")
             if demo {
                 group.addTask {
-                    say(try await DemoData.fill(store: store, server: base, users: demoUsers))
-                    let login = try await DemoData.createUser(access: application.dashboard.access)
+                    let (app, report) = try await DemoData.fill(store: store, server: base, users: demoUsers)
+                    say(report)
+                    let login = try await DemoData.createUser(access: application.dashboard.access, store: store, owning: app)
                     say("dashboard: \(dashboard) (user \(DemoData.userName), \(login))")
                     return .demo
                 }

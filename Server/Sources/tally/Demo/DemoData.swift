@@ -25,21 +25,24 @@ enum DemoData {
     /// The dashboard user the demo creates.
     static let userName = "demo"
 
-    /// Creates the dashboard user ``userName`` with a new password, and returns how to sign
-    /// in: the password, or, when the database has the user already (a second `--demo` on
-    /// the same file), that its password is the one printed then.
-    static func createUser(access: DashboardAccess) async throws -> String {
+    /// Creates the dashboard user ``userName`` with a new password, makes it an owner of
+    /// `app`, and returns how to sign in: the password, or, when the database has the user
+    /// already (a second `--demo` on the same file), that its password is the one printed then.
+    static func createUser(access: DashboardAccess, store: EventStore, owning app: AppID) async throws -> String {
         let password = DashboardAccess.generatePassword()
+        let login: String
         do {
             try await access.createUser(name: userName, password: password)
-            return "password \(password)"
+            login = "password \(password)"
         } catch TallyStoreError.userNameTaken {
-            return "password unchanged since it was created"
+            login = "password unchanged since it was created"
         }
+        if let user = try await store.user(named: userName)?.user { try await store.setRole(.owner, of: user.id, in: app) }
+        return login
     }
 
-    /// Creates the demo app, sends its events, and returns the report to print.
-    static func fill(store: EventStore, server: URL, users: Int) async throws -> String {
+    /// Creates the demo app, sends its events, and returns the app and the report to print.
+    static func fill(store: EventStore, server: URL, users: Int) async throws -> (app: AppID, report: String) {
         let created = try await store.createApp(
             name: "Demo Bookkeeping", timeZone: timeZone, acceptedEventAge: Double(days + 2) * 86_400
         )
@@ -96,11 +99,12 @@ enum DemoData {
                 }
             }
         }
-        return """
+        let report = """
             demo app created and filled: \(sent) events from \(users) users over \(days) days (\(dropped) dropped)
             \(try KeysOutput(created).json)
             try: curl -H 'Authorization: Bearer \(created.readToken)' '\(server.absoluteString)/v1/metrics?date=\(today.shanghaiDay)'
             """
+        return (created.app.id, report)
     }
 }
 

@@ -11,7 +11,7 @@ import Testing
 @testable import TallyDashboard
 @testable import tally
 
-/// A dashboard over a new store: one app with events on 2026-11-20, one user `ana`, and
+/// A dashboard over a new store: one app with events on 2026-11-20, its owner `ana`, and
 /// the server that serves them, with a short live tick.
 struct DashboardFixture {
     static let password = "correct horse battery"
@@ -40,7 +40,8 @@ struct DashboardFixture {
             },
             app: app.app.id)
         let access = DashboardAccess(store: store, passwordCost: 4)
-        try await access.createUser(name: "ana", password: Self.password)
+        let ana = try await access.createUser(name: "ana", password: Self.password)
+        try await store.setRole(.owner, of: ana.id, in: app.app.id)
         // The live test client keeps one connection for the whole test and never reconnects:
         // a test slowed down (ThreadSanitizer, a busy machine) must not find it closed as idle.
         var settings = ServerSettings()

@@ -26,7 +26,8 @@ struct LiveDashboardsTests {
         let access = DashboardAccess(store: store, passwordCost: 4)
         var sessions: [String] = []
         for user in 0..<Self.tabs / 5 {
-            try await access.createUser(name: "user-\(user)", password: "load-test-password")
+            let created = try await access.createUser(name: "user-\(user)", password: "load-test-password")
+            try await store.setRole(.viewer, of: created.id, in: app.app.id)
             sessions.append(try await access.signIn(name: "user-\(user)", password: "load-test-password", from: "127.0.0.1").token)
         }
         // Every tab is on this host's one address: more than one address may hold by default.
