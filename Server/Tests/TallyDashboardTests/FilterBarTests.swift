@@ -55,9 +55,9 @@ import Testing
         return layout
     }()
 
-    func page(_ filter: String = "", sheet: PageQuery.Sheet? = nil, store: EventStore? = nil) throws -> DashboardPage {
+    func page(_ filter: String = "", sheet: PageQuery.Sheet? = nil, store: EventStore? = nil, role: AppRole = .viewer) throws -> DashboardPage {
         let query = PageQuery(date: CalendarDay(Self.day)!, timeZone: "UTC", filter: try SegmentFilter(parsing: filter), sheet: sheet)
-        return DashboardPage(app: app, layout: Self.layout, query: query, store: store)
+        return DashboardPage(app: app, layout: Self.layout, query: query, store: store, role: role)
     }
 
     func report(_ filter: String) async throws -> DayReport {
@@ -366,7 +366,7 @@ import Testing
         #expect(!DashboardViews.filterBar(for: none).contains("Segments"))
         let segment = SavedSegment(name: "Pro on iOS", filter: SegmentFilter([.is("plan", "pro"), .is("platform", "ios")]), createdAt: Date())
         let page = DashboardPage(
-            app: app, layout: Self.layout, query: PageQuery(date: CalendarDay(Self.day)!), savedSegments: [segment])
+            app: app, layout: Self.layout, query: PageQuery(date: CalendarDay(Self.day)!), savedSegments: [segment], role: .editor)
         let bar = DashboardViews.filterBar(for: page)
         #expect(bar.contains(#"data-event="filters" data-value="plan==pro;platform==ios" title="plan is pro; Platform is ios">Pro on iOS</a>"#))
         #expect(bar.contains(#"data-event="delete-segment" data-value="Pro on iOS""#))
@@ -380,7 +380,7 @@ import Testing
     /// The bar's form saves the page's filter under a name, in the store, and the bar lists
     /// it at once; its × deletes it. Refusals are said, and change nothing.
     @Test func aSegmentIsSavedFromTheBarAndDeleted() async throws {
-        let page = try page("plan==pro", store: store)
+        let page = try page("plan==pro", store: store, role: .editor)
         var messages: [PageMessage] = []
         page.outbox = { messages.append($0) }
         #expect(DashboardViews.filterBar(for: page).contains(#"data-event="save-segment""#))
@@ -403,7 +403,7 @@ import Testing
 
         await page.saveSegment(named: "bad\u{7}name")
         #expect(messages.last?.error?.contains("Invalid segment name") == true)
-        let unfiltered = try self.page(store: store)
+        let unfiltered = try self.page(store: store, role: .editor)
         unfiltered.outbox = { messages.append($0) }
         await unfiltered.saveSegment(named: "Everything")
         #expect(messages.last?.error?.hasPrefix("Add a filter first") == true)

@@ -59,12 +59,12 @@ public final class DashboardPage: ComponentContext {
     /// its numbers in step with the other pages of `channel`. The filter bar lists
     /// `savedSegments`, and shows `filterNotice`: why the filter of the page's address was
     /// left out. A filter on a property the app does not segment by is left out too, and
-    /// the notice says so. The user's `role` says what the page lets them change; the
-    /// server passes the user's own.
+    /// the notice says so. The user's `role` says what the page lets them change: the server
+    /// passes the user's own; without one the page is a viewer's, which changes nothing.
     public init(
         app: App, layout: DashboardLayout, query: PageQuery, order: ComponentOrder? = nil, store: EventStore? = nil,
         mediator: Mediator = .dashboard, channel: SyncChannel = SyncChannel(), savedSegments: [SavedSegment] = [],
-        filterNotice: String? = nil, role: AppRole = .owner
+        filterNotice: String? = nil, role: AppRole = .viewer
     ) {
         self.app = app
         self.role = role
