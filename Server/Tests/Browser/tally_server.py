@@ -101,6 +101,17 @@ class TallyServer:
             self._folder.cleanup()
             self._folder = None
 
+    def command(self, *arguments, input=None):
+        """Runs `tally ARGUMENTS --db` the server's database (`user create`, `user grant`, …)
+        and returns its output; fails with the output when it exits non-zero."""
+        database = os.path.join(self._folder.name, "tally.sqlite")
+        done = subprocess.run(
+            [self.binary, *arguments, "--db", database], input=input, capture_output=True, text=True, timeout=60
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"tally {' '.join(arguments)} exited {done.returncode}: {done.stdout}{done.stderr}")
+        return done.stdout
+
     def page(self, path):
         """The absolute URL of `path` on the server."""
         return urllib.parse.urljoin(self.url, path)
@@ -144,15 +155,18 @@ def new_driver(width, height):
     return driver
 
 
-def sign_in(driver, server, password=None, timeout=20):
-    """Signs in through the form (with `password`, the server's when `None`); waits for the
-    dashboard or the form's error, and returns whether the dashboard showed."""
+def sign_in(driver, server, password=None, timeout=20, user=None):
+    """Signs in through the form as `user` with `password` (the server's demo user and its
+    password when `None`); waits for the dashboard, the page of a user without apps or the
+    form's error, and returns whether the dashboard showed."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
     driver.get(server.page("/login"))
-    driver.find_element(By.ID, "user").send_keys(server.user)
+    driver.find_element(By.ID, "user").send_keys(user or server.user)
     driver.find_element(By.ID, "password").send_keys(server.password if password is None else password)
     driver.find_element(By.CSS_SELECTOR, "form#login button[type=submit]").click()
-    WebDriverWait(driver, timeout).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-section], .error"))
+    WebDriverWait(driver, timeout).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, "[data-section], .error") or d.find_elements(By.XPATH, "//h1[.='No apps yet']")
+    )
     return bool(driver.find_elements(By.CSS_SELECTOR, "[data-section]"))

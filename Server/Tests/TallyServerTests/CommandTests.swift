@@ -25,10 +25,11 @@ final class CommandTests {
 
     @Test func appCreatePrintsTheKeysAsJSON() throws {
         let output = try run(["app", "create", "Bills", "--tz", "Asia/Shanghai", "--db", db])
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: String])
-        #expect(json["app"] == "Bills")
-        #expect(json["ingest_key"]?.hasPrefix("ik_") == true)
-        #expect(json["read_token"]?.hasPrefix("rt_") == true)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        #expect(json["app"] as? String == "Bills")
+        #expect(json["app_id"] as? Int == 1)
+        #expect((json["ingest_key"] as? String)?.hasPrefix("ik_") == true)
+        #expect((json["read_token"] as? String)?.hasPrefix("rt_") == true)
     }
 
     @Test func appCreateTakesTheAcceptedEventAge() async throws {
