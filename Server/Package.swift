@@ -123,7 +123,7 @@ let package = Package(
             ],
             resources: [
                 .copy("Resources/default-dashboard.yaml"), .copy("Resources/templates"),
-                .copy("Resources/dashboard.js"), .copy("Resources/dashboard.css"),
+                .copy("Resources/dashboard.js"), .copy("Resources/dashboard.css"), .copy("Resources/icon.svg"),
             ],
             swiftSettings: strict
         ),

@@ -80,6 +80,8 @@ class RoleTests(unittest.TestCase):
         self.assertTrue(driver.find_elements(By.CSS_SELECTOR, "[data-section]"))
         self.assertFalse(driver.find_elements(By.ID, "members-button"))
         self.assertFalse(driver.find_elements(By.CSS_SELECTOR, '[data-event="save-segment"], [data-event="delete-segment"]'))
+        # Nothing the page loads fails (the icon is linked: no request for a missing /favicon.ico).
+        self.assertEqual([e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"], [])
 
     def test_an_owner_adds_a_member_who_then_sees_the_app_and_removes_them(self):
         owner = self.browser()
