@@ -5,6 +5,7 @@ the Members sheet, a removed member's open page losing its live connection.
 Run in Server/: TALLY_BIN=.build/debug/tally python3 -m unittest discover -s Tests/Browser -p 'test_*.py' -v
 """
 
+import json
 import unittest
 
 from selenium.webdriver.common.by import By
@@ -44,6 +45,7 @@ class RoleTests(unittest.TestCase):
             server.command("user", "create", name, "--password-stdin", input=PASSWORD + "\n")
             if role:
                 server.command("user", "grant", name, str(cls.app), role)
+        cls.shop = json.loads(server.command("app", "create", "Shop", "--owner", server.user))["app_id"]
 
     def browser(self):
         driver = new_driver(self.width, self.height)
@@ -79,9 +81,21 @@ class RoleTests(unittest.TestCase):
         self.wait(driver, lambda: self.live(driver) == "open", message="the WebSocket did not open")
         self.assertTrue(driver.find_elements(By.CSS_SELECTOR, "[data-section]"))
         self.assertFalse(driver.find_elements(By.ID, "members-button"))
+        self.assertFalse(driver.find_elements(By.ID, "apps"))  # one app: no app menu, no other app named
+        self.assertNotIn("Shop", driver.page_source)
         self.assertFalse(driver.find_elements(By.CSS_SELECTOR, '[data-event="save-segment"], [data-event="delete-segment"]'))
         # Nothing the page loads fails (the icon is linked: no request for a missing /favicon.ico).
         self.assertEqual([e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"], [])
+
+    def test_the_app_menu_opens_the_users_other_app(self):
+        driver = self.browser()
+        self.assertTrue(sign_in(driver, server))
+        driver.find_element(By.CSS_SELECTOR, "#apps > summary").click()
+        links = driver.find_elements(By.CSS_SELECTOR, "#apps .apps-menu a")
+        self.assertEqual([(a.text, a.get_attribute("aria-current")) for a in links], [("Demo Bookkeeping", "page"), ("Shop", None)])
+        links[1].click()
+        self.wait(driver, lambda: driver.current_url.split("?")[0].endswith(f"/apps/{self.shop}"), message="Shop did not open")
+        self.assertEqual(driver.find_element(By.CSS_SELECTOR, "#apps > summary").text, "Shop")
 
     def test_an_owner_adds_a_member_who_then_sees_the_app_and_removes_them(self):
         owner = self.browser()
@@ -95,10 +109,11 @@ class RoleTests(unittest.TestCase):
         owner.find_element(By.CSS_SELECTOR, "#member-add button[type=submit]").click()
 
         def role_of(member):
-            for row in owner.find_elements(By.CSS_SELECTOR, ".member"):
-                if row.find_element(By.CSS_SELECTOR, ".member-name").text == member:
-                    return Select(row.find_element(By.TAG_NAME, "select")).first_selected_option.get_attribute("value")
-            return None
+            # Read in one step: the sheet's patches replace its rows at any time.
+            return owner.execute_script(
+                "const row = [...document.querySelectorAll('.member')]"
+                ".find(r => r.querySelector('.member-name').textContent === arguments[0]);"
+                "return row ? row.querySelector('select').value : null", member)
 
         self.wait(owner, lambda: role_of("edna") == "editor", message="edna is not listed as an editor")
 

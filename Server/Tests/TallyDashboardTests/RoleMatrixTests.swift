@@ -271,6 +271,30 @@ extension RoleMatrixTests {
     }
 }
 
+extension RoleMatrixTests {
+    /// The header's app menu links the apps the user has a role in, and no other: a user
+    /// with one app has no menu, and never sees the name of an app that is not theirs.
+    @Test func theAppMenuListsOnlyTheUsersApps() async throws {
+        let fixture = try await Self.fixture()
+        let bills = fixture.app.app.id
+        let shop = try await fixture.store.createApp(name: "Shop", timeZone: "UTC", acceptedEventAge: 86_400).app.id
+        let secret = try await fixture.store.createApp(name: "Secret", timeZone: "UTC", acceptedEventAge: 86_400).app.id
+        let ana = try #require(try await fixture.store.user(named: "ana")).user.id
+        try await fixture.store.setRole(.viewer, of: ana, in: shop)
+        let (anas, veras) = try await fixture.test { client in
+            func page(_ user: String) async throws -> String {
+                let cookie = try await client.signIn(user)
+                return try await client.execute(uri: "/apps/\(bills.rawValue)", method: .get, headers: [.cookie: cookie]).text
+            }
+            return (try await page("ana"), try await page("vera"))
+        }
+        #expect(anas.contains(#"<a href="/apps/\#(bills.rawValue)" aria-current="page">Bills &lt;&amp; Co&gt;</a>"#))
+        #expect(anas.contains(#"<a href="/apps/\#(shop.rawValue)">Shop</a>"#))
+        #expect(!anas.contains("Secret") && !anas.contains("/apps/\(secret.rawValue)\""))
+        #expect(!veras.contains(#"id="apps""#) && !veras.contains("Shop") && !veras.contains("Secret"))
+    }
+}
+
 /// The matrix's list of events is the page's: each name is one the page takes.
 @Suite struct BrowserEventNamesTests {
     @MainActor @Test func everyNameListedIsAnEventThePageTakes() {

@@ -29,6 +29,9 @@ public final class DashboardPage: ComponentContext {
     /// app's saved segments and shows no control that would. The server keeps it current
     /// (see ``LiveSocket``).
     public var role: AppRole
+    /// The apps the signed-in user has a role in, by id, ``app`` among them: the header's app
+    /// menu links each when there is more than one. The server sets them; empty otherwise.
+    public var apps: [App] = []
     /// Where reports are read; `nil` for a page that only renders what it is shown.
     let store: EventStore?
     /// Opens sheets by URL (see ``SheetTarget``).

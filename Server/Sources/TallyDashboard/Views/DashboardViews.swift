@@ -37,6 +37,8 @@ enum DashboardViews {
             "page",
             [
                 "appName": page.app.name, "appID": String(page.app.id.rawValue), "dateButton": dateButton(for: page),
+                "hasAppMenu": page.apps.count > 1,
+                "apps": page.apps.map { ["id": String($0.id.rawValue), "name": $0.name, "current": $0.id == page.app.id.production] },
                 "debugButton": debugButton(for: page),
                 "sectionsQuery": page.viewModel.query.value.with { $0.sheet = .sections }.queryString,
                 "usersQuery": page.viewModel.query.value.with { $0.sheet = .users(prefix: "") }.queryString,

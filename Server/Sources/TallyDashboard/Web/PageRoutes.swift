@@ -81,15 +81,17 @@ extension DashboardServer {
 
     /// A page of `app` for `user`, whose role in it is `role`, in the user's saved section
     /// order, saving the order when the user changes it; its filter bar lists the app's saved
-    /// segments and says `filterNotice`.
+    /// segments and says `filterNotice`, and its header links the other apps the user may open.
     func makePage(app: App, role: AppRole, query: PageQuery, user: DashboardUserID, filterNotice: String? = nil) async -> DashboardPage {
         let saved = try? await store.sectionLayout(user: user, app: app.id).flatMap { try JSONDecoder().decode(ComponentOrder.self, from: $0) }
         // A read that fails leaves the list empty: the page works without it.
         let segments = (try? await store.savedSegments(app: app.id)) ?? []
+        let apps = (try? await store.apps(visibleTo: user)) ?? []
         return await MainActor.run { [store, layout, channel] in
             let page = DashboardPage(
                 app: app, layout: layout, query: query, order: saved, store: store, channel: channel, savedSegments: segments,
                 filterNotice: filterNotice, role: role)
+            page.apps = apps
             // Saves run one after another, so the last order chosen is the one kept.
             var saving: Task<Void, Never>?
             page.orderDidChange = { order in
