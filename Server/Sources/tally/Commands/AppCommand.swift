@@ -38,6 +38,9 @@ struct AppCommand: AsyncParsableCommand {
             let created = try await store.createApp(name: name, timeZone: tz, acceptedEventAge: maxEventAgeDays * 86_400)
             if let user { try await store.setRole(.owner, of: user.id, in: created.app.id) }
             say(try KeysOutput(created).json)
+            if user == nil {
+                note("no dashboard user sees app \(created.app.id.rawValue) yet: tally user grant NAME \(created.app.id.rawValue) owner")
+            }
         }
     }
 }

@@ -33,3 +33,9 @@ struct DatabaseOptions: ParsableArguments {
 func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
+
+/// Writes a note for the person at the terminal to standard error, at once, so that
+/// standard output keeps only what a script reads.
+func note(_ line: String) {
+    FileHandle.standardError.write(Data(("tally: " + line + "\n").utf8))
+}
