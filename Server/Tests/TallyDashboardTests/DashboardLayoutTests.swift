@@ -4,13 +4,13 @@ import Testing
 
 @Suite struct DashboardLayoutTests {
     /// The demo app's dashboard reproduces the original app's sections, in its order, and
-    /// adds retention, top events, the live feed and data health.
+    /// adds retention, revenue, top events, the live feed and data health.
     @Test func theDefaultLayoutHasTheOriginalSections() throws {
         let layout = try DashboardLayout(yaml: DashboardLayout.defaultText)
         #expect(layout == DashboardLayout.default)
         #expect(
             layout.sections.map(\.id) == [
-                "app", "versions", "retention", "bills", "bill_funnel", "entry_quality", "ads", "record_time", "sessions", "ratings",
+                "app", "versions", "retention", "revenue", "bills", "bill_funnel", "entry_quality", "ads", "record_time", "sessions", "ratings",
                 "screens", "top_events", "live", "health",
             ])
         #expect(
@@ -24,6 +24,7 @@ import Testing
                         window: FunnelWindow("1h")!)))
         #expect(layout.section("app")?.content == .app)
         #expect(layout.section("retention")?.content == .retention)
+        #expect(layout.section("revenue")?.content == .revenue)
         #expect(layout.section("screens")?.content == .screens(names: ["BillEditor": "Bill editor"]))
         #expect(layout.section("health")?.content == .dataHealth(unreliableShare: 0.05))
         guard case .metrics(let metrics)? = layout.section("entry_quality")?.content else {

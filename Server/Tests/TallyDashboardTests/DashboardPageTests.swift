@@ -39,6 +39,11 @@ import Testing
             appVersion: version, platform: "ios", properties: properties)
     }
 
+    /// The UTC day of `date`, as `YYYY-MM-DD`.
+    static func utcDay(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(timeZone: .gmt).year().month().day())
+    }
+
     /// The ids of the `data-section` elements of `html`, in document order.
     func sectionIDs(_ html: String) -> [String] {
         html.matches(of: /data-section="([^"]+)"/).map { String($0.1) }
@@ -110,6 +115,51 @@ import Testing
             let cohort = matrix.cohorts[matrix.cohorts.count - 1 - group.days]
             #expect((group.firstSeen, group.returned) == (cohort.size, cohort.returning[group.days - 1]))
         }
+    }
+
+    /// The revenue section: paying users, first-time payers, and per currency the revenue
+    /// written with its code and the average per paying user; a later purchase reaches an
+    /// open page as a patch of the tiles it changes.
+    @Test func theRevenueSectionShowsRevenuePerCurrencyAndFollowsNewPurchases() async throws {
+        let noon = try Date("2026-11-20T12:00:00Z", strategy: .iso8601)
+        func purchase(_ user: String, _ revenue: PropertyValue, _ currency: String, at time: Date = noon) -> Event {
+            Self.event("purchase", user: user, at: time, ["revenue": revenue, "currency": .string(currency)])
+        }
+        try await store.insert(
+            [
+                purchase("ann", .string("1234.5"), "EUR"), purchase("bob", .int(3), "eur"), purchase("bob", .double(2.99), "USD"),
+                purchase("cid", .string("9.99"), "USD", at: noon.addingTimeInterval(-86_400)),
+            ], app: app)
+        let page = DashboardPage(date: "2026-11-20")
+        let query = PageQuery(date: CalendarDay("2026-11-20")!, timeZone: "UTC")
+        _ = page.show(try await DayReport.load(from: store, app: app, layout: .default, query: query))
+        #expect(metric("revenue:paying_users", in: page.html) == "2")
+        #expect(metric("revenue:first_time_payers", in: page.html) == "2")
+        #expect(metric("revenue:EUR", in: page.html) == "EUR 1,237.50")
+        #expect(metric("revenue:USD", in: page.html) == "USD 2.99")
+        #expect(page.html.contains("EUR 618.75 per paying user"))
+        #expect(page.html.contains("Daily paying users"), "the chart of the charts' window")
+        // A purchase event without a currency adds nothing, and data health says why.
+        try await store.insert([Self.event("purchase", user: "eve", at: Date(), ["revenue": .int(5)])], app: app)
+        let today = PageQuery(date: CalendarDay(Self.utcDay(Date()))!, timeZone: "UTC")
+        let health = DashboardPage(date: today.date.description)
+        _ = health.show(try await DayReport.load(from: store, app: app, layout: .default, query: today))
+        #expect(metric("health:purchase:purchase_invalid_currency", in: health.html) == "1")
+
+        try await store.insert([purchase("dan", .string("10"), "USD")], app: app)
+        let patches = page.show(try await DayReport.load(from: store, app: app, layout: .default, query: query))
+        #expect(!patches.isEmpty)
+        #expect(metric("revenue:paying_users", in: page.html) == "3")
+        #expect(metric("revenue:USD", in: page.html) == "USD 12.99")
+    }
+
+    /// An app with no purchase says so instead of showing zeros.
+    @Test func theRevenueSectionSaysWhenThereIsNoPurchase() async throws {
+        let page = DashboardPage(date: "2026-11-20")
+        let query = PageQuery(date: CalendarDay("2026-11-20")!, timeZone: "UTC")
+        _ = page.show(try await DayReport.load(from: store, app: app, layout: .default, query: query))
+        #expect(page.html.contains("No purchases in this range."))
+        #expect(metric("revenue:paying_users", in: page.html) == nil)
     }
 
     @Test func aSavedOrderIsShownAndHiddenSectionsAreLeftOut() {

@@ -42,6 +42,7 @@ import Testing
         "POST /v1/batch": .ingestKey, "POST /v1/track": .ingestKey, "POST /v1/identify": .ingestKey, "POST /v1/screen": .ingestKey,
         "POST /v1/page": .ingestKey,
         "GET /v1/metrics": .readToken, "GET /v1/metrics/range": .readToken, "GET /v1/metrics/breakdown": .readToken,
+        "GET /v1/revenue": .readToken,
         "GET /v1/retention": .readToken, "GET /v1/funnels": .readToken, "GET /v1/paths": .readToken, "GET /v1/segments": .readToken,
         "GET /v1/users": .readToken, "GET /v1/users/{user_id}/events": .readToken,
         "PUT /v1/segments/{name}": .readToken, "DELETE /v1/segments/{name}": .readToken, "GET /metrics": .loopbackOrMetricsToken,

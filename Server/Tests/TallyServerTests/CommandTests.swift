@@ -107,6 +107,23 @@ final class CommandTests {
         #expect(help.contains("rebuilds the segment index from the stored raw events"))
     }
 
+    /// `tally app update --purchase-event` names the event revenue counts, says so, keeps the
+    /// other settings, and refuses a name no event may have.
+    @Test func appUpdateSetsThePurchaseEvent() async throws {
+        try run(["app", "create", "Bills", "--db", db])
+        let id = try #require(try await EventStore(path: db).apps().first?.id.rawValue)
+        #expect(try await EventStore(path: db).apps().first?.purchaseEvent == "purchase")
+        let output = try run(["app", "update", "\(id)", "--purchase-event", "subscription_paid", "--db", db])
+        #expect(output.contains("purchase event subscription_paid"))
+        #expect(try await EventStore(path: db).apps().first?.purchaseEvent == "subscription_paid")
+        try run(["app", "update", "\(id)", "--tz", "Asia/Shanghai", "--db", db])
+        #expect(try await EventStore(path: db).apps().first?.purchaseEvent == "subscription_paid")
+        #expect(throws: CommandFailure.self) { try run(["app", "update", "\(id)", "--purchase-event", "", "--db", db]) }
+        #expect(try await EventStore(path: db).apps().first?.purchaseEvent == "subscription_paid")
+        let help = try run(["app", "update", "--help"]).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("--purchase-event <name>"))
+    }
+
     @Test func serveDemoServesTheDemoAppsMetricsAndExportWritesNDJSON() async throws {
         let process = Process()
         process.executableURL = try executable()
@@ -137,6 +154,14 @@ final class CommandTests {
         let range = try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
         #expect(((range["dau"] as? [Int]) ?? []).reduce(0, +) > 0)
         #expect(range["tz"] as? String == "Asia/Shanghai")
+
+        // The demo's paying users buy their plan's months: its dashboard shows revenue.
+        request.url = URL(string: "\(base)/v1/revenue?from=\(utcDay(Date().addingTimeInterval(-40 * 86_400)))&to=\(utcDay(Date()))")!
+        let (revenueBody, revenueResponse) = try await URLSession.shared.data(for: request)
+        #expect((revenueResponse as? HTTPURLResponse)?.statusCode == 200)
+        let revenue = try #require(try JSONSerialization.jsonObject(with: revenueBody) as? [String: Any])
+        #expect((revenue["paying_users"] as? Int ?? 0) > 0)
+        #expect((revenue["currencies"] as? [String: Any])?.isEmpty == false)
 
         process.terminate()
         process.waitUntilExit()

@@ -100,4 +100,33 @@ import Testing
             #expect(test.start == "missing" || paths.sessions > 0, "\(test)")
         }
     }
+
+    /// A store from before revenue (SQLite "v12", PostgreSQL 11) gets every app the default
+    /// purchase event and an empty `purchase` rollup, which the purchases ingested from then
+    /// on fill.
+    @Test(arguments: TestDatabase.all)
+    func purchasesAreAddedToAStoreFromBeforeRevenue(database: TestDatabase) async throws {
+        let url = try await database.makeDatabase()
+        func open() async throws -> EventStore { try await EventStore(database: url) }
+        let app = try await open().createApp(name: "Old").app.id
+        let downgrade = ["ALTER TABLE app DROP COLUMN purchase_event", "DROP TABLE purchase"]
+        if database == .sqlite {
+            try await DatabaseQueue(path: url).write { db in
+                for statement in downgrade + ["DELETE FROM grdb_migrations WHERE identifier = 'v12'"] { try db.execute(sql: statement) }
+            }
+        } else {
+            try await TestDatabase.withClient(on: url) { client in
+                for statement in downgrade + ["DELETE FROM tally_migration WHERE version = 11"] {
+                    try await client.query(PostgresQuery(unsafeSQL: statement))
+                }
+            }
+        }
+        let upgraded = try await open()
+        #expect(try await upgraded.app(id: app)?.purchaseEvent == "purchase")
+        let time = instant("2026-03-01T10:00:00Z")
+        try await upgraded.insert([event(name: "purchase", at: time, properties: ["revenue": "4.5", "currency": "EUR"])], app: app)
+        let revenue = try await upgraded.revenue(app: app, from: "2026-03-01", to: "2026-03-01", timeZone: "UTC")
+        #expect(revenue.currencies["EUR"]?.revenue == "4.5")
+        #expect(revenue.payingUsers == 1)
+    }
 }

@@ -33,7 +33,7 @@ extension DashboardLayout {
     ///     funnel: {steps: [login, "screen_view[screen==BillEditor]", bill_created], window: 1d}
     /// ```
     ///
-    /// A section has one of `metrics`, `builtin` (`app`, `versions`, `retention`, `screens`,
+    /// A section has one of `metrics`, `builtin` (`app`, `versions`, `retention`, `revenue`, `screens`,
     /// `top_events`, `live_feed`, `data_health`) or `funnel`. A metric has one measure:
     /// `count`, `per_user` or `distinct_users` (an event name), or `average`, `empty_share` or
     /// `breakdown` (an event and a property). A funnel has 2 to 10 `steps`, each an event
@@ -73,7 +73,7 @@ extension YamlError {
 private struct LayoutReader {
     private var usedKeys: Set<String> = []
 
-    static let builtins = ["app", "versions", "retention", "screens", "top_events", "live_feed", "data_health"]
+    static let builtins = ["app", "versions", "retention", "revenue", "screens", "top_events", "live_feed", "data_health"]
 
     /// The content of the built-in section `name`, with its options from `fields`.
     private static func builtin(_ name: String, _ fields: Fields) throws(DashboardLayoutError) -> DashboardLayout.Content? {
@@ -83,6 +83,7 @@ private struct LayoutReader {
         case "top_events": return .topEvents
         case "live_feed": return .liveFeed
         case "retention": return .retention
+        case "revenue": return .revenue
         case "screens":
             guard let names = fields.optional("screen_names") else { return .screens(names: [:]) }
             return .screens(names: try names.stringMap())

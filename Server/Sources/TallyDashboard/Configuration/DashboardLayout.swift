@@ -56,6 +56,10 @@ extension DashboardLayout {
         /// Of the users new 1, 7 and 30 days before the day (``DayReport/retentionDays``), the
         /// share who came back on it.
         case retention
+        /// Paying users, first-time payers, and per currency the revenue and the average
+        /// revenue per paying user over the page's range, from the app's purchase events, with
+        /// a daily chart of paying users.
+        case revenue
         /// Accepted, duplicate and rejected events and the SDKs' reported drops; the page
         /// flags the data as unreliable when rejections and drops pass `unreliableShare` of
         /// what was sent.

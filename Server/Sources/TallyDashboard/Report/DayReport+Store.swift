@@ -8,7 +8,7 @@ extension DayReport {
 
     /// Reads what a page of `query` shows: the report of its last day, the range's metrics
     /// when it spans days, the charts' window, the day's data health (of everything the app sent), the latest events, the funnels
-    /// over the range and, when it compares, the previous period; of the app's debug builds
+    /// and the revenue over the range and, when it compares, the previous period; of the app's debug builds
     /// when the query asks. Everything but the data health counts only the query's
     /// ``PageQuery/filter``.
     public static func load(from store: EventStore, app: AppID, layout: DashboardLayout, query: PageQuery) async throws -> DayReport {
@@ -28,6 +28,12 @@ extension DayReport {
             ? store.returningUsers(app: app, date: query.date.description, after: retentionDays, timeZone: zone, filter: filter)
             : []
         async let funnels = funnels(from: store, app: app, layout: layout, query: query)
+        let showsRevenue = layout.sections.contains { $0.content == .revenue }
+        async let revenue =
+            showsRevenue
+            ? store.revenue(app: app, from: query.from.description, to: query.date.description, timeZone: zone, filter: filter) : nil
+        async let revenueTrend =
+            showsRevenue ? store.revenue(app: app, from: start.description, to: query.date.description, timeZone: zone, filter: filter) : nil
         async let range =
             query.days > 1
             ? store.metricsRange(app: app, from: query.from.description, to: query.date.description, timeZone: zone, filter: filter) : nil
@@ -50,6 +56,8 @@ extension DayReport {
         report.latest = try await latest
         report.returning = try await returning
         report.funnels = try await funnels
+        report.revenue = try await revenue
+        report.revenueTrend = try await revenueTrend
         return report
     }
 

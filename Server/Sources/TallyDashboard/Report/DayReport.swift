@@ -31,6 +31,10 @@ public struct DayReport: Hashable, Sendable {
     public var returning: [ReturningUsers]
     /// The layout's funnel sections over the page's range, by section id.
     public var funnels: [String: FunnelReport]
+    /// The revenue of the page's range, when the layout has a revenue section.
+    public var revenue: RevenueMetrics?
+    /// The revenue of the charts' window, when the layout has a revenue section.
+    public var revenueTrend: RevenueMetrics?
 
     /// How many days before the day the retention section looks back, for each of its tiles.
     public static let retentionDays = [1, 7, 30]

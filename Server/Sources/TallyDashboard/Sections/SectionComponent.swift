@@ -94,6 +94,7 @@ public final class SectionComponent: Component, ListComponent, ResponderEventHan
         case .liveFeed: "No events yet: they show here as they arrive."
         case .funnel: "Nobody took the first step in this range."
         case .retention: "No users to follow back yet."
+        case .revenue: "No purchases in this range."
         case .dataHealth: "Nothing was sent on this day."
         }
     }
@@ -131,6 +132,9 @@ public final class SectionComponent: Component, ListComponent, ResponderEventHan
             guard let trend = report.trend else { return nil }
             let chart = TrendChart(dates: trend.dates, values: trend.dau, previous: report.previousTrend?.dau ?? [], title: "Daily active users")
             return Cell("chart", ["html": chart.html])
+        case .revenue:
+            guard let trend = report.revenueTrend, trend.dailyPayingUsers.contains(where: { $0 > 0 }) else { return nil }
+            return Cell("chart", ["html": RevenueTiles.chart(of: trend).html])
         case .dataHealth(let share):
             guard let health = report.health, health.isUnreliable(share: share) else { return nil }
             return Cell("flag", ["text": "Data unreliable", "detail": "rejections and drops over \(Int((share * 100).rounded()))% of events"])
@@ -162,7 +166,7 @@ public final class SectionComponent: Component, ListComponent, ResponderEventHan
             switch section.content {
             case .app: .width(136)
             case .versions, .screens, .topEvents, .liveFeed, .funnel: .columns(1)
-            case .metrics, .retention, .dataHealth: .columns(2)
+            case .metrics, .retention, .revenue, .dataHealth: .columns(2)
             }
         return ComponentLayout(lineSpacing: 8, interitemSpacing: 8, distribution: distribution, itemRatio: .height(72), headerHeight: 32)
     }
@@ -249,6 +253,9 @@ public final class SectionComponent: Component, ListComponent, ResponderEventHan
                 let percent = Int((Double(group.returned) / Double(group.firstSeen) * 100).rounded())
                 return Tile(id: id, label: label, value: "\(percent)%", detail: "\(group.returned) of \(group.firstSeen)", hasDetail: false)
             }
+        case .revenue:
+            guard let revenue = report.revenue, revenue.payingUsers > 0 || !revenue.currencies.isEmpty else { return [] }
+            return RevenueTiles.tiles(of: revenue)
         case .liveFeed:
             let zone = TimeZone(identifier: metrics.timeZone) ?? .gmt
             return report.latest.map { event in
@@ -274,6 +281,7 @@ public final class SectionComponent: Component, ListComponent, ResponderEventHan
             let reasons =
                 ranked(health.rejected).map { ("health:rejected:\($0.key)", "Rejected: \($0.key)", $0.value) }
                 + ranked(health.dropped).map { ("health:dropped:\($0.key)", "Dropped: \($0.key)", $0.value) }
+                + ranked(health.ignoredPurchases).map { ("health:purchase:\($0.key)", "Purchase not counted: \($0.key)", $0.value) }
             return [
                 Tile(id: "health:accepted", label: "Accepted", value: String(health.accepted), hasDetail: false),
                 Tile(id: "health:duplicates", label: "Duplicates", value: String(health.duplicates), hasDetail: false),

@@ -20,7 +20,7 @@ public import TallyStore
 ///   tracking API, `POST /v1/batch`, `/v1/track`, `/v1/identify`, `/v1/screen` and `/v1/page`,
 ///   for apps whose SDK speaks one of them (see ``CompatibilityController``).
 /// - `GET /v1/metrics?date=…[&tz=…]`, `GET /v1/metrics/range?from=…&to=…[&tz=…]`,
-///   `GET /v1/metrics/breakdown`, `GET /v1/retention` and
+///   `GET /v1/metrics/breakdown`, `GET /v1/revenue?from=…&to=…[&tz=…]`, `GET /v1/retention` and
 ///   `GET /v1/funnels?from=…&to=…&steps=a,b,c[&window=SECONDS][&breakdown=PROPERTY]` and
 ///   `GET /v1/paths?from=…&to=…&start=NAME[&kind=event|screen][&direction=after|before][&depth=1…5]`
 ///   with `Authorization: Bearer <read token>`; every one but the breakdown narrowed to a
@@ -91,6 +91,7 @@ public struct TallyServer: Sendable {
         router.get("/v1/metrics") { request, _ in try await metrics.day(request) }
         router.get("/v1/metrics/range") { request, _ in try await metrics.range(request) }
         router.get("/v1/metrics/breakdown") { request, _ in try await metrics.breakdown(request) }
+        router.get("/v1/revenue") { request, _ in try await metrics.revenue(request) }
         router.get("/v1/retention") { request, _ in try await metrics.retention(request) }
         router.get("/v1/funnels") { request, _ in try await metrics.funnel(request) }
         router.get("/v1/paths") { request, _ in try await metrics.paths(request) }

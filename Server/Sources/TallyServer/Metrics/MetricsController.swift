@@ -3,7 +3,7 @@ import Hummingbird
 import TallyEvent
 import TallyStore
 
-/// `GET /v1/metrics`, `GET /v1/metrics/range`, `GET /v1/metrics/breakdown`,
+/// `GET /v1/metrics`, `GET /v1/metrics/range`, `GET /v1/metrics/breakdown`, `GET /v1/revenue`,
 /// `GET /v1/retention`, `GET /v1/funnels` and `GET /v1/paths`: exact metrics of the app whose read token is
 /// presented as `Authorization: Bearer <token>`.
 ///
@@ -31,6 +31,15 @@ struct MetricsController {
         try await answer(request) { app, query, timeZone in
             let days = try required(["from", "to"], in: query)
             return try await store.metricsRange(app: app.id, from: days[0], to: days[1], timeZone: timeZone, filter: try Self.filter(in: query))
+        }
+    }
+
+    /// `?from=YYYY-MM-DD&to=YYYY-MM-DD[&tz=Area/City][&filters=…]`: revenue, paying users and
+    /// first-time payers of the range and of each day (see ``RevenueMetrics``).
+    func revenue(_ request: Request) async throws -> Response {
+        try await answer(request) { app, query, timeZone in
+            let days = try required(["from", "to"], in: query)
+            return try await store.revenue(app: app.id, from: days[0], to: days[1], timeZone: timeZone, filter: try Self.filter(in: query))
         }
     }
 

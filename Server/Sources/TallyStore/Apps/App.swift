@@ -22,6 +22,12 @@ public struct App: Hashable, Sendable {
     /// The properties, beside `app_version` and `platform`, that segments and funnels filter
     /// and break down by.
     public var segmentProperties = SegmentProperties()
+    /// The name of the events that carry a purchase (see ``Purchase``): what revenue is
+    /// counted from. Defaults to ``defaultPurchaseEvent``.
+    public var purchaseEvent = App.defaultPurchaseEvent
+
+    /// The purchase event of a new app: `purchase`.
+    public static let defaultPurchaseEvent = "purchase"
 
     /// The accepted event age of a new app: 30 days.
     public static let defaultAcceptedEventAge: TimeInterval = 30 * 86_400

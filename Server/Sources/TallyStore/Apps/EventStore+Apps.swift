@@ -1,4 +1,5 @@
 public import Foundation
+import TallyEvent
 
 extension EventStore {
     /// Registers an app and returns it with a fresh ingest key and read token.
@@ -57,15 +58,23 @@ extension EventStore {
     /// properties rebuilds, from the stored raw events, what segments and funnels read, in
     /// the same transaction: ingest waits meanwhile (about N seconds per million events).
     ///
+    /// Changing the purchase event changes which events later commits count as purchases:
+    /// purchases already counted stay, and earlier events of the new name are not read again
+    /// (their raw events may be gone).
+    ///
     /// - Throws: ``TallyStoreError/invalidTimeZone(_:)``, ``TallyStoreError/invalidAcceptedEventAge(_:)``,
-    ///   ``TallyStoreError/invalidSegmentProperties(_:)`` or ``TallyStoreError/unknownApp(_:)``.
+    ///   ``TallyStoreError/invalidSegmentProperties(_:)``, ``TallyStoreError/invalidPurchaseEvent(_:)``
+    ///   or ``TallyStoreError/unknownApp(_:)``.
     public func updateApp(
-        _ id: AppID, timeZone: String? = nil, acceptedEventAge: TimeInterval? = nil, segmentProperties: SegmentProperties? = nil
+        _ id: AppID, timeZone: String? = nil, acceptedEventAge: TimeInterval? = nil, segmentProperties: SegmentProperties? = nil,
+        purchaseEvent: String? = nil
     ) async throws -> App {
         if let timeZone { _ = try LocalCalendar(identifier: timeZone) }
         if let acceptedEventAge { try App.validate(acceptedEventAge: acceptedEventAge) }
         try segmentProperties?.validate()
-        return try await backend.updateApp(id, timeZone: timeZone, acceptedEventAge: acceptedEventAge, segmentProperties: segmentProperties)
+        if let purchaseEvent, !Event.isValidName(purchaseEvent) { throw TallyStoreError.invalidPurchaseEvent(purchaseEvent) }
+        return try await backend.updateApp(
+            id, timeZone: timeZone, acceptedEventAge: acceptedEventAge, segmentProperties: segmentProperties, purchaseEvent: purchaseEvent)
     }
 
     /// Replaces an app's ingest key and read token with fresh ones and returns them.

@@ -3,7 +3,7 @@
 ///
 /// Counts are by the instant the server received each batch, not by event timestamps, and
 /// cover the day from local midnight to the next, as in ``DayMetrics``. Encodes to JSON with
-/// the keys `date`, `tz`, `accepted`, `duplicates`, `rejected` and `dropped`.
+/// the keys `date`, `tz`, `accepted`, `duplicates`, `rejected`, `dropped` and `ignored_purchases`.
 public struct DataHealth: Hashable, Sendable {
     /// The day, as `YYYY-MM-DD`.
     public var date: String
@@ -17,6 +17,9 @@ public struct DataHealth: Hashable, Sendable {
     public var rejected: [String: Int]
     /// Events SDKs reported dropping before delivery, by reason (for example `capped-bytes`).
     public var dropped: [String: Int]
+    /// Purchase events stored that add no revenue, by reason (a ``Purchase/Problem``, for
+    /// example `purchase_invalid_currency`); counted among ``accepted``.
+    public var ignoredPurchases: [String: Int] = [:]
 }
 
 // Codable synthesis requires the conformance in the declaring file.
@@ -25,5 +28,19 @@ extension DataHealth: Codable {
     enum CodingKeys: String, CodingKey {
         case date, accepted, duplicates, rejected, dropped
         case timeZone = "tz"
+        case ignoredPurchases = "ignored_purchases"
+    }
+
+    /// Decodes the JSON of ``CodingKeys``; `ignored_purchases`, which earlier versions did not
+    /// write, is empty when absent.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        date = try container.decode(String.self, forKey: .date)
+        timeZone = try container.decode(String.self, forKey: .timeZone)
+        accepted = try container.decode(Int.self, forKey: .accepted)
+        duplicates = try container.decode(Int.self, forKey: .duplicates)
+        rejected = try container.decode([String: Int].self, forKey: .rejected)
+        dropped = try container.decode([String: Int].self, forKey: .dropped)
+        ignoredPurchases = try container.decodeIfPresent([String: Int].self, forKey: .ignoredPurchases) ?? [:]
     }
 }

@@ -61,6 +61,7 @@ extension EventStore {
             case .duplicate: health.duplicates += count
             case .rejected: health.rejected[reason, default: 0] += count
             case .dropped: health.dropped[reason, default: 0] += count
+            case .ignoredPurchase: health.ignoredPurchases[reason, default: 0] += count
             }
         }
         return health

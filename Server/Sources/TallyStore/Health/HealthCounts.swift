@@ -15,6 +15,8 @@ struct HealthCounts: Sendable {
         case rejected = 2
         /// Events an SDK reported dropping before they reached the server, by reason.
         case dropped = 3
+        /// Purchase events stored that add no revenue, by ``Purchase/Problem``.
+        case ignoredPurchase = 4
     }
 
     struct Key: Hashable, Sendable {

@@ -17,7 +17,7 @@ extension PostgresBackend {
     /// The app with this id, or `nil`; for an app's ``AppID/debug`` id, the app with that id.
     func app(id: AppID) async throws -> App? {
         var app = try await apps(
-            "SELECT id, name, time_zone, accepted_event_age, created_at, segment_properties FROM app WHERE id = \(id.production.rawValue)"
+            "SELECT id, name, time_zone, accepted_event_age, created_at, segment_properties, purchase_event FROM app WHERE id = \(id.production.rawValue)"
         ).first
         app?.id = id
         return app
@@ -26,16 +26,20 @@ extension PostgresBackend {
     func app(_ secret: AppSecret, hash: Data) async throws -> App? {
         switch secret {
         case .ingestKey:
-            try await apps("SELECT id, name, time_zone, accepted_event_age, created_at, segment_properties FROM app WHERE ingest_key_hash = \(hash)")
-                .first
+            try await apps(
+                "SELECT id, name, time_zone, accepted_event_age, created_at, segment_properties, purchase_event FROM app WHERE ingest_key_hash = \(hash)"
+            )
+            .first
         case .readToken:
-            try await apps("SELECT id, name, time_zone, accepted_event_age, created_at, segment_properties FROM app WHERE read_token_hash = \(hash)")
-                .first
+            try await apps(
+                "SELECT id, name, time_zone, accepted_event_age, created_at, segment_properties, purchase_event FROM app WHERE read_token_hash = \(hash)"
+            )
+            .first
         }
     }
 
     func apps() async throws -> [App] {
-        try await apps("SELECT id, name, time_zone, accepted_event_age, created_at, segment_properties FROM app ORDER BY id")
+        try await apps("SELECT id, name, time_zone, accepted_event_age, created_at, segment_properties, purchase_event FROM app ORDER BY id")
     }
 
     /// Changes the app's settings in one transaction; when `segmentProperties` differ from
@@ -44,19 +48,20 @@ extension PostgresBackend {
     /// holding both ids' advisory locks as ingest does (see ``PostgresGroupWriter``): ingest of
     /// the app waits meanwhile, then writes under the new properties.
     func updateApp(
-        _ id: AppID, timeZone: String?, acceptedEventAge: TimeInterval?, segmentProperties: SegmentProperties?
+        _ id: AppID, timeZone: String?, acceptedEventAge: TimeInterval?, segmentProperties: SegmentProperties?, purchaseEvent: String?
     ) async throws -> App {
         try await client.transaction(logger: logger) { [logger] connection in
-            if segmentProperties != nil { try await PostgresGroupWriter.lock([id, id.debug], connection, logger: logger) }
+            if segmentProperties != nil || purchaseEvent != nil { try await PostgresGroupWriter.lock([id, id.debug], connection, logger: logger) }
             let stored = try await Self.apps(
-                "SELECT id, name, time_zone, accepted_event_age, created_at, segment_properties FROM app WHERE id = \(id.rawValue)",
+                "SELECT id, name, time_zone, accepted_event_age, created_at, segment_properties, purchase_event FROM app WHERE id = \(id.rawValue)",
                 connection, logger: logger)
             guard let stored = stored.first else { throw TallyStoreError.unknownApp(id) }
             let updated = try await Self.apps(
                 """
                 UPDATE app SET time_zone = coalesce(\(timeZone), time_zone), accepted_event_age = coalesce(\(acceptedEventAge), accepted_event_age),
-                    segment_properties = coalesce(\(segmentProperties?.json), segment_properties)
-                WHERE id = \(id.rawValue) RETURNING id, name, time_zone, accepted_event_age, created_at, segment_properties
+                    segment_properties = coalesce(\(segmentProperties?.json), segment_properties),
+                    purchase_event = coalesce(\(purchaseEvent), purchase_event)
+                WHERE id = \(id.rawValue) RETURNING id, name, time_zone, accepted_event_age, created_at, segment_properties, purchase_event
                 """, connection, logger: logger)
             if let segmentProperties, segmentProperties != stored.segmentProperties {
                 for app in [id, id.debug] {
@@ -72,25 +77,25 @@ extension PostgresBackend {
         let updated = try await apps(
             """
             UPDATE app SET ingest_key_hash = \(ingestKeyHash), read_token_hash = \(readTokenHash)
-            WHERE id = \(id.rawValue) RETURNING id, name, time_zone, accepted_event_age, created_at, segment_properties
+            WHERE id = \(id.rawValue) RETURNING id, name, time_zone, accepted_event_age, created_at, segment_properties, purchase_event
             """)
         guard let app = updated.first else { throw TallyStoreError.unknownApp(id) }
         return app
     }
 
     /// The apps `query` selects as `id, name, time_zone, accepted_event_age, created_at,
-    /// segment_properties`.
+    /// segment_properties, purchase_event`.
     func apps(_ query: PostgresQuery) async throws -> [App] {
         try await client.withOpenConnection { [logger] connection in try await Self.apps(query, connection, logger: logger) }
     }
 
     /// The apps `query` selects on `connection`, as ``apps(_:)`` reads them.
     private static func apps(_ query: PostgresQuery, _ connection: PostgresConnection, logger: Logger) async throws -> [App] {
-        try await connection.query(query, logger: logger).collect(as: (Int64, String, String, Double, Int64, String).self).map {
-            id, name, timeZone, age, createdAt, segmentProperties in
+        try await connection.query(query, logger: logger).collect(as: (Int64, String, String, Double, Int64, String, String).self).map {
+            id, name, timeZone, age, createdAt, segmentProperties, purchaseEvent in
             App(
                 id: AppID(rawValue: id), name: name, timeZone: timeZone, acceptedEventAge: age, createdAt: Date(unixMilliseconds: createdAt),
-                segmentProperties: SegmentProperties(json: segmentProperties))
+                segmentProperties: SegmentProperties(json: segmentProperties), purchaseEvent: purchaseEvent)
         }
     }
 }

@@ -52,7 +52,9 @@ final class PostgresGroupWriter: GroupWriter {
             try await client.transaction(logger: logger) { connection in
                 var writer = Transaction(connection: connection, logger: logger, origin: origin, cache: cache)
                 let outcomes = try await writer.store(group, together: together)
-                try await writer.write(takeHealthCounts())
+                var health = takeHealthCounts()
+                health.merge(writer.health)
+                try await writer.write(health)
                 return (outcomes, writer.cache)
             }
         }
@@ -115,6 +117,8 @@ extension PostgresGroupWriter {
         let logger: Logger
         let origin: String
         var cache: RollupCache
+        /// The purchase events the transaction stored that carry no purchase.
+        var health = HealthCounts()
 
         /// Stores every batch of `group`, then the group's rollups; returns each batch's outcome
         /// in order.
@@ -164,12 +168,12 @@ extension PostgresGroupWriter {
         private mutating func write(_ deltas: [AppID: RollupDelta]) async throws {
             guard !deltas.isEmpty else { return }
             let segmented = Set(deltas.filter { !$0.value.segments.isEmpty }.keys.map(\.production.rawValue)).sorted()
-            var properties: [AppID: SegmentProperties] = [:]
+            var properties: [AppID: (segments: SegmentProperties, purchaseEvent: String)] = [:]
             if !segmented.isEmpty {
-                for try await (id, json) in try await connection.query(
-                    "SELECT id, segment_properties FROM app WHERE id = ANY(\(segmented))", logger: logger
-                ).decode((Int64, String).self) {
-                    properties[AppID(rawValue: id)] = SegmentProperties(json: json)
+                for try await (id, json, purchaseEvent) in try await connection.query(
+                    "SELECT id, segment_properties, purchase_event FROM app WHERE id = ANY(\(segmented))", logger: logger
+                ).decode((Int64, String, String).self) {
+                    properties[AppID(rawValue: id)] = (SegmentProperties(json: json), purchaseEvent)
                 }
             }
             var texts: Set<String> = []
@@ -177,7 +181,9 @@ extension PostgresGroupWriter {
             for (app, delta) in deltas {
                 texts.formUnion(delta.labelTexts)
                 guard !delta.segments.isEmpty else { continue }
-                let plan = delta.segments.plan(properties[app.production] ?? SegmentProperties())
+                let stored = properties[app.production]
+                let plan = delta.segments.plan(stored?.segments ?? SegmentProperties(), purchaseEvent: stored?.purchaseEvent)
+                health.add(purchaseProblems: plan.purchaseProblems, app: app)
                 texts.formUnion(plan.texts)
                 plans[app] = plan
             }

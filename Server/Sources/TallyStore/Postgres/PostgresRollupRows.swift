@@ -36,6 +36,9 @@ struct PostgresRollupRows: RollupRows {
     /// The app's `trait_users` rows by property, fetched with the segment keys.
     private var traitUsers: [Int64: [(value: Int64, users: ByteBuffer)]] = [:]
     private var labels: [Int64: String] = [:]
+    /// The fetched range of `purchase`, and its rows.
+    private var purchaseRange: Range<Int64>?
+    private var purchases = PurchaseRows()
     private var labelIDs: [String: Int64] = [:]
     let logCache: BucketLogCache
 
@@ -168,6 +171,19 @@ struct PostgresRollupRows: RollupRows {
                 rows.traitUsers[property, default: []].append((value, users))
             }
         }
+        if let range = needs.purchases {
+            rows.purchaseRange = range
+            rows.purchases.rows = try await query(
+                """
+                SELECT timestamp, user_number, segment_key, currency, amount FROM purchase
+                WHERE app_id = \(app) AND timestamp >= \(range.lowerBound) AND timestamp < \(range.upperBound) ORDER BY timestamp
+                """, as: (Int64, Int64, Int64, String, Int64).self
+            ).map { PurchaseRow(timestamp: $0.0, user: UInt32($0.1), key: $0.2, currency: $0.3, micros: $0.4) }
+            let earlier: [Int64] = try await query(
+                "SELECT DISTINCT user_number FROM purchase WHERE app_id = \(app) AND timestamp < \(range.lowerBound) AND amount > 0",
+                as: Int64.self)
+            rows.purchases.earlierPayers = Set(earlier.map { UInt32($0) })
+        }
         if !needs.labelTexts.isEmpty {
             for (id, text) in try await query("SELECT id, text FROM label WHERE text = ANY(\(needs.labelTexts))", as: (Int64, String).self) {
                 rows.labelIDs[text] = id
@@ -255,6 +271,11 @@ struct PostgresRollupRows: RollupRows {
 
     func logRevisions(in buckets: Range<Int64>) throws -> [(bucket: Int64, revision: Int64)] {
         try logs(in: buckets).map { ($0.bucket, $0.log.revision) }
+    }
+
+    func purchases(in milliseconds: Range<Int64>) throws -> PurchaseRows {
+        guard let purchaseRange, purchaseRange == milliseconds else { throw RollupNeeds.Unfetched() }
+        return purchases
     }
 
     func forEachDayKeyUsers(in days: Range<Int64>, _ body: (_ key: Int64, _ users: UnsafeRawBufferPointer) throws -> Void) throws {

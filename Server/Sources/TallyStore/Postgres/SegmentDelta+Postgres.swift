@@ -30,6 +30,7 @@ extension SegmentDelta {
         try await database.writeLog(changes.log)
         try await database.writeDayKeys(changes.dayKeys)
         try await database.writeTraits(changes.traits)
+        try await database.writePurchases(changes.purchases)
     }
 
     /// Rebuilds what segments and funnels read for `app` from its raw events, under
@@ -209,6 +210,18 @@ extension PostgresRollupWrites {
 
     /// Stores each user property value that beats the stored one (``SegmentDelta/Trait/beats(_:storedText:)``),
     /// moving its user between the values' `trait_users` sets.
+    /// Inserts `purchases` into `purchase`, in one statement.
+    func writePurchases(_ purchases: [PurchaseRow]) async throws {
+        guard !purchases.isEmpty else { return }
+        try await connection.query(
+            """
+            INSERT INTO purchase (app_id, timestamp, user_number, segment_key, currency, amount)
+            SELECT \(app), * FROM unnest(
+                \(purchases.map(\.timestamp)), \(purchases.map { Int64($0.user) }), \(purchases.map(\.key)),
+                \(purchases.map(\.currency)), \(purchases.map(\.micros)))
+            """, logger: logger)
+    }
+
     func writeTraits(_ traits: [SegmentDelta.TraitKey: SegmentDelta.Trait]) async throws {
         guard !traits.isEmpty else { return }
         let keys = Array(traits.keys)

@@ -13,6 +13,8 @@ struct RollupNeeds: Sendable {
     var userWindows: [Range<Int64>] = []
     /// The texts whose `label` id is looked up.
     var labelTexts: [String] = []
+    /// The milliseconds whose purchases (`purchase`) are read, with who paid before them.
+    var purchases: Range<Int64>?
 
     /// The needs of a computation that reads `buckets` whole: counts, screens, detail and users.
     static func day(_ buckets: Range<Int64>) -> Self {

@@ -48,6 +48,10 @@ protocol RollupRows {
     /// `trait_users` row of the user property whose name has `label` id `property`.
     func forEachTraitUsers(property: Int64, _ body: (_ value: Int64, _ users: UnsafeRawBufferPointer) throws -> Void) throws
 
+    /// The purchases whose milliseconds are in `milliseconds`, ascending by time, and the users
+    /// with a purchase of a positive amount before them (see ``PurchaseRows``).
+    func purchases(in milliseconds: Range<Int64>) throws -> PurchaseRows
+
     /// How many users the app has: their numbers are below it.
     func userCount() throws -> Int
 

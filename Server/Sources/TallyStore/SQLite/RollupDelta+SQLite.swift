@@ -9,7 +9,13 @@ extension RollupDelta {
     /// ``segments`` under the app's `segmentProperties`; without them (migration "v3", which
     /// rebuilds from raw events before the segments' tables exist; migration "v4" rebuilds
     /// those) leaves them out.
-    func write(_ db: Database, app: AppID, cache: inout RollupCache, segmentProperties: SegmentProperties?) throws {
+    ///
+    /// With a `purchaseEvent`, also stores the purchases of the events of that name and counts
+    /// in `health` those that carry none (see ``SegmentDelta``).
+    func write(
+        _ db: Database, app: AppID, cache: inout RollupCache, segmentProperties: SegmentProperties?, purchaseEvent: String? = nil,
+        health: inout HealthCounts
+    ) throws {
         let lookUp = usersToLookUp(app: app, cache: cache)
         let users = try userChanges(
             app: app, stored: lookUp.isEmpty ? [:] : Self.storedUsers(lookUp, db, app: app),
@@ -23,7 +29,10 @@ extension RollupDelta {
         let sets = setChanges(numbers: users.numbers, moves: users.moves)
         try Self.write(sets.buckets, to: "bucket_users", periodColumn: "bucket", db, app: app)
         try Self.write(sets.days, to: "day_users", periodColumn: "day", db, app: app)
-        if let segmentProperties { try segments.write(db, app: app, users: users.numbers, cache: &cache, properties: segmentProperties) }
+        if let segmentProperties {
+            try segments.write(
+                db, app: app, users: users.numbers, cache: &cache, properties: segmentProperties, purchaseEvent: purchaseEvent, health: &health)
+        }
     }
 
     /// The `app_user` rows of `users` that exist.

@@ -36,17 +36,17 @@ extension SQLiteBackend {
     }
 
     func updateApp(
-        _ id: AppID, timeZone: String?, acceptedEventAge: TimeInterval?, segmentProperties: SegmentProperties?
+        _ id: AppID, timeZone: String?, acceptedEventAge: TimeInterval?, segmentProperties: SegmentProperties?, purchaseEvent: String?
     ) async throws -> App {
         try await pool.write { db in
             guard let stored = try App.fetch(db, id: id) else { throw TallyStoreError.unknownApp(id) }
             try db.execute(
                 sql: """
                     UPDATE app SET time_zone = coalesce(?, time_zone), accepted_event_age = coalesce(?, accepted_event_age),
-                        segment_properties = coalesce(?, segment_properties)
+                        segment_properties = coalesce(?, segment_properties), purchase_event = coalesce(?, purchase_event)
                     WHERE id = ?
                     """,
-                arguments: [timeZone, acceptedEventAge, segmentProperties?.json, id.rawValue])
+                arguments: [timeZone, acceptedEventAge, segmentProperties?.json, purchaseEvent, id.rawValue])
             if let segmentProperties, segmentProperties != stored.segmentProperties {
                 for app in [id, id.debug] { try SegmentDelta.rebuild(db, app: app, properties: segmentProperties) }
             }

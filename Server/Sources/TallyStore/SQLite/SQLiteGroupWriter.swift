@@ -28,8 +28,10 @@ final class SQLiteGroupWriter: GroupWriter {
             let outcomes = try await pool.writeWithoutTransaction { db in
                 try cache.withLock { cache in
                     try Self.commitWithoutSync(db) {
-                        let outcomes = try Self.store(takeGroup(), db, cache: &cache)
-                        try takeHealthCounts().write(db)
+                        var health = HealthCounts()
+                        let outcomes = try Self.store(takeGroup(), db, cache: &cache, health: &health)
+                        health.merge(takeHealthCounts())
+                        try health.write(db)
                         return outcomes
                     }
                 }
@@ -61,20 +63,21 @@ final class SQLiteGroupWriter: GroupWriter {
     }
 
     /// Stores every batch of `group`, each in a savepoint, then the group's rollups; returns
-    /// each batch's outcome in order.
+    /// each batch's outcome in order, and adds to `health` the purchase events that carry
+    /// no purchase.
     private static func store(
-        _ group: [IngestBatch], _ db: Database, cache: inout RollupCache
+        _ group: [IngestBatch], _ db: Database, cache: inout RollupCache, health: inout HealthCounts
     ) throws -> [Result<InsertResult, any Error>] {
         var deltas: [AppID: RollupDelta] = [:]
-        // The segment properties of each app of the group, read once.
-        var apps: [AppID: SegmentProperties] = [:]
+        // The segment properties and purchase event of each app of the group, read once.
+        var apps: [AppID: (properties: SegmentProperties, purchaseEvent: String)] = [:]
         let outcomes = group.map { batch in
             Result { () throws -> InsertResult in
                 var accepted: [IngestBatch.Row] = []
                 try db.inSavepoint {
                     if apps[batch.app] == nil {
                         guard let app = try App.fetch(db, id: batch.app) else { throw TallyStoreError.unknownApp(batch.app) }
-                        apps[batch.app] = app.segmentProperties
+                        apps[batch.app] = (app.segmentProperties, app.purchaseEvent)
                     }
                     let insert = try RawStatement(
                         db,
@@ -103,7 +106,11 @@ final class SQLiteGroupWriter: GroupWriter {
                 return batch.result(accepted: accepted, deltas: &deltas)
             }
         }
-        for (app, delta) in deltas { try delta.write(db, app: app, cache: &cache, segmentProperties: apps[app] ?? SegmentProperties()) }
+        for (app, delta) in deltas {
+            try delta.write(
+                db, app: app, cache: &cache, segmentProperties: apps[app]?.properties ?? SegmentProperties(), purchaseEvent: apps[app]?.purchaseEvent,
+                health: &health)
+        }
         return outcomes
     }
 }

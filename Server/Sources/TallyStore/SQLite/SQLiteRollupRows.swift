@@ -106,6 +106,28 @@ struct SQLiteRollupRows: RollupRows {
         while try rows.step() { try rows.withBlob(at: 1) { try body(rows.int64(at: 0), $0) } }
     }
 
+    func purchases(in milliseconds: Range<Int64>) throws -> PurchaseRows {
+        var purchases = PurchaseRows()
+        let rows = try self.rows(
+            sql: """
+                SELECT timestamp, user_number, segment_key, currency, amount FROM purchase
+                WHERE app_id = ?1 AND timestamp >= ?2 AND timestamp < ?3 ORDER BY timestamp
+                """,
+            in: milliseconds)
+        while try rows.step() {
+            purchases.rows.append(
+                PurchaseRow(
+                    timestamp: rows.int64(at: 0), user: UInt32(rows.int64(at: 1)), key: rows.int64(at: 2),
+                    currency: rows.withText(at: 3) { String(decoding: $0, as: UTF8.self) }, micros: rows.int64(at: 4)))
+        }
+        let earlier = try RawStatement.cached(
+            db, sql: "SELECT DISTINCT user_number FROM purchase WHERE app_id = ?1 AND timestamp < ?2 AND amount > 0")
+        earlier.bind(app.rawValue, at: 1)
+        earlier.bind(milliseconds.lowerBound, at: 2)
+        while try earlier.step() { purchases.earlierPayers.insert(UInt32(earlier.int64(at: 0))) }
+        return purchases
+    }
+
     func userCount() throws -> Int {
         let rows = try RawStatement.cached(db, sql: "SELECT coalesce(max(number) + 1, 0) FROM app_user WHERE app_id = ?1")
         rows.bind(app.rawValue, at: 1)

@@ -53,6 +53,9 @@ import TallyEvent
 /// Migration "v8" adds `app_member`: each dashboard user's ``AppRole`` per app (see
 /// ``createMembers(_:)``).
 ///
+/// Migration "v12" adds the app's `purchase_event` and `purchase`, the purchases revenue
+/// reads (see ``createPurchases(_:)``).
+///
 /// Rollup tables are `WITHOUT ROWID`, clustered on `(app_id, time, …)` so a metrics query reads
 /// one contiguous range. No foreign keys on the hot tables: ``EventStore/insert(_:app:)``
 /// checks the app once per batch instead of once per row.
@@ -273,6 +276,7 @@ enum Schema {
         migrator.registerMigration("v6", migrate: createBucketLogTails)
         migrator.registerMigration("v7", migrate: addSessionsToBucketLogs)
         migrator.registerMigration("v8", migrate: createMembers)
+        migrator.registerMigration("v12", migrate: createPurchases)
         return migrator
     }
 
@@ -304,7 +308,8 @@ enum Schema {
                 deltas[AppID(rawValue: rows.int64(at: 1)), default: RollupDelta()].add(event, timestamp: rows.int64(at: 3))
             }
             guard !deltas.isEmpty else { return }
-            for (app, delta) in deltas { try delta.write(db, app: app, cache: &cache, segmentProperties: nil) }
+            var unused = HealthCounts()
+            for (app, delta) in deltas { try delta.write(db, app: app, cache: &cache, segmentProperties: nil, health: &unused) }
             cache.trim()
         }
     }

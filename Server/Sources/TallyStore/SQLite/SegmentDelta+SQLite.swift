@@ -7,9 +7,15 @@ extension SegmentDelta {
     /// under its segment properties `properties`, given the numbers of its users. Call inside
     /// the transaction that inserted the events, after ``RollupDelta``'s user numbers are
     /// written.
-    func write(_ db: Database, app: AppID, users: [String: UInt32], cache: inout RollupCache, properties: SegmentProperties) throws {
+    ///
+    /// With a `purchaseEvent`, also stores the purchases of the events of that name (see
+    /// ``PurchaseRow``) and counts in `health` those that carry none, by reason.
+    func write(
+        _ db: Database, app: AppID, users: [String: UInt32], cache: inout RollupCache, properties: SegmentProperties,
+        purchaseEvent: String? = nil, health: inout HealthCounts
+    ) throws {
         guard !isEmpty else { return }
-        let plan = plan(properties)
+        let plan = plan(properties, purchaseEvent: purchaseEvent)
         let labels = try RollupDelta.resolveLabels(db, Set(plan.texts), cache: &cache)
         let ids = try plan.ids(labels)
         let keys = plan.keyLabels(ids)
@@ -18,6 +24,25 @@ extension SegmentDelta {
         try Self.writeLog(changes.log, db, app: app)
         try Self.writeDayKeys(changes.dayKeys, db, app: app)
         try Self.writeTraits(changes.traits, db, app: app)
+        try Self.writePurchases(changes.purchases, db, app: app)
+        health.add(purchaseProblems: plan.purchaseProblems, app: app)
+    }
+
+    /// Inserts `purchases` into `purchase`.
+    private static func writePurchases(_ purchases: [PurchaseRow], _ db: Database, app: AppID) throws {
+        guard !purchases.isEmpty else { return }
+        let insert = try RawStatement(
+            db,
+            sql: "INSERT INTO purchase (app_id, timestamp, user_number, segment_key, currency, amount) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+        insert.bind(app.rawValue, at: 1)
+        for purchase in purchases {
+            insert.bind(purchase.timestamp, at: 2)
+            insert.bind(Int64(purchase.user), at: 3)
+            insert.bind(purchase.key, at: 4)
+            insert.bind(purchase.currency, at: 5)
+            insert.bind(purchase.micros, at: 6)
+            try insert.execute()
+        }
     }
 
     /// Rebuilds what segments and funnels read for `app` from its raw events, under
@@ -61,7 +86,8 @@ extension SegmentDelta {
                 }
                 numbers[event.userID] = number
             }
-            try delta.write(db, app: app, users: numbers, cache: &cache, properties: properties)
+            var unused = HealthCounts()
+            try delta.write(db, app: app, users: numbers, cache: &cache, properties: properties, health: &unused)
             if numbers.count > RollupCache.maximumEntries { numbers = [:] }
             cache.trim()
         }

@@ -53,6 +53,8 @@ struct SegmentDelta {
         var log: [Int64: [BucketLog.Entry]] = [:]
         /// Users to add per day and key.
         var dayKeys: [DayKey: [UInt32]] = [:]
+        /// The purchases (see ``Plan/purchases``).
+        var purchases: [PurchaseRow] = []
         /// The best value the delta sets per user property of a user.
         var traits: [TraitKey: Trait] = [:]
     }
@@ -85,6 +87,11 @@ struct SegmentDelta {
         fileprivate var traits: [(event: Int, assignment: UserTraits.Assignment, value: Int32)] = []
         /// Each user segment property's index in ``texts``.
         fileprivate var userProperties: [Int32] = []
+        /// The purchase events' indexes and purchases (see ``Purchase``), when the plan was
+        /// made with a purchase event.
+        fileprivate var purchases: [(event: Int, purchase: Purchase)] = []
+        /// The purchase events that carry no purchase, per reason.
+        fileprivate(set) var purchaseProblems: [Purchase.Problem: Int] = [:]
         private var indexes: [String: Int32] = [:]
 
         /// The index of `text` in ``texts``, added if missing.
@@ -128,7 +135,10 @@ struct SegmentDelta {
     /// not at all), and each event's key once, as indexes: the texts were hashed once to list
     /// them and again to look up their ids, and each event's key built as an array of ids and
     /// hashed twice.
-    func plan(_ properties: SegmentProperties) -> Plan {
+    ///
+    /// With a `purchaseEvent`, the plan also reads each event of that name as a ``Purchase``:
+    /// a rebuild, which reads raw events already counted, passes none.
+    func plan(_ properties: SegmentProperties, purchaseEvent: String? = nil) -> Plan {
         var plan = Plan()
         let eventProperties = properties.event.map { plan.index(of: $0) }
         plan.userProperties = properties.user.map { plan.index(of: $0) }
@@ -160,6 +170,12 @@ struct SegmentDelta {
                 keyIndexes[key] = keyIndex
             }
             plan.events.append((plan.index(of: event.name), Self.screen(of: event).map { plan.index(of: $0) } ?? -1, keyIndex))
+            if event.name == purchaseEvent {
+                switch Purchase.read(event.properties) {
+                case .success(let purchase): plan.purchases.append((position, purchase))
+                case .failure(let problem): plan.purchaseProblems[problem, default: 0] += 1
+                }
+            }
             for assignment in UserTraits.assignments(of: event, timestamp: timestamp, properties: properties.user) {
                 plan.traits.append((position, assignment, plan.index(of: assignment.value)))
             }
@@ -188,6 +204,12 @@ struct SegmentDelta {
                     user: user, offset: UInt32(timestamp - bucket * Bucket.milliseconds), name: ids[Int(planned.name)], key: number,
                     screen: planned.screen < 0 ? 0 : ids[Int(planned.screen)], session: session.hash))
             changes.dayKeys[DayKey(day: Bucket.day(of: bucket), key: number), default: []].append(user)
+        }
+        for (position, purchase) in plan.purchases {
+            changes.purchases.append(
+                PurchaseRow(
+                    timestamp: events[position].timestamp, user: numbers[position], key: keyNumbers[Int(plan.events[position].key)],
+                    currency: purchase.currency, micros: purchase.micros))
         }
         for (position, assignment, value) in plan.traits {
             let trait = Trait(value: ids[Int(value)], text: assignment.value, rank: assignment.rank)

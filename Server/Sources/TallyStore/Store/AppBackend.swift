@@ -18,7 +18,7 @@ protocol AppBackend: Sendable {
 
     /// Sets the non-`nil` settings of app `id` and returns it; throws ``TallyStoreError/unknownApp(_:)``.
     func updateApp(
-        _ id: AppID, timeZone: String?, acceptedEventAge: TimeInterval?, segmentProperties: SegmentProperties?
+        _ id: AppID, timeZone: String?, acceptedEventAge: TimeInterval?, segmentProperties: SegmentProperties?, purchaseEvent: String?
     ) async throws -> App
 
     /// Replaces the hashes of app `id`'s secrets and returns it; throws ``TallyStoreError/unknownApp(_:)``.

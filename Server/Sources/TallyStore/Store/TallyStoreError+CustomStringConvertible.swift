@@ -1,3 +1,5 @@
+import TallyEvent
+
 extension TallyStoreError: CustomStringConvertible {
     /// A sentence describing the error, suitable for an API error response.
     public var description: String {
@@ -28,6 +30,8 @@ extension TallyStoreError: CustomStringConvertible {
             "App \(id.rawValue) has 4,294,967,296 users, the most the store can number."
         case .invalidSegmentProperties(let properties):
             "Invalid segment properties \((properties.event + properties.user).joined(separator: ", ")): expected distinct property names other than app_version and platform, at most \(SegmentProperties.maximumEventProperties) event and \(SegmentProperties.maximumUserProperties) user properties."
+        case .invalidPurchaseEvent(let name):
+            "Invalid purchase event \"\(name)\": expected an event name of 1 to \(Event.maximumNameLength) characters without U+0000."
         case .invalidFunnel(let reason):
             "Invalid funnel: \(reason)."
         case .invalidPaths(let reason):

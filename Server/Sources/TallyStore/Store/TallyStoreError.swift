@@ -36,6 +36,8 @@ public enum TallyStoreError: Error, Hashable, Sendable {
     /// dimension, or more than ``SegmentProperties/maximumEventProperties`` or
     /// ``SegmentProperties/maximumUserProperties``.
     case invalidSegmentProperties(SegmentProperties)
+    /// A purchase event name that no event may have (see `Event.isValidName`).
+    case invalidPurchaseEvent(String)
     /// A funnel request out of bounds: fewer than 2 or more than ``EventStore/maximumFunnelSteps``
     /// steps, or a window outside 1 second to ``EventStore/maximumFunnelWindow`` seconds; the text says which.
     case invalidFunnel(String)

@@ -47,11 +47,11 @@ struct AppCommand: AsyncParsableCommand {
 
 extension AppCommand {
     /// `tally app update ID [--tz Area/City] [--max-event-age-days N]
-    /// [--segment-event-property NAME]… [--segment-user-property NAME]… [--clear-segment-properties]`:
-    /// changes an app's settings; a running server sees them within a second.
+    /// [--segment-event-property NAME]… [--segment-user-property NAME]… [--clear-segment-properties]
+    /// [--purchase-event NAME]`: changes an app's settings; a running server sees them within a second.
     struct Update: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Change an app's time zone, accepted event age or segment properties.",
+            abstract: "Change an app's time zone, accepted event age, segment properties or purchase event.",
             discussion: """
                 Segment properties are the properties, beside app_version and platform, that the \
                 metrics' filters= and funnels filter and break down by: event properties (an event's \
@@ -59,7 +59,9 @@ extension AppCommand {
                 of --segment-event-property and --segment-user-property replaces its list when \
                 given; --clear-segment-properties empties both first. Changing them rebuilds the \
                 segment index from the stored raw events, in one transaction during which ingest \
-                waits.
+                waits. The purchase event (purchase by default) is the event whose revenue and \
+                currency properties the revenue metrics count; a new name applies to the events \
+                stored from then on.
                 """
         )
 
@@ -89,6 +91,9 @@ extension AppCommand {
         @Flag(help: "Remove every segment property (before adding those given).")
         var clearSegmentProperties = false
 
+        @Option(help: ArgumentHelp("The event whose revenue and currency properties count as a purchase.", valueName: "name"))
+        var purchaseEvent: String?
+
         @OptionGroup var database: DatabaseOptions
 
         func run() async throws {
@@ -104,11 +109,13 @@ extension AppCommand {
                 if properties != current.segmentProperties { segmentProperties = properties }
             }
             let app = try await store.updateApp(
-                appID, timeZone: tz, acceptedEventAge: maxEventAgeDays.map { $0 * 86_400 }, segmentProperties: segmentProperties)
+                appID, timeZone: tz, acceptedEventAge: maxEventAgeDays.map { $0 * 86_400 }, segmentProperties: segmentProperties,
+                purchaseEvent: purchaseEvent)
             let segments = app.segmentProperties
             say(
                 "app \(app.id.rawValue) (\(app.name)): time zone \(app.timeZone), events accepted up to \(app.acceptedEventAge / 86_400) days old, "
-                    + "segment event properties [\(segments.event.joined(separator: ", "))], user properties [\(segments.user.joined(separator: ", "))]"
+                    + "segment event properties [\(segments.event.joined(separator: ", "))], user properties [\(segments.user.joined(separator: ", "))], "
+                    + "purchase event \(app.purchaseEvent)"
             )
         }
     }

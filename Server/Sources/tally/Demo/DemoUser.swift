@@ -24,12 +24,17 @@ struct DemoUser {
     private(set) var plan: String
     /// The day (from the first demo day) a free user moves to `pro`, if they do.
     private let upgradeDay: Int?
+    /// The day (from the first demo day) the paid plan's next month is due: the user
+    /// purchases it on their first session from then on.
+    private var renewalDay = 0
     private(set) var eras: [Era] = []
 
     /// Versions and the day (from the first demo day) each was released.
     private static let releases = [("3.0.0", 0), ("3.1.0", 12), ("3.2.0", 27), ("3.3.0", 44)]
     private static let labels = ["food", "work", "family"]
     private static let notes = ["breakfast", "lunch", "dinner", "coffee", "metro", "groceries", "rent", "movie", "taxi"]
+    /// A month of each paid plan, per currency.
+    private static let prices = ["USD": ["pro": "3.99", "team": "12.99"], "CNY": ["pro": "28.00", "team": "88.00"]]
     private static let screens = [("Statistics", 0.4), ("Budget", 0.2), ("Calendar", 0.15), ("Settings", 0.1)]
 
     init(number: Int, firstDay: Date, days: Int, random: inout SplitMix64) {
@@ -55,21 +60,34 @@ struct DemoUser {
                 var time = midnight.addingTimeInterval(Double(hour) * 3600 + Double.random(in: 0..<3000, using: &random))
                 let upgrades = upgradeDay.map { day >= $0 && plan == "free" } ?? false
                 if upgrades { plan = "pro" }
-                session(at: &time, first: isFirstSession, identifies: isFirstSession || upgrades, random: &random)
+                let pays = plan != "free" && day >= renewalDay
+                if pays { renewalDay = day + 30 }
+                session(at: &time, first: isFirstSession, identifies: isFirstSession || upgrades, pays: pays, random: &random)
                 isFirstSession = false
             }
         }
     }
 
     /// One session from `time`: a login on the first (and now and then later), an `identify`
-    /// with the user's plan when `identifies`, the home screen, bills, other screens, ads.
-    private mutating func session(at time: inout Date, first: Bool, identifies: Bool, random: inout SplitMix64) {
+    /// with the user's plan when `identifies`, a month of the plan when `pays`, the home
+    /// screen, bills, other screens, ads.
+    private mutating func session(at time: inout Date, first: Bool, identifies: Bool, pays: Bool, random: inout SplitMix64) {
         func send(_ name: String, _ properties: [String: PropertyValue] = [:]) {
             eras[eras.count - 1].events.append(PlannedEvent(time: time, name: name, properties: properties))
             time.addTimeInterval(Double.random(in: 5...90, using: &random))
         }
         // Sent with the SDK's identify(_:properties:) (see DemoData.fill).
         if identifies { send("identify", ["plan": .string(plan)]) }
+        if pays {
+            // A month of the plan, in the store's currency: the App Store's in dollars, the
+            // others' in yuan; now and then refunded at once.
+            let price = Self.prices[platform == "ios" ? "USD" : "CNY"]![plan]!
+            let purchase: [String: PropertyValue] = [
+                "revenue": .string(price), "currency": .string(platform == "ios" ? "USD" : "CNY"), "plan": .string(plan),
+            ]
+            send("purchase", purchase)
+            if random.chance(0.03) { send("purchase", purchase.merging(["revenue": .string("-" + price)]) { $1 }) }
+        }
         if first || random.chance(0.04) {
             send("login", ["method": .string(["phone", "wechat", "apple"].randomElement(using: &random)!)])
         }
