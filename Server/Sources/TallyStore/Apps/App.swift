@@ -22,6 +22,13 @@ public struct App: Hashable, Sendable {
     /// The properties, beside `app_version` and `platform`, that segments and funnels filter
     /// and break down by.
     public var segmentProperties = SegmentProperties()
+    /// How many whole UTC days of raw events the app keeps (see ``RawRetention``); `nil` keeps
+    /// them all, the default. Rollups, and so every metric, are kept whatever it is.
+    public var rawRetentionDays: Int?
+    /// The first instant of the app's kept raw events, once pruning has deleted the events
+    /// before it (or is deleting them); `nil` while no raw event was ever deleted. Exports,
+    /// timelines and property metrics cover only the events from it on, and say so.
+    public var rawEventsKeptSince: Date?
 
     /// The accepted event age of a new app: 30 days.
     public static let defaultAcceptedEventAge: TimeInterval = 30 * 86_400

@@ -53,6 +53,9 @@ import TallyEvent
 /// Migration "v8" adds `app_member`: each dashboard user's ``AppRole`` per app (see
 /// ``createMembers(_:)``).
 ///
+/// Migration "v9" adds each app's raw event retention, `raw_retention_days` and
+/// `raw_kept_since` (see ``addRawRetention(_:)``).
+///
 /// Rollup tables are `WITHOUT ROWID`, clustered on `(app_id, time, …)` so a metrics query reads
 /// one contiguous range. No foreign keys on the hot tables: ``EventStore/insert(_:app:)``
 /// checks the app once per batch instead of once per row.
@@ -273,6 +276,7 @@ enum Schema {
         migrator.registerMigration("v6", migrate: createBucketLogTails)
         migrator.registerMigration("v7", migrate: addSessionsToBucketLogs)
         migrator.registerMigration("v8", migrate: createMembers)
+        migrator.registerMigration("v9", migrate: addRawRetention)
         return migrator
     }
 
