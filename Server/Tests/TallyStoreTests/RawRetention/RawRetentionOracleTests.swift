@@ -35,6 +35,29 @@ import Testing
         for (index, (old, new)) in zip(before, after).enumerated() {
             #expect(old == new, "seed \(seed), \(database), metric \(index)")
         }
+        // And they are those brute force computes from every event ever sent, pruned or not.
+        let oracle = MetricsOracle(events: metricsEvents, timeZone: timeZone)
+        let first = oracle.day(of: Date(unixMilliseconds: MetricsPropertyTests.start))
+        for offset in -1...41 {
+            let date = oracle.day(first, offset: offset)
+            #expect(try await store.metrics(app: metricsApp, date: date, timeZone: timeZone) == oracle.metrics(date: date, timeZone: timeZone))
+        }
+        for period in RetentionPeriod.allCases {
+            let (from, to) = (first, oracle.day(first, offset: 40))
+            #expect(
+                try await store.retention(app: metricsApp, from: from, to: to, timeZone: timeZone, period: period)
+                    == oracle.retention(from: from, to: to, timeZone: timeZone, period: period))
+        }
+        for test in PathOracleTests.cases {
+            let paths = try await store.paths(
+                app: pathsApp, start: test.start, kind: test.kind, direction: test.direction, depth: test.depth, from: "2026-02-09",
+                to: "2026-02-23", timeZone: "UTC", filter: test.filter)
+            guard test.filter.isEmpty else { continue }
+            let expected = PathOracleTests.expected(
+                test, events: Self.deduplicated(pathsEvents), from: instant("2026-02-09T00:00:00Z"), to: instant("2026-02-24T00:00:00Z"))
+            #expect(paths.sessions == expected.sessions, "\(test)")
+            #expect(paths.levels == expected.levels, "\(test)")
+        }
         // The raw events left: exactly each app's (deduplicated) events from its horizon on.
         for (app, events) in [(metricsApp, metricsEvents), (pathsApp, pathsEvents)] {
             let horizon = horizons[app]!
@@ -45,6 +68,12 @@ import Testing
         }
         // Pruning again deletes nothing more and changes nothing.
         #expect(try await store.pruneRawEvents(now: Self.now).deletedEvents == 0)
+    }
+
+    /// The first event of each id, as the store keeps it.
+    static func deduplicated(_ events: [Event]) -> [Event] {
+        var seen = Set<UUID>()
+        return events.filter { seen.insert($0.id).inserted }
     }
 
     /// Every metric of the two apps, in order, as values to compare.
