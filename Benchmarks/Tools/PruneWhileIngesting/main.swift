@@ -45,15 +45,22 @@ let app = try await store.apps()[0].id
 _ = try await store.updateApp(app, acceptedEventAge: 86_400, rawRetention: .days(2))
 let now = Fixtures.start.addingTimeInterval(32 * 86_400)
 
+/// Set once a phase ends; read by its clients before each batch.
+final class StopFlag: Sendable {
+    private let value = Atomic(false)
+    var isSet: Bool { value.load(ordering: .relaxed) }
+    func set() { value.store(true, ordering: .relaxed) }
+}
+
 /// Acknowledgement times, in milliseconds, of every batch sent until `done` is set.
-func ingest(until done: Atomic<Bool>, phase: Int) async throws -> [Double] {
+func ingest(until done: StopFlag, phase: Int) async throws -> [Double] {
     try await withThrowingTaskGroup(of: [Double].self) { group in
         for client in 0..<clients {
             group.addTask {
                 var latencies: [Double] = []
                 var sent = 0
                 let clock = ContinuousClock()
-                while !done.load(ordering: .relaxed) {
+                while !done.isSet {
                     let base = Fixtures.start.addingTimeInterval(58 * 86_400 + Double(phase * 20_000 + client * 5_000))
                     let events = (0..<batchSize).map { index in
                         Event(
@@ -86,25 +93,25 @@ func summary(_ latencies: [Double], over duration: Duration) -> String {
 }
 
 // Ingest alone.
-let baselineDone = Atomic(false)
+let baselineDone = StopFlag()
 let clock = ContinuousClock()
 let baselineStart = clock.now
 async let baseline = ingest(until: baselineDone, phase: 0)
 try await Task.sleep(for: .seconds(seconds))
-baselineDone.store(true, ordering: .relaxed)
+baselineDone.set()
 let baselineLatencies = try await baseline
 let baselineDuration = baselineStart.duration(to: clock.now)
 
 // The same ingest during the prune.
-let pruneDone = Atomic(false)
+let pruneDone = StopFlag()
 let pruneStart = clock.now
 async let during = ingest(until: pruneDone, phase: 1)
 let pruning: RawEventPruning
 do {
     pruning = try await store.pruneRawEvents(now: now)
-    pruneDone.store(true, ordering: .relaxed)
+    pruneDone.set()
 } catch {
-    pruneDone.store(true, ordering: .relaxed)
+    pruneDone.set()
     throw error
 }
 let pruneDuration = pruneStart.duration(to: clock.now)
