@@ -5,7 +5,7 @@
 // The fixture is copied, never opened in place (opening migrates it). The app gets an accepted
 // event age of a day and a retention of two days, and `pruneRawEvents(now:)` runs at
 // 2026-02-02T00:00Z: the horizon is 2026-01-31, so days 0 to 29, about 5.3M events, go. First
-// `SECONDS` seconds (20 by default) of ingest alone, then the same ingest during the prune:
+// `BASELINE_SECONDS` seconds (20 by default) of ingest alone, then the same ingest during the prune:
 // `CLIENTS` clients (4), each sending a batch of `BATCH` events (50) every `PAUSE_MS`
 // milliseconds (25) and waiting for its acknowledgement (durable: the WAL synced). Printed: the
 // prune's time, events deleted, batches and longest batch (the write lock held), and per phase
@@ -20,7 +20,7 @@ import TallyEvent
 import TallyStore
 
 let environment = ProcessInfo.processInfo.environment
-let seconds = environment["SECONDS"].flatMap(Double.init) ?? 20
+let seconds = environment["BASELINE_SECONDS"].flatMap(Double.init) ?? 20
 let clients = environment["CLIENTS"].flatMap(Int.init) ?? 4
 let batchSize = environment["BATCH"].flatMap(Int.init) ?? 50
 let pause = Duration.milliseconds(environment["PAUSE_MS"].flatMap(Int.init) ?? 25)
