@@ -199,6 +199,15 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
+            name: "PruneWhileIngesting",
+            dependencies: [
+                "PipelineWorkload",
+                .product(name: "TallyStore", package: "TallyServer"),
+            ],
+            path: "Tools/PruneWhileIngesting",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
             name: "TimelineOnFixture",
             dependencies: [
                 "PipelineWorkload",

@@ -126,6 +126,21 @@ import Testing
         #expect(free.sheetHTML.contains("<dt>User id</dt>"), "the user is known all the same")
     }
 
+    /// Once the app's raw events before an instant are pruned, a user's timeline ends with
+    /// since when they are kept; a user first seen after it has no such note.
+    @Test func aPrunedTimelineSaysSinceWhenEventsAreKept() async throws {
+        _ = try await store.updateApp(app.id, acceptedEventAge: 86_400, rawRetention: .days(2))
+        // The horizon: 2026-11-20T00:00Z, after ann's two events of 2026-11-19.
+        _ = try await store.pruneRawEvents(now: try Date("2026-11-22T06:00:00Z", strategy: .iso8601))
+        let ann = try await page(.user("ann"))
+        #expect(eventNames(ann.sheetHTML).count == 5)
+        #expect(ann.sheetHTML.contains("Events before 20 Nov 2026, 00:00:00 are no longer kept"))
+        #expect(ann.sheetHTML.contains("are no longer kept"))
+        let bob = try await page(.user("bob"))
+        #expect(eventNames(bob.sheetHTML) == ["login"])
+        #expect(!bob.sheetHTML.contains("no longer kept"))
+    }
+
     /// A user the app does not have — never seen, another app's, or an id longer than any —
     /// is said so, with nothing of another app's user shown.
     @Test(arguments: ["nobody", "zed", String(repeating: "x", count: 300)])

@@ -1,5 +1,6 @@
 import Foundation
 import TallyDashboard
+import TallyEvent
 import TallyServerTesting
 import TallyStore
 import Testing
@@ -122,6 +123,29 @@ final class CommandTests {
         #expect(try await EventStore(path: db).apps().first?.purchaseEvent == "subscription_paid")
         let help = try run(["app", "update", "--help"]).split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(help.contains("--purchase-event <name>"))
+    }
+
+    /// `app update --raw-retention-days` sets, shows and takes back the retention, refuses
+    /// one that does not outlast the accepted age by a day, and `export` says on standard error
+    /// what it no longer has.
+    @Test func appUpdateSetsTheRawRetentionAndExportSaysWhatIsPruned() async throws {
+        try run(["app", "create", "Bills", "--max-event-age-days", "1", "--db", db])
+        let store = try EventStore(path: db)
+        let id = try #require(try await store.apps().first?.id)
+        #expect(try run(["app", "update", "\(id.rawValue)", "--raw-retention-days", "2", "--db", db]).contains("raw events kept 2 days,"))
+        #expect(throws: CommandFailure.self) { try run(["app", "update", "\(id.rawValue)", "--raw-retention-days", "1", "--db", db]) }
+        #expect(throws: CommandFailure.self) { try run(["app", "update", "\(id.rawValue)", "--raw-retention-days", "soon", "--db", db]) }
+        let now = Date()
+        try await store.insert(
+            [now.addingTimeInterval(-5 * 86_400), now].map { Event(id: UUID(), name: "open", timestamp: $0, userID: "u") }, app: id)
+        #expect(try await store.pruneRawEvents(now: now).deletedEvents == 1)
+        let export = try runReadingErrors(["export", "--from", "2000-01-01", "--to", "2100-01-01", "--db", db])
+        #expect(export.output.split(separator: "\n").count == 1)
+        #expect(export.errors.contains("app \(id.rawValue): raw events before "))
+        #expect(export.errors.contains("are no longer kept"))
+        let forever = try run(["app", "update", "\(id.rawValue)", "--raw-retention-days", "forever", "--db", db])
+        #expect(forever.contains("raw events kept forever (kept since "))
+        #expect(try await store.app(id: id)?.rawRetentionDays == nil)
     }
 
     @Test func serveDemoServesTheDemoAppsMetricsAndExportWritesNDJSON() async throws {
@@ -334,17 +358,24 @@ final class CommandTests {
     /// Runs `tally` with `arguments` and returns its standard output.
     @discardableResult
     func run(_ arguments: [String]) throws -> String {
+        try runReadingErrors(arguments).output
+    }
+
+    /// Runs `tally` with `arguments` and returns its standard output and standard error.
+    func runReadingErrors(_ arguments: [String]) throws -> (output: String, errors: String) {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = arguments
         let output = Pipe()
+        let errors = Pipe()
         process.standardOutput = output
-        process.standardError = Pipe()
+        process.standardError = errors
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self)
         guard process.terminationStatus == 0 else { throw CommandFailure(status: process.terminationStatus, output: text) }
-        return text
+        return (text, String(decoding: errorData, as: UTF8.self))
     }
 }

@@ -129,4 +129,45 @@ import Testing
         #expect(revenue.currencies["EUR"]?.revenue == "4.5")
         #expect(revenue.payingUsers == 1)
     }
+
+    /// A "v8" SQLite database gets "v9", the raw event retention: its apps keep every raw
+    /// event, none was pruned, and a retention can then be set.
+    @Test func aV8StoreKeepsEveryRawEventAfterTheUpgrade() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("TallyStoreTests/\(UUID().uuidString).sqlite").path
+        let old = try DatabaseQueue(path: path)
+        try Schema.migrator.migrate(old, upTo: "v8")
+        try await old.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO app (id, name, time_zone, accepted_event_age, ingest_key_hash, read_token_hash, created_at)
+                    VALUES (1, 'Old', 'UTC', 86400, x'01', x'02', 0)
+                    """)
+        }
+        try old.close()
+        let upgraded = try EventStore(path: path)
+        let app = try #require(try await upgraded.app(id: AppID(rawValue: 1)))
+        #expect(app.rawRetentionDays == nil)
+        #expect(app.rawEventsKeptSince == nil)
+        #expect(try await upgraded.updateApp(app.id, rawRetention: .days(2)).rawRetentionDays == 2)
+    }
+
+    /// PostgreSQL's migration 8 does what SQLite's "v9" does.
+    @Test(arguments: TestDatabase.all.filter { $0 == .postgres })
+    func aPostgresDatabaseBeforeMigration8KeepsEveryRawEvent(database: TestDatabase) async throws {
+        let url = try await database.makeDatabase()
+        let app = try await EventStore(database: url).createApp(name: "Old", acceptedEventAge: 86_400).app.id
+        try await TestDatabase.withClient(on: url) { client in
+            for statement in [
+                "ALTER TABLE app DROP COLUMN raw_retention_days", "ALTER TABLE app DROP COLUMN raw_kept_since",
+                "DELETE FROM tally_migration WHERE version = 8",
+            ] {
+                try await client.query(PostgresQuery(unsafeSQL: statement))
+            }
+        }
+        let upgraded = try await EventStore(database: url)
+        let stored = try #require(try await upgraded.app(id: app))
+        #expect(stored.rawRetentionDays == nil)
+        #expect(stored.rawEventsKeptSince == nil)
+        #expect(try await upgraded.updateApp(app, rawRetention: .days(2)).rawRetentionDays == 2)
+    }
 }

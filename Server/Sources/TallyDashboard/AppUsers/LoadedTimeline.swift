@@ -1,3 +1,4 @@
+import Foundation
 import TallyEvent
 import TallyStore
 
@@ -20,6 +21,9 @@ struct LoadedTimeline: Hashable, Sendable {
     var events: [Event]
     /// Where the next read starts; `nil` once the user's oldest event is read.
     var next: UserTimeline.Cursor?
+    /// The first instant of the app's kept raw events when the user was seen before it: the
+    /// user's earlier events are no longer kept.
+    var rawEventsKeptSince: Date?
     /// Why the last read of older events failed, if it did: the events read stay, and the
     /// next read may succeed.
     var failure: String?
@@ -32,6 +36,7 @@ struct LoadedTimeline: Hashable, Sendable {
         properties = page.properties
         events = Array(page.events.prefix(Self.maximumEvents))
         next = page.next
+        rawEventsKeptSince = page.rawEventsKeptSince
     }
 
     /// Whether older events may be read: there are more, and the bound is not reached.
@@ -48,5 +53,6 @@ struct LoadedTimeline: Hashable, Sendable {
     mutating func append(_ page: UserTimeline) {
         events += page.events.prefix(max(0, Self.maximumEvents - events.count))
         next = page.next
+        rawEventsKeptSince = page.rawEventsKeptSince
     }
 }

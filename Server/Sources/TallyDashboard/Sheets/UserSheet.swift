@@ -5,7 +5,9 @@ import TallyStore
 /// by day in the page's time zone and by session, newest first. "Older events" reads the
 /// next page, up to ``LoadedTimeline/maximumEvents``. The page reads it
 /// (``DashboardPage/loadSheetData(force:)``) when the sheet opens and when its query changes.
-/// A user the app does not have is said so, not an error.
+/// A user the app does not have is said so, not an error; under the oldest event, when the
+/// app no longer keeps the user's earlier raw events (its retention), the sheet says since when
+/// they are kept.
 @MainActor
 struct UserSheet {
     let page: DashboardPage
@@ -48,6 +50,9 @@ struct UserSheet {
         }
         if timeline.canReadOlder, let next = timeline.next { values["older"] = next.description }
         if timeline.isAtBound { values["bound"] = LoadedTimeline.maximumEvents }
+        if let keptSince = timeline.rawEventsKeptSince, timeline.next == nil {
+            values["keptSince"] = TimelineView.moment(keptSince, in: zone)
+        }
         if let failure = timeline.failure { values["error"] = failure }
         return values
     }

@@ -94,7 +94,8 @@ struct AppUserBody: Encodable {
 }
 
 /// A timeline page as the API writes it: the user, the events (each in the keys of the NDJSON
-/// export), and `next` when a page follows.
+/// export), `next` when a page follows, and `raw_events_kept_since` when the user's events
+/// before that instant are no longer kept.
 struct UserTimelineBody: Encodable {
     struct User: Encodable {
         let user: AppUserBody
@@ -119,10 +120,19 @@ struct UserTimelineBody: Encodable {
     let user: User
     let events: [Event]
     let next: String?
+    /// When the user's events before an instant are no longer kept (the app's raw event
+    /// retention): that instant, where the timeline ends.
+    let rawEventsKeptSince: Date?
 
     init(_ timeline: UserTimeline) {
         user = User(user: AppUserBody(timeline.user), appVersion: timeline.appVersion, platform: timeline.platform, properties: timeline.properties)
         events = timeline.events
         next = timeline.next?.description
+        rawEventsKeptSince = timeline.rawEventsKeptSince
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case user, events, next
+        case rawEventsKeptSince = "raw_events_kept_since"
     }
 }

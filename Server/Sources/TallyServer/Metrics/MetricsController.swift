@@ -177,7 +177,8 @@ struct MetricsController {
             case "true": app.id = app.id.debug
             case let other?: throw APIError.badRequest("debug must be true or false, not \(other.prefix(40))")
             }
-            return try .json(try await body(app, query, try query.get("tz") ?? app.timeZone))
+            // Times (a breakdown's `raw_events_kept_since`) as ISO 8601, as the other routes write them.
+            return try .json(try await body(app, query, try query.get("tz") ?? app.timeZone), encoder: Response.timeEncoder)
         } catch let error as APIError {
             throw error
         } catch {

@@ -52,7 +52,10 @@ extension EventStore {
         guard let settings = try await self.app(id: app.production) else { throw TallyStoreError.unknownApp(app) }
         guard let (appUser, number, lastDay) = try await backend.appUser(app: app, id: user) else { return nil }
         let traits = try await backend.userTraits(app: app, number: number, properties: settings.segmentProperties.user)
-        let firstDay = Bucket.day(of: Bucket.containing(milliseconds: appUser.firstSeen.unixMilliseconds))
+        // The search starts at the first UTC day the app keeps raw events of: the days before
+        // it have no raw rows left to read.
+        let keptSince = settings.rawEventsKeptSince.flatMap { $0 > appUser.firstSeen ? $0 : nil }
+        let firstDay = Bucket.day(of: Bucket.containing(milliseconds: max(appUser.firstSeen, keptSince ?? .distantPast).unixMilliseconds))
         let search = UserEventSearch(
             store: self, app: app, user: user, number: number, days: firstDay...max(firstDay, lastDay), properties: settings.segmentProperties,
             traits: traits)
@@ -67,6 +70,6 @@ extension EventStore {
         }
         return UserTimeline(
             user: appUser, appVersion: newest?.event.appVersion, platform: newest?.event.platform, properties: traits,
-            events: events.map(\.event), next: next)
+            events: events.map(\.event), next: next, rawEventsKeptSince: keptSince)
     }
 }

@@ -1,3 +1,4 @@
+public import Foundation
 public import TallyEvent
 
 /// One user's events, newest first, a page at a time, and what the store knows of the user:
@@ -14,6 +15,10 @@ public struct UserTimeline: Equatable, Sendable {
     public var events: [Event]
     /// Where the next page starts, for `before`; `nil` after the user's oldest event.
     public var next: Cursor?
+    /// The first instant of the app's kept raw events when the user was seen before it: the
+    /// user's events before it are no longer kept (see ``App/rawEventsKeptSince``), and the
+    /// timeline ends there. `nil` when all of the user's events are kept.
+    public var rawEventsKeptSince: Date?
 
     /// A place in a user's timeline: the page after it starts with the event stored just
     /// before. Written as `TIMESTAMP.SEQUENCE` (milliseconds since 1970, and the event's

@@ -25,10 +25,16 @@ public struct App: Hashable, Sendable {
     /// The name of the events that carry a purchase (see ``Purchase``): what revenue is
     /// counted from. Defaults to ``defaultPurchaseEvent``.
     public var purchaseEvent = App.defaultPurchaseEvent
+    /// How many whole UTC days of raw events the app keeps (see ``RawRetention``); `nil` keeps
+    /// them all, the default. Rollups, and so every metric, are kept whatever it is.
+    public var rawRetentionDays: Int?
+    /// The first instant of the app's kept raw events, once pruning has deleted the events
+    /// before it (or is deleting them); `nil` while no raw event was ever deleted. Exports,
+    /// timelines and property metrics cover only the events from it on, and say so.
+    public var rawEventsKeptSince: Date?
 
     /// The purchase event of a new app: `purchase`.
     public static let defaultPurchaseEvent = "purchase"
-
     /// The accepted event age of a new app: 30 days.
     public static let defaultAcceptedEventAge: TimeInterval = 30 * 86_400
     /// The longest accepted event age: 100 years.

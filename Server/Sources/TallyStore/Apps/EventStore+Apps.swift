@@ -57,24 +57,35 @@ extension EventStore {
     /// rollups are kept in UTC buckets, so nothing is recomputed. Changing the segment
     /// properties rebuilds, from the stored raw events, what segments and funnels read, in
     /// the same transaction: ingest waits meanwhile (about N seconds per million events).
+    /// A raw event retention (``RawRetention``) takes effect at the next pruning
+    /// (``pruneRawEvents(now:)``); ``RawRetention/forever`` stops pruning.
     ///
     /// Changing the purchase event changes which events later commits count as purchases:
     /// purchases already counted stay, and earlier events of the new name are not read again
     /// (their raw events may be gone).
     ///
     /// - Throws: ``TallyStoreError/invalidTimeZone(_:)``, ``TallyStoreError/invalidAcceptedEventAge(_:)``,
-    ///   ``TallyStoreError/invalidSegmentProperties(_:)``, ``TallyStoreError/invalidPurchaseEvent(_:)``
-    ///   or ``TallyStoreError/unknownApp(_:)``.
+    ///   ``TallyStoreError/invalidSegmentProperties(_:)``, ``TallyStoreError/invalidPurchaseEvent(_:)``,
+    ///   ``TallyStoreError/invalidRawRetention(days:acceptedEventAge:)``
+    ///   for a retention shorter than the accepted event age and a day (either changed),
+    ///   ``TallyStoreError/rawEventsPruned(_:keptSince:)`` for new segment properties of an app
+    ///   whose raw events were pruned, or ``TallyStoreError/unknownApp(_:)``.
     public func updateApp(
         _ id: AppID, timeZone: String? = nil, acceptedEventAge: TimeInterval? = nil, segmentProperties: SegmentProperties? = nil,
-        purchaseEvent: String? = nil
+        purchaseEvent: String? = nil, rawRetention: RawRetention? = nil
     ) async throws -> App {
         if let timeZone { _ = try LocalCalendar(identifier: timeZone) }
         if let acceptedEventAge { try App.validate(acceptedEventAge: acceptedEventAge) }
         try segmentProperties?.validate()
         if let purchaseEvent, !Event.isValidName(purchaseEvent) { throw TallyStoreError.invalidPurchaseEvent(purchaseEvent) }
+        if acceptedEventAge != nil || rawRetention != nil {
+            guard let stored = try await backend.app(id: id.production) else { throw TallyStoreError.unknownApp(id) }
+            let retention = rawRetention ?? stored.rawRetentionDays.map(RawRetention.days) ?? .forever
+            try App.validate(rawRetention: retention, acceptedEventAge: acceptedEventAge ?? stored.acceptedEventAge)
+        }
         return try await backend.updateApp(
-            id, timeZone: timeZone, acceptedEventAge: acceptedEventAge, segmentProperties: segmentProperties, purchaseEvent: purchaseEvent)
+            id, timeZone: timeZone, acceptedEventAge: acceptedEventAge, segmentProperties: segmentProperties, purchaseEvent: purchaseEvent,
+            rawRetention: rawRetention)
     }
 
     /// Replaces an app's ingest key and read token with fresh ones and returns them.

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// A day's events of one name by the value of one property, as returned by
 /// ``EventStore/breakdown(app:event:property:date:timeZone:limit:)``.
 ///
@@ -7,7 +9,8 @@
 /// and the number `3` are one value.
 ///
 /// Encodes to JSON with the keys `top` (objects with `value`, `events` and `users`),
-/// `other_values`, `other_events`, `other_users` and `missing`.
+/// `other_values`, `other_events`, `other_users`, `missing`, and `raw_events_kept_since` when
+/// the app no longer keeps the raw events of the day's start.
 public struct Breakdown: Hashable, Sendable, Codable {
     /// One property value with its events and users.
     public struct Entry: Hashable, Sendable, Codable {
@@ -30,10 +33,14 @@ public struct Breakdown: Hashable, Sendable, Codable {
     public var otherUsers: Int
     /// Events without the property, or with `null`.
     public var missing: Int
+    /// The first instant of the app's kept raw events, when the day starts before it: the
+    /// counts cover only the day's events from it on (see ``App/rawEventsKeptSince``).
+    public var rawEventsKeptSince: Date? = nil
 
     /// The JSON keys of the metrics API.
     enum CodingKeys: String, CodingKey {
         case top, missing
+        case rawEventsKeptSince = "raw_events_kept_since"
         case otherValues = "other_values"
         case otherEvents = "other_events"
         case otherUsers = "other_users"

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Metrics of one property over a day's raw events of one name, for the metrics a dashboard
 /// configures (an average amount, how often a note is left empty, a breakdown by screen).
 ///
@@ -93,7 +95,15 @@ extension EventStore {
             otherValues: others.count,
             otherEvents: others.reduce(0) { $0 + $1.value.events },
             otherUsers: others.reduce(into: Set<String>()) { $0.formUnion($1.value.users) }.count,
-            missing: missing)
+            missing: missing,
+            rawEventsKeptSince: try await rawEventsKeptSince(app: app, from: milliseconds.lowerBound))
+    }
+
+    /// The first instant of `app`'s kept raw events if it is after `start` (milliseconds since
+    /// 1970), else `nil`.
+    func rawEventsKeptSince(app: AppID, from start: Int64) async throws -> Date? {
+        guard let keptSince = try await backend.app(id: app)?.rawEventsKeptSince, keptSince.unixMilliseconds > start else { return nil }
+        return keptSince
     }
 
     /// The most values ``breakdown(app:event:property:date:timeZone:limit:filter:)`` lists.

@@ -33,7 +33,7 @@ extension PostgresBackend {
     func apps(visibleTo user: DashboardUserID) async throws -> [App] {
         try await apps(
             """
-            SELECT id, name, time_zone, accepted_event_age, created_at, segment_properties, purchase_event FROM app
+            SELECT \(unescaped: Self.appColumns) FROM app
             WHERE id IN (SELECT app_id FROM app_member WHERE user_id = \(user.rawValue)) ORDER BY id
             """)
     }

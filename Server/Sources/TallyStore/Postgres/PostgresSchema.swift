@@ -180,6 +180,7 @@ enum PostgresSchema {
         (5, appUserIndexes),
         (6, bucketLogSessions),
         (7, members),
+        (8, rawRetention),
         (11, purchases),
     ]
 

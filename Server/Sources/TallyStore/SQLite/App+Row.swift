@@ -3,14 +3,16 @@ import GRDB
 
 extension App {
     /// The columns ``init(row:)`` reads, in order.
-    static let columns = "id, name, time_zone, accepted_event_age, created_at, segment_properties, purchase_event"
+    static let columns =
+        "id, name, time_zone, accepted_event_age, created_at, segment_properties, purchase_event, raw_retention_days, raw_kept_since"
 
     /// Decodes a row selected with ``columns``.
     init(row: Row) {
         self.init(
             id: AppID(rawValue: row[0]), name: row[1], timeZone: row[2],
             acceptedEventAge: row[3], createdAt: Date(unixMilliseconds: row[4]),
-            segmentProperties: SegmentProperties(json: row[5]), purchaseEvent: row[6])
+            segmentProperties: SegmentProperties(json: row[5]), purchaseEvent: row[6], rawRetentionDays: row[7],
+            rawEventsKeptSince: (row[8] as Int64?).map(Date.init(unixMilliseconds:)))
     }
 
     /// The app with this id, or `nil`; for an app's ``AppID/debug`` id, the app with that id.

@@ -36,18 +36,26 @@ extension SQLiteBackend {
     }
 
     func updateApp(
-        _ id: AppID, timeZone: String?, acceptedEventAge: TimeInterval?, segmentProperties: SegmentProperties?, purchaseEvent: String?
+        _ id: AppID, timeZone: String?, acceptedEventAge: TimeInterval?, segmentProperties: SegmentProperties?, purchaseEvent: String?,
+        rawRetention: RawRetention?
     ) async throws -> App {
         try await pool.write { db in
             guard let stored = try App.fetch(db, id: id) else { throw TallyStoreError.unknownApp(id) }
+            let rebuilds = segmentProperties.map { $0 != stored.segmentProperties } ?? false
+            if rebuilds, let keptSince = stored.rawEventsKeptSince {
+                throw TallyStoreError.rawEventsPruned(id, keptSince: keptSince.unixMilliseconds)
+            }
             try db.execute(
                 sql: """
                     UPDATE app SET time_zone = coalesce(?, time_zone), accepted_event_age = coalesce(?, accepted_event_age),
-                        segment_properties = coalesce(?, segment_properties), purchase_event = coalesce(?, purchase_event)
+                        segment_properties = coalesce(?, segment_properties), purchase_event = coalesce(?, purchase_event),
+                        raw_retention_days = CASE WHEN ? THEN ? ELSE raw_retention_days END
                     WHERE id = ?
                     """,
-                arguments: [timeZone, acceptedEventAge, segmentProperties?.json, purchaseEvent, id.rawValue])
-            if let segmentProperties, segmentProperties != stored.segmentProperties {
+                arguments: [
+                    timeZone, acceptedEventAge, segmentProperties?.json, purchaseEvent, rawRetention != nil, rawRetention?.storedDays, id.rawValue,
+                ])
+            if let segmentProperties, rebuilds {
                 for app in [id, id.debug] { try SegmentDelta.rebuild(db, app: app, properties: segmentProperties) }
             }
             return try App.fetch(db, id: id)!

@@ -53,6 +53,9 @@ import TallyEvent
 /// Migration "v8" adds `app_member`: each dashboard user's ``AppRole`` per app (see
 /// ``createMembers(_:)``).
 ///
+/// Migration "v9" adds each app's raw event retention, `raw_retention_days` and
+/// `raw_kept_since` (see ``addRawRetention(_:)``).
+///
 /// Migration "v12" adds the app's `purchase_event` and `purchase`, the purchases revenue
 /// reads (see ``createPurchases(_:)``).
 ///
@@ -276,6 +279,7 @@ enum Schema {
         migrator.registerMigration("v6", migrate: createBucketLogTails)
         migrator.registerMigration("v7", migrate: addSessionsToBucketLogs)
         migrator.registerMigration("v8", migrate: createMembers)
+        migrator.registerMigration("v9", migrate: addRawRetention)
         migrator.registerMigration("v12", migrate: createPurchases)
         return migrator
     }

@@ -16,9 +16,12 @@ protocol AppBackend: Sendable {
     /// All apps, by id.
     func apps() async throws -> [App]
 
-    /// Sets the non-`nil` settings of app `id` and returns it; throws ``TallyStoreError/unknownApp(_:)``.
+    /// Sets the non-`nil` settings of app `id` and returns it; throws ``TallyStoreError/unknownApp(_:)``,
+    /// or ``TallyStoreError/rawEventsPruned(_:keptSince:)`` for changed segment properties of an
+    /// app with pruned raw events.
     func updateApp(
-        _ id: AppID, timeZone: String?, acceptedEventAge: TimeInterval?, segmentProperties: SegmentProperties?, purchaseEvent: String?
+        _ id: AppID, timeZone: String?, acceptedEventAge: TimeInterval?, segmentProperties: SegmentProperties?, purchaseEvent: String?,
+        rawRetention: RawRetention?
     ) async throws -> App
 
     /// Replaces the hashes of app `id`'s secrets and returns it; throws ``TallyStoreError/unknownApp(_:)``.

@@ -1,3 +1,4 @@
+import Foundation
 import TallyEvent
 
 extension TallyStoreError: CustomStringConvertible {
@@ -46,6 +47,10 @@ extension TallyStoreError: CustomStringConvertible {
             "App \(id.rawValue) keeps \(SavedSegment.maximumPerApp) saved segments, the most it may: delete one first."
         case .lastOwner(let id):
             "App \(id.rawValue) needs an owner: make another member its owner first."
+        case .invalidRawRetention(let days, let age):
+            "Invalid raw event retention of \(days) days: expected 1 to \(RawRetention.maximumDays) days, and at least a day more than the accepted event age (\((age / 86_400).formatted()) days), so that a repeated event is always recognized."
+        case .rawEventsPruned(let id, let keptSince):
+            "App \(id.rawValue) no longer keeps its raw events before \(Date(unixMilliseconds: keptSince).formatted(.iso8601)): changing its segment properties would rebuild the segment index from the kept events alone and lose the segments of the earlier ones."
         }
     }
 }

@@ -58,4 +58,12 @@ public enum TallyStoreError: Error, Hashable, Sendable {
     /// A change that would leave the app without an owner: its only owner cannot be removed
     /// or given another role.
     case lastOwner(AppID)
+    /// A raw event retention outside 1 to ``RawRetention/maximumDays`` days, or that would not
+    /// keep events a day longer than the app's accepted event age (seconds), so that a repeated
+    /// event id is always recognized.
+    case invalidRawRetention(days: Int, acceptedEventAge: Double)
+    /// Segment properties cannot change for an app whose raw events before `keptSince`
+    /// (milliseconds since 1970) were deleted: the rebuild reads raw events, and would lose the
+    /// segments of the deleted period.
+    case rawEventsPruned(AppID, keptSince: Int64)
 }

@@ -49,8 +49,8 @@ struct TallyApplication {
         return router
     }
 
-    /// The Hummingbird application: ``router()``, the pages' WebSocket upgrades, and the
-    /// services the routes need.
+    /// The Hummingbird application: ``router()``, the pages' WebSocket upgrades, the services
+    /// the routes need, and ``RawEventPruner``.
     ///
     /// - Parameter onRunning: Called once the server listens, with the bound port.
     func build(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
@@ -64,7 +64,7 @@ struct TallyApplication {
                 HTTP1WebSocketUpgradeChannel(responder: $0, webSocketResponder: sockets, configuration: .init(http1: http1))
             },
             configuration: settings.application(logger: logger),
-            services: [CommitForwarder(store: store, bus: bus)] + dashboard.services,
+            services: [CommitForwarder(store: store, bus: bus), RawEventPruner(store: store)] + dashboard.services,
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )

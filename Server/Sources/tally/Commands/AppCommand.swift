@@ -46,12 +46,12 @@ struct AppCommand: AsyncParsableCommand {
 }
 
 extension AppCommand {
-    /// `tally app update ID [--tz Area/City] [--max-event-age-days N]
+    /// `tally app update ID [--tz Area/City] [--max-event-age-days N] [--raw-retention-days N|forever]
     /// [--segment-event-property NAME]… [--segment-user-property NAME]… [--clear-segment-properties]
     /// [--purchase-event NAME]`: changes an app's settings; a running server sees them within a second.
     struct Update: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Change an app's time zone, accepted event age, segment properties or purchase event.",
+            abstract: "Change an app's time zone, accepted event age, raw event retention, segment properties or purchase event.",
             discussion: """
                 Segment properties are the properties, beside app_version and platform, that the \
                 metrics' filters= and funnels filter and break down by: event properties (an event's \
@@ -59,9 +59,17 @@ extension AppCommand {
                 of --segment-event-property and --segment-user-property replaces its list when \
                 given; --clear-segment-properties empties both first. Changing them rebuilds the \
                 segment index from the stored raw events, in one transaction during which ingest \
-                waits. The purchase event (purchase by default) is the event whose revenue and \
-                currency properties the revenue metrics count; a new name applies to the events \
-                stored from then on.
+                waits; it is refused once the app's raw events were pruned, since the rebuild \
+                would lose the segments of the deleted period. The purchase event (purchase by \
+                default) is the event whose revenue and currency properties the revenue metrics \
+                count; a new name applies to the events stored from then on.
+
+                --raw-retention-days N keeps the raw events of the last N whole UTC days (at \
+                least a day more than the accepted event age): `tally serve` deletes older ones \
+                at start and hourly. Metrics, retention, funnels, paths and segments are kept \
+                whole; exports, user timelines and property breakdowns cover the kept days and \
+                say so. --raw-retention-days forever (the default) stops pruning; deleted events \
+                stay deleted.
                 """
         )
 
@@ -73,6 +81,9 @@ extension AppCommand {
 
         @Option(help: "How many days old an event may be and still be accepted.")
         var maxEventAgeDays: Double?
+
+        @Option(help: ArgumentHelp("How many whole UTC days of raw events to keep, or forever.", valueName: "days|forever"))
+        var rawRetentionDays: RawRetention?
 
         @Option(
             name: .customLong("segment-event-property"),
@@ -110,10 +121,11 @@ extension AppCommand {
             }
             let app = try await store.updateApp(
                 appID, timeZone: tz, acceptedEventAge: maxEventAgeDays.map { $0 * 86_400 }, segmentProperties: segmentProperties,
-                purchaseEvent: purchaseEvent)
+                purchaseEvent: purchaseEvent, rawRetention: rawRetentionDays)
             let segments = app.segmentProperties
             say(
                 "app \(app.id.rawValue) (\(app.name)): time zone \(app.timeZone), events accepted up to \(app.acceptedEventAge / 86_400) days old, "
+                    + "raw events \(app.rawRetentionText), "
                     + "segment event properties [\(segments.event.joined(separator: ", "))], user properties [\(segments.user.joined(separator: ", "))], "
                     + "purchase event \(app.purchaseEvent)"
             )

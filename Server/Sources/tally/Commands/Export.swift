@@ -2,7 +2,9 @@ public import ArgumentParser
 import Foundation
 import TallyStore
 
-/// `tally export --from --to [--format ndjson|csv]`: writes raw events to standard output.
+/// `tally export --from --to [--format ndjson|csv]`: writes raw events to standard output, and
+/// to standard error, for an app whose raw events before an instant after `--from` were pruned,
+/// that they are not exported.
 struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write the raw events of a time range as NDJSON (one JSON object per line) or CSV."
@@ -31,6 +33,11 @@ struct Export: AsyncParsableCommand {
         let output = FileHandle.standardOutput
         if format == .csv { try output.write(contentsOf: Array(ExportFormat.csvHeader.utf8)) }
         for app in apps {
+            if let keptSince = app.rawEventsKeptSince, keptSince > start {
+                let note =
+                    "app \(app.id.rawValue): raw events before \(keptSince.formatted(.iso8601)) are no longer kept (retention), so they are not exported\n"
+                try FileHandle.standardError.write(contentsOf: Array(note.utf8))
+            }
             _ = try await store.write(app: app.id, from: start, to: end, as: format) { try output.write(contentsOf: $0) }
         }
     }
