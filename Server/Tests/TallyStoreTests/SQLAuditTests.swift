@@ -12,7 +12,7 @@ import Testing
     static let reviewed: Set<String> = [
         "App.columns", "Event.columns", "columns", "column", "condition", "Self.eventsWithProperty", "table", "periodColumn",
         "keyColumn", "partition.table", "range.lowerBound", "range.upperBound", "unescaped: Self.eventColumns",
-        #"latestFirst ? "DESC" : "ASC""#,
+        #"latestFirst ? "DESC" : "ASC""#, "unescaped: table", "unescaped: column", "unescaped: keyColumn", "selected",
     ]
 
     @Test func sqlInterpolatesOnlyReviewedConstants() throws {

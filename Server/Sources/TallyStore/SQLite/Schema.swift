@@ -51,7 +51,8 @@ import TallyEvent
 ///   counted by reason: at most a few rows per app and 15 minutes with traffic.
 ///
 /// Migration "v8" adds `app_member`: each dashboard user's ``AppRole`` per app (see
-/// ``createMembers(_:)``).
+/// ``createMembers(_:)``). Migration "v10" adds `user_deletion`, the records of deletions of
+/// a user's data (see ``createUserDeletions(_:)``).
 ///
 /// Rollup tables are `WITHOUT ROWID`, clustered on `(app_id, time, …)` so a metrics query reads
 /// one contiguous range. No foreign keys on the hot tables: ``EventStore/insert(_:app:)``
@@ -273,6 +274,7 @@ enum Schema {
         migrator.registerMigration("v6", migrate: createBucketLogTails)
         migrator.registerMigration("v7", migrate: addSessionsToBucketLogs)
         migrator.registerMigration("v8", migrate: createMembers)
+        migrator.registerMigration("v10", migrate: createUserDeletions)
         return migrator
     }
 

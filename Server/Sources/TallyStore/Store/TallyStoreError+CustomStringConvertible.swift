@@ -42,6 +42,8 @@ extension TallyStoreError: CustomStringConvertible {
             "App \(id.rawValue) keeps \(SavedSegment.maximumPerApp) saved segments, the most it may: delete one first."
         case .lastOwner(let id):
             "App \(id.rawValue) needs an owner: make another member its owner first."
+        case .unknownAppUser(let id):
+            "The app has no user \(String(reflecting: id))."
         }
     }
 }

@@ -56,4 +56,6 @@ public enum TallyStoreError: Error, Hashable, Sendable {
     /// A change that would leave the app without an owner: its only owner cannot be removed
     /// or given another role.
     case lastOwner(AppID)
+    /// The app has no user (of its events) with this id, in either build.
+    case unknownAppUser(String)
 }
