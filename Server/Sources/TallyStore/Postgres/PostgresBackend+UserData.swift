@@ -142,27 +142,40 @@ struct PostgresUserDeletion {
     /// written with a new revision so that no ``BucketLogCache`` entry serves the old one.
     private func removeFromLogs(_ removal: inout UserRemoval, buckets: [Int64]) async throws {
         guard !buckets.isEmpty else { return }
-        var logs: [Int64: BucketLog] = [:]
-        for (bucket, events) in try await rows(
+        var logs: [Int64: ByteBuffer] = [:]
+        var tails: [Int64: [BucketLog.Entry]] = [:]
+        for (bucket, events, isTail) in try await rows(
             """
-            SELECT bucket, events FROM bucket_log WHERE app_id = \(app) AND bucket = ANY(\(buckets))
-            UNION ALL SELECT bucket, events FROM bucket_log_tail WHERE app_id = \(app) AND bucket = ANY(\(buckets))
-            """, as: (Int64, ByteBuffer).self)
+            SELECT bucket, events, false FROM bucket_log WHERE app_id = \(app) AND bucket = ANY(\(buckets))
+            UNION ALL SELECT bucket, events, true FROM bucket_log_tail WHERE app_id = \(app) AND bucket = ANY(\(buckets))
+            """, as: (Int64, ByteBuffer, Bool).self)
         {
-            logs[bucket, default: BucketLog()].merge(try events.withUnsafeReadableBytes { try BucketLog(encoded: $0) }.entries)
+            if isTail {
+                tails[bucket, default: []] += try events.withUnsafeReadableBytes { try BucketLog(encoded: $0) }.entries
+            } else {
+                logs[bucket] = events
+            }
         }
         var replaced: [(bucket: Int64, events: ByteBuffer)] = []
         var deleted: [Int64] = []
-        for (bucket, log) in logs {
-            switch removal.log(log, bucket: bucket) {
+        for (bucket, bytes) in logs {
+            let change: RowChange<[UInt8]>
+            if let tail = tails[bucket] {
+                var log = BucketLog(tail)
+                log.merge(try bytes.withUnsafeReadableBytes { try BucketLog(encoded: $0) }.entries)
+                change = removal.log(log, bucket: bucket)
+            } else {
+                change = try bytes.withUnsafeReadableBytes { try removal.log(encoded: $0, bucket: bucket) }
+            }
+            switch change {
             case .unchanged: continue
-            case .replaced(let log): replaced.append((bucket, ByteBuffer(bytes: log.encoded)))
+            case .replaced(let log): replaced.append((bucket, ByteBuffer(bytes: log)))
             case .deleted: deleted.append(bucket)
             }
         }
         try await execute(
             """
-            WITH cleared AS (DELETE FROM bucket_log_tail WHERE app_id = \(app) AND bucket = ANY(\(buckets))),
+            WITH cleared AS (DELETE FROM bucket_log_tail WHERE app_id = \(app) AND bucket = ANY(\(replaced.map(\.bucket) + deleted))),
             deleted AS (DELETE FROM bucket_log WHERE app_id = \(app) AND bucket = ANY(\(deleted)))
             UPDATE bucket_log t SET revision = nextval('bucket_log_revision'), events = r.events
             FROM unnest(\(replaced.map(\.bucket)), \(replaced.map(\.events))) AS r (bucket, events)
@@ -179,13 +192,13 @@ struct PostgresUserDeletion {
             "SELECT bucket, names, versions FROM bucket_activity WHERE app_id = \(app) AND bucket = ANY(\(buckets))",
             as: (Int64, ByteBuffer, ByteBuffer).self)
         {
-            let stored = try names.withUnsafeReadableBytes { names in
-                try versions.withUnsafeReadableBytes { try BucketActivity(names: names, versions: $0) }
+            let change = try names.withUnsafeReadableBytes { names in
+                try versions.withUnsafeReadableBytes { try removal.activity(names: names, versions: $0) }
             }
-            switch removal.activity(stored) {
+            switch change {
             case .unchanged: continue
             case .replaced(let activity):
-                replaced.append((bucket, ByteBuffer(bytes: activity.encodedNames), ByteBuffer(bytes: activity.encodedVersions)))
+                replaced.append((bucket, ByteBuffer(bytes: activity.names), ByteBuffer(bytes: activity.versions)))
             case .deleted: deleted.append(bucket)
             }
         }

@@ -149,31 +149,38 @@ extension SQLiteBackend {
     /// written with a new revision so that no ``BucketLogCache`` entry serves the old one.
     private static func removeFromLogs(_ removal: inout UserRemoval, buckets: [Int64], _ db: Database, app: AppID) throws {
         guard !buckets.isEmpty else { return }
-        let read = try RawStatement(
-            db,
-            sql: """
-                SELECT events FROM bucket_log WHERE app_id = ?1 AND bucket = ?2
-                UNION ALL SELECT events FROM bucket_log_tail WHERE app_id = ?1 AND bucket = ?2
-                """)
-        read.bind(app.rawValue, at: 1)
+        let readLog = try RawStatement(db, sql: "SELECT events FROM bucket_log WHERE app_id = ?1 AND bucket = ?2")
+        let readTails = try RawStatement(db, sql: "SELECT events FROM bucket_log_tail WHERE app_id = ?1 AND bucket = ?2")
+        readLog.bind(app.rawValue, at: 1)
+        readTails.bind(app.rawValue, at: 1)
         let revision = try RawStatement(db, sql: "UPDATE bucket_log_revision SET revision = revision + 1 RETURNING revision")
             .executeReturningRow { $0.int64(at: 0) }
         for bucket in buckets {
-            read.bind(bucket, at: 2)
-            var log = BucketLog()
-            try read.forEachRow { row in log.merge(try row.withBlob(at: 0) { try BucketLog(encoded: $0) }.entries) }
-            let change = removal.log(log, bucket: bucket)
+            readLog.bind(bucket, at: 2)
+            readTails.bind(bucket, at: 2)
+            var tails: [BucketLog.Entry] = []
+            try readTails.forEachRow { row in tails += try row.withBlob(at: 0) { try BucketLog(encoded: $0) }.entries }
+            let change: RowChange<[UInt8]>
+            if tails.isEmpty {
+                change =
+                    try readLog.executeReturningFirstRow { row in try row.withBlob(at: 0) { try removal.log(encoded: $0, bucket: bucket) } }
+                    ?? .unchanged
+            } else {
+                var log = BucketLog(tails)
+                try readLog.forEachRow { row in log.merge(try row.withBlob(at: 0) { try BucketLog(encoded: $0) }.entries) }
+                change = removal.log(log, bucket: bucket)
+            }
             let arguments: StatementArguments = [app.rawValue, bucket]
             switch change {
             case .unchanged: continue
-            case .replaced(let log):
+            case .replaced(let bytes):
                 try db.execute(
                     sql: "REPLACE INTO bucket_log (app_id, bucket, revision, events) VALUES (?, ?, ?, ?)",
-                    arguments: arguments + [revision, Data(log.encoded)])
+                    arguments: arguments + [revision, Data(bytes)])
             case .deleted:
                 try db.execute(sql: "DELETE FROM bucket_log WHERE app_id = ? AND bucket = ?", arguments: arguments)
             }
-            try db.execute(sql: "DELETE FROM bucket_log_tail WHERE app_id = ? AND bucket = ?", arguments: arguments)
+            if !tails.isEmpty { try db.execute(sql: "DELETE FROM bucket_log_tail WHERE app_id = ? AND bucket = ?", arguments: arguments) }
         }
     }
 
@@ -184,16 +191,16 @@ extension SQLiteBackend {
         for bucket in buckets {
             read.bind(bucket, at: 2)
             guard
-                let stored = try read.executeReturningFirstRow({ row in
-                    try row.withBlob(at: 0) { names in try row.withBlob(at: 1) { try BucketActivity(names: names, versions: $0) } }
+                let change = try read.executeReturningFirstRow({ row in
+                    try row.withBlob(at: 0) { names in try row.withBlob(at: 1) { try removal.activity(names: names, versions: $0) } }
                 })
             else { continue }
-            switch removal.activity(stored) {
+            switch change {
             case .unchanged: continue
             case .replaced(let activity):
                 try db.execute(
                     sql: "UPDATE bucket_activity SET names = ?, versions = ? WHERE app_id = ? AND bucket = ?",
-                    arguments: [Data(activity.encodedNames), Data(activity.encodedVersions), app.rawValue, bucket])
+                    arguments: [Data(activity.names), Data(activity.versions), app.rawValue, bucket])
             case .deleted:
                 try db.execute(sql: "DELETE FROM bucket_activity WHERE app_id = ? AND bucket = ?", arguments: [app.rawValue, bucket])
             }

@@ -16,7 +16,16 @@ extension Schema {
                     events INTEGER NOT NULL
                 );
                 CREATE INDEX user_deletion_by_app ON user_deletion(app_id, id);
-                CREATE TABLE user_number_floor (
+                """)
+        try createUserNumberFloor(db)
+    }
+
+    /// `user_number_floor`, if missing: migration "v3" rebuilds the rollups as ingest writes them
+    /// today, which reads it.
+    static func createUserNumberFloor(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS user_number_floor (
                     app_id INTEGER PRIMARY KEY,
                     next INTEGER NOT NULL
                 );

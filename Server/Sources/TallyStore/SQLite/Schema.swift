@@ -218,6 +218,8 @@ enum Schema {
                         PRIMARY KEY (app_id, bucket)
                     ) WITHOUT ROWID;
                     """)
+            // The rebuild writes as ingest does today.
+            try createUserNumberFloor(db)
             try rebuildRollups(db)
         }
         migrator.registerMigration("v4") { db in

@@ -8,7 +8,7 @@
 ///    ``sets(active:first:)`` and ``set(_:)`` take the user's number out;
 /// 2. each bucket the user was active in: ``log(_:bucket:)`` takes the user's events out of
 ///    the bucket's ``BucketLog`` (its tails merged in) and records them, and
-///    ``activity(_:)`` takes the user out of its ``BucketActivity``;
+///    ``activity(names:versions:)`` takes the user out of its ``BucketActivity``;
 /// 3. then the recorded events give what the counts lose: ``names`` (`name_bucket`, the
 ///    same counts `bucket_activity` holds), ``screens`` (`screen_bucket`), the
 ///    ``dayKeys`` whose sets held the user, and the ``milliseconds`` of the raw events.
@@ -54,36 +54,49 @@ struct UserRemoval {
     }
 
     /// A bucket's log (with its tails merged) without the user's events, which it records.
-    mutating func log(_ log: BucketLog, bucket: Int64) -> RowChange<BucketLog> {
+    mutating func log(_ log: BucketLog, bucket: Int64) -> RowChange<[UInt8]> {
         var kept: [BucketLog.Entry] = []
         kept.reserveCapacity(log.entries.count)
-        let day = Bucket.day(of: bucket)
         for entry in log.entries {
             guard entry.user == number else {
                 kept.append(entry)
                 continue
             }
-            events += 1
-            names[Labeled(bucket: bucket, label: entry.name), default: 0] += 1
-            if entry.screen != 0 { screens[Labeled(bucket: bucket, label: entry.screen), default: 0] += 1 }
-            dayKeys.insert(SegmentDelta.DayKey(day: day, key: entry.key))
-            milliseconds.insert(bucket * Bucket.milliseconds + Int64(entry.offset))
+            record(entry, bucket: bucket)
         }
         guard kept.count != log.entries.count else { return .unchanged }
-        return kept.isEmpty ? .deleted : .replaced(BucketLog(kept))
+        return kept.isEmpty ? .deleted : .replaced(BucketLog(kept).encoded)
     }
 
-    /// A bucket's per-user detail without the user.
-    func activity(_ activity: BucketActivity) -> RowChange<BucketActivity> {
-        var activity = activity
-        var removed = activity.last.removeValue(forKey: number) != nil
-        for (name, users) in activity.names where users[number] != nil {
-            var users = users
-            users[number] = nil
-            activity.names[name] = users.isEmpty ? nil : users
-            removed = true
-        }
-        guard removed else { return .unchanged }
-        return activity.names.isEmpty && activity.last.isEmpty ? .deleted : .replaced(activity)
+    /// A bucket's encoded log (without tails) without the user's events, which it records,
+    /// rewritten from its bytes (see ``BucketLog/removing(_:from:)``).
+    ///
+    /// - Throws: ``DamagedRollup`` if `bytes` is not a log.
+    mutating func log(encoded bytes: UnsafeRawBufferPointer, bucket: Int64) throws -> RowChange<[UInt8]> {
+        guard let (kept, removed) = try BucketLog.removing(number, from: bytes) else { return .unchanged }
+        for entry in removed { record(entry, bucket: bucket) }
+        return removed.count == (try BucketLog.View(bytes)).count ? .deleted : .replaced(kept)
+    }
+
+    /// Counts one of the user's events taken out of a bucket's log.
+    private mutating func record(_ entry: BucketLog.Entry, bucket: Int64) {
+        events += 1
+        names[Labeled(bucket: bucket, label: entry.name), default: 0] += 1
+        if entry.screen != 0 { screens[Labeled(bucket: bucket, label: entry.screen), default: 0] += 1 }
+        dayKeys.insert(SegmentDelta.DayKey(day: Bucket.day(of: bucket), key: entry.key))
+        milliseconds.insert(bucket * Bucket.milliseconds + Int64(entry.offset))
+    }
+
+    /// A bucket's per-user detail (the `names` and `versions` blobs of ``BucketActivity``)
+    /// without the user.
+    ///
+    /// - Throws: ``DamagedRollup`` if a blob is cut short.
+    func activity(
+        names: UnsafeRawBufferPointer, versions: UnsafeRawBufferPointer
+    ) throws -> RowChange<(names: [UInt8], versions: [UInt8])> {
+        let removed = (try BucketActivity.removing(number, from: names), try BucketActivity.removing(number, from: versions))
+        guard removed.0 != nil || removed.1 != nil else { return .unchanged }
+        let kept = (removed.0 ?? Array(names), removed.1 ?? Array(versions))
+        return kept.0.isEmpty && kept.1.isEmpty ? .deleted : .replaced(kept)
     }
 }

@@ -54,7 +54,7 @@ import Testing
                 return try await group.reduce(0, +)
             }
         }
-        #expect(deleted >= 10)
+        #expect(deleted >= 5)
         #expect(try await store.userDeletions(app: app).count == deleted)
         // A store given the raw events left reads the same.
         let rebuilt = try await database.makeStore()
