@@ -145,34 +145,34 @@ extension SQLiteBackend {
         }
     }
 
-    /// Takes the user's events out of the logs of `buckets`, folding their tails, each log
-    /// written with a new revision so that no ``BucketLogCache`` entry serves the old one.
+    /// Takes the user's events out of the logs of `buckets` and their tails, each written with
+    /// a new revision so that no ``BucketLogCache`` entry serves the old bytes: a log from its
+    /// bytes, a bucket's tails (a few events) as one tail, or as the log if the log held only
+    /// the user's events.
     private static func removeFromLogs(_ removal: inout UserRemoval, buckets: [Int64], _ db: Database, app: AppID) throws {
         guard !buckets.isEmpty else { return }
         let readLog = try RawStatement(db, sql: "SELECT events FROM bucket_log WHERE app_id = ?1 AND bucket = ?2")
         let readTails = try RawStatement(db, sql: "SELECT events FROM bucket_log_tail WHERE app_id = ?1 AND bucket = ?2")
         readLog.bind(app.rawValue, at: 1)
         readTails.bind(app.rawValue, at: 1)
-        let revision = try RawStatement(db, sql: "UPDATE bucket_log_revision SET revision = revision + 1 RETURNING revision")
-            .executeReturningRow { $0.int64(at: 0) }
+        let nextRevision = try RawStatement(db, sql: "UPDATE bucket_log_revision SET revision = revision + 1 RETURNING revision")
+        let revision = try nextRevision.executeReturningRow { $0.int64(at: 0) }
+        let tailRevision = try nextRevision.executeReturningRow { $0.int64(at: 0) }
         for bucket in buckets {
             readLog.bind(bucket, at: 2)
             readTails.bind(bucket, at: 2)
             var tails: [BucketLog.Entry] = []
             try readTails.forEachRow { row in tails += try row.withBlob(at: 0) { try BucketLog(encoded: $0) }.entries }
-            let change: RowChange<[UInt8]>
-            if tails.isEmpty {
-                change =
-                    try readLog.executeReturningFirstRow { row in try row.withBlob(at: 0) { try removal.log(encoded: $0, bucket: bucket) } }
-                    ?? .unchanged
-            } else {
-                var log = BucketLog(tails)
-                try readLog.forEachRow { row in log.merge(try row.withBlob(at: 0) { try BucketLog(encoded: $0) }.entries) }
-                change = removal.log(log, bucket: bucket)
-            }
+            var log =
+                try readLog.executeReturningFirstRow { row in try row.withBlob(at: 0) { try removal.log(encoded: $0, bucket: bucket) } }
+                ?? .unchanged
+            var tail = tails.isEmpty ? .unchanged : removal.log(BucketLog(tails), bucket: bucket)
+            // A log left empty takes its tails' events: no tail waits without a log.
+            if case .deleted = log, case .replaced(let bytes) = tail { (log, tail) = (.replaced(bytes), .deleted) }
+            if case .deleted = log, case .unchanged = tail, !tails.isEmpty { (log, tail) = (.replaced(BucketLog(tails).encoded), .deleted) }
             let arguments: StatementArguments = [app.rawValue, bucket]
-            switch change {
-            case .unchanged: continue
+            switch log {
+            case .unchanged: break
             case .replaced(let bytes):
                 try db.execute(
                     sql: "REPLACE INTO bucket_log (app_id, bucket, revision, events) VALUES (?, ?, ?, ?)",
@@ -180,7 +180,16 @@ extension SQLiteBackend {
             case .deleted:
                 try db.execute(sql: "DELETE FROM bucket_log WHERE app_id = ? AND bucket = ?", arguments: arguments)
             }
-            if !tails.isEmpty { try db.execute(sql: "DELETE FROM bucket_log_tail WHERE app_id = ? AND bucket = ?", arguments: arguments) }
+            switch tail {
+            case .unchanged: break
+            case .replaced(let bytes):
+                try db.execute(sql: "DELETE FROM bucket_log_tail WHERE app_id = ? AND bucket = ?", arguments: arguments)
+                try db.execute(
+                    sql: "INSERT INTO bucket_log_tail (app_id, bucket, revision, events) VALUES (?, ?, ?, ?)",
+                    arguments: arguments + [tailRevision, Data(bytes)])
+            case .deleted:
+                try db.execute(sql: "DELETE FROM bucket_log_tail WHERE app_id = ? AND bucket = ?", arguments: arguments)
+            }
         }
     }
 
