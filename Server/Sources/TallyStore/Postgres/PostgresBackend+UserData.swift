@@ -138,8 +138,10 @@ struct PostgresUserDeletion {
         return touched
     }
 
-    /// Takes the user's events out of the logs of `buckets`, folding their tails, each log
-    /// written with a new revision so that no ``BucketLogCache`` entry serves the old one.
+    /// Takes the user's events out of the logs of `buckets` and their tails, each written with
+    /// a new revision so that no ``BucketLogCache`` entry serves the old bytes: a log from its
+    /// bytes, a bucket's tails (a few events) as one tail, or as the log if the log held only
+    /// the user's events.
     private func removeFromLogs(_ removal: inout UserRemoval, buckets: [Int64]) async throws {
         guard !buckets.isEmpty else { return }
         var logs: [Int64: ByteBuffer] = [:]
@@ -158,28 +160,41 @@ struct PostgresUserDeletion {
         }
         var replaced: [(bucket: Int64, events: ByteBuffer)] = []
         var deleted: [Int64] = []
+        var newTails: [(bucket: Int64, events: ByteBuffer)] = []
+        var tailsGone: [Int64] = []
         for (bucket, bytes) in logs {
-            let change: RowChange<[UInt8]>
-            if let tail = tails[bucket] {
-                var log = BucketLog(tail)
-                log.merge(try bytes.withUnsafeReadableBytes { try BucketLog(encoded: $0) }.entries)
-                change = removal.log(log, bucket: bucket)
-            } else {
-                change = try bytes.withUnsafeReadableBytes { try removal.log(encoded: $0, bucket: bucket) }
+            var log = try bytes.withUnsafeReadableBytes { try removal.log(encoded: $0, bucket: bucket) }
+            var tail = tails[bucket].map { removal.log(BucketLog($0), bucket: bucket) } ?? .unchanged
+            // A log left empty takes its tails' events: no tail waits without a log.
+            if case .deleted = log, case .replaced(let bytes) = tail { (log, tail) = (.replaced(bytes), .deleted) }
+            if case .deleted = log, case .unchanged = tail, let entries = tails[bucket] {
+                (log, tail) = (.replaced(BucketLog(entries).encoded), .deleted)
             }
-            switch change {
-            case .unchanged: continue
-            case .replaced(let log): replaced.append((bucket, ByteBuffer(bytes: log)))
+            switch log {
+            case .unchanged: break
+            case .replaced(let bytes): replaced.append((bucket, ByteBuffer(bytes: bytes)))
             case .deleted: deleted.append(bucket)
+            }
+            switch tail {
+            case .unchanged: break
+            case .replaced(let bytes):
+                newTails.append((bucket, ByteBuffer(bytes: bytes)))
+                tailsGone.append(bucket)
+            case .deleted: tailsGone.append(bucket)
             }
         }
         try await execute(
             """
-            WITH cleared AS (DELETE FROM bucket_log_tail WHERE app_id = \(app) AND bucket = ANY(\(replaced.map(\.bucket) + deleted))),
-            deleted AS (DELETE FROM bucket_log WHERE app_id = \(app) AND bucket = ANY(\(deleted)))
-            UPDATE bucket_log t SET revision = nextval('bucket_log_revision'), events = r.events
-            FROM unnest(\(replaced.map(\.bucket)), \(replaced.map(\.events))) AS r (bucket, events)
-            WHERE t.app_id = \(app) AND t.bucket = r.bucket
+            WITH cleared AS (DELETE FROM bucket_log_tail WHERE app_id = \(app) AND bucket = ANY(\(tailsGone))),
+            deleted AS (DELETE FROM bucket_log WHERE app_id = \(app) AND bucket = ANY(\(deleted))),
+            updated AS (
+                UPDATE bucket_log t SET revision = nextval('bucket_log_revision'), events = r.events
+                FROM unnest(\(replaced.map(\.bucket)), \(replaced.map(\.events))) AS r (bucket, events)
+                WHERE t.app_id = \(app) AND t.bucket = r.bucket
+            )
+            INSERT INTO bucket_log_tail (app_id, bucket, revision, events)
+            SELECT \(app), bucket, nextval('bucket_log_revision'), events
+            FROM unnest(\(newTails.map(\.bucket)), \(newTails.map(\.events))) AS r (bucket, events)
             """)
     }
 
