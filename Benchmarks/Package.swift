@@ -217,6 +217,15 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
+            name: "UserDeletionOnFixture",
+            dependencies: [
+                "PipelineWorkload",
+                .product(name: "TallyStore", package: "TallyServer"),
+            ],
+            path: "Tools/UserDeletionOnFixture",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
             name: "ExportVersusSQLite",
             dependencies: [
                 "PipelineWorkload",

@@ -72,6 +72,9 @@ import Testing
         // What the socket's segment events did: only an editor's and an owner's changed anything.
         let names = Set(try await fixture.store.savedSegments(app: app).map(\.name))
         #expect(names == ["old-none", "old-viewer", "new-editor", "new-owner"])
+        // Only the owner's deletion of ann's data, recorded under the owner's name.
+        #expect(try await fixture.store.users(app: app, prefix: "").map(\.id) == ["bob"])
+        #expect(try await fixture.store.userDeletions(app: app).map { "\($0.deletedBy) \($0.events)" } == ["ana 1"])
         // And only the owner's member events: nora added, vera removed.
         #expect(try await fixture.store.members(app: app).map { "\($0.user.name) \($0.role)" } == ["ana owner", "ed editor", "nora viewer"])
 
@@ -90,7 +93,16 @@ import Testing
         _ route: String, member: Member, app: AppID, cookie: String, client: some TestClientProtocol
     ) async throws -> String {
         func ask(_ id: Int64) async throws -> TestResponse {
-            let path = String(route.dropFirst(4)).replacingOccurrences(of: "{id}", with: "\(id)").replacingOccurrences(of: "{file}", with: "dau.csv")
+            let method = String(route.prefix { $0 != " " })
+            let path = String(route.dropFirst(method.count + 1)).replacingOccurrences(of: "{id}", with: "\(id)")
+                .replacingOccurrences(of: "{file}", with: "dau.csv").replacingOccurrences(of: "{user}", with: "ann")
+            if method == "POST" {
+                // The page's CSRF token, which the sign-in's cookie carries.
+                let token = cookie.split(separator: ";")[0].split(separator: "=", maxSplits: 1)[1]
+                return try await client.execute(
+                    uri: path, method: .post, headers: [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"],
+                    body: ByteBuffer(string: "csrf=\(token)"))
+            }
             let query = "date=\(DashboardFixture.day)&filters=platform==ios"
             return try await client.execute(uri: path + (path.contains("?") ? "&" : "?") + query, method: .get, headers: [.cookie: cookie])
         }
@@ -112,6 +124,18 @@ import Testing
             #expect(answer.headers[.contentType] == missing.headers[.contentType], "\(said)")
             #expect(!answer.text.contains("Bills"), "\(said)")
             return "404 = missing app"
+        }
+        if route.contains("/users/{user}/") {
+            guard member.role == .owner else {
+                #expect(answer.status == .forbidden, "\(said)")
+                return "403"
+            }
+            if route.hasPrefix("POST ") {
+                #expect(answer.status == .seeOther && answer.headers[.location] == "/apps/\(app.rawValue)", "\(said)")
+                return "303, deleted"
+            }
+            #expect(answer.status == .ok && answer.text.contains(#""record":"user","user_id":"ann""#), "\(said)")
+            return "200, NDJSON"
         }
         #expect(answer.status == .ok, "\(said)")
         // Only an owner sees the members, and the button that opens them.

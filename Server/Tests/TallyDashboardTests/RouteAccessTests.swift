@@ -47,6 +47,7 @@ import Testing
         "GET /v1/users": .readToken, "GET /v1/users/{user_id}/events": .readToken,
         "PUT /v1/segments/{name}": .readToken, "DELETE /v1/segments/{name}": .readToken, "GET /metrics": .loopbackOrMetricsToken,
         "GET /": .session, "GET /apps/{id}": .session, "GET /apps/{id}/metrics/{file}": .session, "POST /logout": .form,
+        "GET /apps/{id}/users/{user}/data": .session, "POST /apps/{id}/users/{user}/delete": .session,
     ]
 
     /// The WebSocket routes, all behind a session.
@@ -66,6 +67,7 @@ import Testing
                 let (method, template) = try #require(route.split(separator: " ", maxSplits: 1).map(String.init).pair)
                 let path = template.replacingOccurrences(of: "{id}", with: app).replacingOccurrences(of: "{file}", with: "dau.csv")
                     .replacingOccurrences(of: "{name}", with: "Pro").replacingOccurrences(of: "{user_id}", with: "ana")
+                    .replacingOccurrences(of: "{user}", with: "ann")
                 let uri = path + "?date=\(DashboardFixture.day)&from=\(DashboardFixture.day)&to=\(DashboardFixture.day)"
                 for forged in [false, true] {
                     let headers: HTTPFields =

@@ -101,6 +101,24 @@ import Testing
         #expect(tokyo.sheetHTML.contains(#">05:00:00</time><span class="event-name">logout</span>"#))
     }
 
+    /// An owner's sheet links the user's export and holds the form that deletes the user's
+    /// data (the browser confirms first), the id percent-encoded; a viewer's and an editor's
+    /// have neither.
+    @Test func onlyAnOwnersSheetExportsOrDeletesTheUser() async throws {
+        let owner = try await page(.user(Self.hostile)).sheetHTML
+        let path = "/apps/\(app.id.rawValue)/users/\(Self.hostile.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+        #expect(values(of: "href", in: owner).contains(path + "/data"))
+        #expect(values(of: "action", in: owner) == [path + "/delete"])
+        #expect(owner.contains(#"data-confirm="Delete everything stored about this user"#))
+        for role in [AppRole.viewer, .editor] {
+            let query = PageQuery(date: CalendarDay(Self.day)!, sheet: .user(Self.hostile))
+            let page = DashboardPage(app: app, layout: .default, query: query, store: store, role: role)
+            await page.loadSheetData()
+            _ = page.refreshSheet()
+            #expect(page.sheetHTML.contains("user-facts") && !page.sheetHTML.contains("user-export") && !page.sheetHTML.contains("user-delete"))
+        }
+    }
+
     /// Sessions that interleave (two devices) are each one group, by their newest event.
     @Test func interleavedSessionsAreGroupedWhole() {
         let events = [("a", "s1", "12:00:03"), ("b", "s2", "12:00:02"), ("c", nil, "12:00:01"), ("d", "s1", "12:00:00")].map {

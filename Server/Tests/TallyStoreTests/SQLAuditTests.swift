@@ -12,7 +12,8 @@ import Testing
     static let reviewed: Set<String> = [
         "App.columns", "Event.columns", "columns", "column", "condition", "Self.eventsWithProperty", "table", "periodColumn",
         "keyColumn", "partition.table", "range.lowerBound", "range.upperBound", "unescaped: Self.eventColumns",
-        #"latestFirst ? "DESC" : "ASC""#, "unescaped: Self.appColumns", "unescaped: partition.table",
+        #"latestFirst ? "DESC" : "ASC""#, "unescaped: Self.appColumns", "unescaped: partition.table", "unescaped: table", "unescaped: column",
+        "unescaped: keyColumn", "selected",
     ]
 
     @Test func sqlInterpolatesOnlyReviewedConstants() throws {

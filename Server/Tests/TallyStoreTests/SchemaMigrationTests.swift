@@ -170,4 +170,33 @@ import Testing
         #expect(stored.rawEventsKeptSince == nil)
         #expect(try await upgraded.updateApp(app, rawRetention: .days(2)).rawRetentionDays == 2)
     }
+
+    /// SQLite's "v10" and PostgreSQL's 9 add `user_deletion` to a store that had none: a store
+    /// opened again after losing the table gets it back empty, keeps every other row, and
+    /// records deletions in it.
+    @Test(arguments: TestDatabase.all)
+    func userDeletionsAreAddedToAnOlderStore(database: TestDatabase) async throws {
+        let url = try await database.makeDatabase()
+        let store = try await EventStore(database: url)
+        let app = try await store.createApp(name: "Old").app.id
+        _ = try await store.insert(
+            [event(at: instant("2026-02-10T10:00:00Z"), user: "a"), event(at: instant("2026-02-10T11:00:00Z"), user: "b")], app: app)
+        switch database {
+        case .sqlite:
+            try await store.pool.write { db in
+                try db.execute(sql: "DROP TABLE user_deletion; DROP TABLE user_number_floor; DELETE FROM grdb_migrations WHERE identifier = 'v10'")
+            }
+        case .postgres:
+            try await TestDatabase.withClient(on: url) { client in
+                for statement in ["DROP TABLE user_deletion", "DROP TABLE user_number_floor", "DELETE FROM tally_migration WHERE version = 9"] {
+                    try await client.query(PostgresQuery(unsafeSQL: statement))
+                }
+            }
+        }
+        let upgraded = try await EventStore(database: url)
+        #expect(try await upgraded.userDeletions(app: app).isEmpty)
+        let deletion = try await upgraded.deleteUserData(app: app, user: "a", by: "cli")
+        #expect(try await upgraded.userDeletions(app: app) == [deletion] && deletion.events == 1)
+        #expect(try await upgraded.users(app: app, prefix: "").map(\.id) == ["b"])
+    }
 }

@@ -312,6 +312,12 @@
 
   document.addEventListener("submit", (event) => {
     const form = event.target;
+    // A user's deletion posts itself, once confirmed, with the page's CSRF token.
+    if (form.matches?.("form.user-delete")) {
+      if (!confirm(form.dataset.confirm)) event.preventDefault();
+      else form.elements.csrf.value = document.querySelector("form.signout input[name=csrf]")?.value ?? "";
+      return;
+    }
     if (!form.matches?.("form[data-event]")) return;
     if (send(form.dataset.event, form, formValue(form))) event.preventDefault();
   });

@@ -1,3 +1,4 @@
+import Foundation
 import TallyStore
 
 /// One user's timeline: what the store knows of them (first seen, the version and platform
@@ -7,7 +8,8 @@ import TallyStore
 /// (``DashboardPage/loadSheetData(force:)``) when the sheet opens and when its query changes.
 /// A user the app does not have is said so, not an error; under the oldest event, when the
 /// app no longer keeps the user's earlier raw events (its retention), the sheet says since when
-/// they are kept.
+/// they are kept. An owner also gets a link that downloads everything stored about the user and
+/// a form that deletes it, after the browser asks to confirm (see ``UserDataRoutes``).
 @MainActor
 struct UserSheet {
     let page: DashboardPage
@@ -17,6 +19,11 @@ struct UserSheet {
     var html: String {
         let query = page.viewModel.query.value
         var values: [String: Any] = ["id": id]
+        if page.role.canManageUserData {
+            // Percent-encoded whole but for letters and digits, as `UserDataRoutes` reads it.
+            let encoded = id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+            values["manage"] = ["path": "/apps/\(page.app.id.rawValue)/users/\(encoded)"]
+        }
         values.merge(searchLink) { $1 }
         if let shown = page.viewModel.userTimeline, shown.query == query {
             switch shown.report {

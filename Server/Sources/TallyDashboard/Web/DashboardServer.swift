@@ -25,6 +25,9 @@ public import TallyStore
 /// - `GET /apps/{id}?date=…[&from=…][&compare=1][&tz=…][&debug=1][&filters=…][&sheet=…]` (see ``PageQuery``);
 /// - `GET /apps/{id}/live`: the page's WebSocket (see ``LiveSocket``);
 /// - `GET /apps/{id}/metrics/{key}.csv`: a metric's daily numbers;
+/// - `GET /apps/{id}/users/{user}/data`, `POST /apps/{id}/users/{user}/delete` (form field
+///   `csrf`): one user's data exported as NDJSON, or deleted, for the app's owners (see
+///   ``UserDataRoutes``);
 /// - `GET /assets/dashboard.js`, `GET /assets/dashboard.css`.
 public struct DashboardServer: Sendable {
     /// Apps, events, saved segments, users and sessions.
@@ -75,6 +78,7 @@ public struct DashboardServer: Sendable {
     public func addRoutes(to router: Router<DashboardRequestContext>) {
         SignInRoutes(server: self).add(to: router)
         PageRoutes(server: self).add(to: router)
+        UserDataRoutes(server: self).add(to: router)
         Assets.add(to: router)
     }
 

@@ -64,7 +64,7 @@ struct UserEventSearch {
     }
 
     /// The days of `days` the user had an event on, newest first, from `day_users`.
-    private func activeDays(_ days: ClosedRange<Int64>) async throws -> [Int64] {
+    func activeDays(_ days: ClosedRange<Int64>) async throws -> [Int64] {
         let number = number
         return try await store.backend.readRollups(app: app) { _ in
             RollupNeeds(userWindows: [days.lowerBound * Bucket.perDay..<(days.upperBound + 1) * Bucket.perDay])
@@ -79,7 +79,7 @@ struct UserEventSearch {
 
     /// The milliseconds of the user's events on the UTC day `day`, at most `through`, whose
     /// segment keys (and user) `filter` matches, newest first, one per event.
-    private func milliseconds(on day: Int64, through last: Int64?, filter: SegmentFilter) async throws -> [Int64] {
+    func milliseconds(on day: Int64, through last: Int64?, filter: SegmentFilter) async throws -> [Int64] {
         let (number, buckets) = (number, day * Bucket.perDay..<(day + 1) * Bucket.perDay)
         return try await store.backend.readRollups(app: app) { _ in
             var needs = RollupNeeds()

@@ -16,6 +16,9 @@ public enum AppRole: String, CaseIterable, Comparable, Hashable, Sendable, Codab
     /// Whether this role may manage the app's members.
     public var canManageMembers: Bool { self == .owner }
 
+    /// Whether this role may export or delete one user's data.
+    public var canManageUserData: Bool { self == .owner }
+
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.level < rhs.level }
 
     /// The role's rank: the higher, the more it may do.

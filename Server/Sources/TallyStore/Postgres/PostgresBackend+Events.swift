@@ -70,7 +70,7 @@ extension PostgresBackend {
     }
 
     /// The events `query` selects with ``eventColumns``.
-    private func eventRows(_ query: PostgresQuery) async throws -> [(row: PostgresEventRow, cursor: EventCursor)] {
+    func eventRows(_ query: PostgresQuery) async throws -> [(row: PostgresEventRow, cursor: EventCursor)] {
         try await rows(query, as: (UUID, String, Int64, Int64, String, String?, String, String, String, Int64).self).map { row in
             let event = PostgresEventRow(
                 id: row.0, name: row.1, timestamp: row.2, deviceTimestamp: row.3, userID: row.4, sessionID: row.5,

@@ -19,6 +19,12 @@ final class PostgresGroupWriter: GroupWriter {
     /// The high half of the advisory lock keys of apps.
     static let appLockSpace: Int64 = 0x7461_6c6c << 32
 
+    /// The advisory lock a deletion of a user's data takes exclusively, after its app's locks,
+    /// and every transaction that merges rollups takes shared, after its apps' locks, before
+    /// it reads the last deletion's id (`user_deletion`) and trusts its ``RollupCache``: a
+    /// deletion invalidates the facts cached in every process (a user's number, a label's id).
+    static let deletionLock: Int64 = 0x7461_6c6c_7a00
+
     let client: PostgresClient
     let logger: Logger
     /// Names this process in the commit notices it sends (see ``PostgresBackend/remoteCommits()``).
@@ -167,6 +173,10 @@ extension PostgresGroupWriter {
         /// interned first, in one statement, in text order (see the type).
         private mutating func write(_ deltas: [AppID: RollupDelta]) async throws {
             guard !deltas.isEmpty else { return }
+            try await connection.query("SELECT pg_advisory_xact_lock_shared(\(PostgresGroupWriter.deletionLock))", logger: logger)
+            let deletions = try await connection.query("SELECT coalesce(max(id), 0) FROM user_deletion", logger: logger)
+                .collect(as: Int64.self)[0]
+            if deletions != cache.deletions { cache = RollupCache(deletions: deletions) }
             let segmented = Set(deltas.filter { !$0.value.segments.isEmpty }.keys.map(\.production.rawValue)).sorted()
             var properties: [AppID: (segments: SegmentProperties, purchaseEvent: String)] = [:]
             if !segmented.isEmpty {

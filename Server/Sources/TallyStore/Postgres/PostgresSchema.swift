@@ -181,6 +181,7 @@ enum PostgresSchema {
         (6, bucketLogSessions),
         (7, members),
         (8, rawRetention),
+        (9, userDeletions),
         (11, purchases),
     ]
 

@@ -28,7 +28,10 @@ extension RollupDelta {
                 stored[user] = RollupCache.User(number: UInt32(truncatingIfNeeded: number), firstSeen: firstSeen)
             }
             nextNumber = try await database.rows(
-                "SELECT coalesce(max(number) + 1, 0) FROM app_user WHERE app_id = \(app.rawValue)", as: Int64.self)[0]
+                """
+                SELECT greatest(coalesce((SELECT max(number) + 1 FROM app_user WHERE app_id = \(app.rawValue)), 0),
+                    coalesce((SELECT next FROM user_number_floor WHERE app_id = \(app.rawValue)), 0))
+                """, as: Int64.self)[0]
         }
         let users = try userChanges(app: app, stored: stored, nextNumber: nextNumber, cache: &cache)
         try await database.write(users)

@@ -28,6 +28,10 @@ struct RollupCache {
         var user: String
     }
 
+    /// The last deletion of a user's data (`user_deletion`'s greatest id) these facts hold
+    /// after, on PostgreSQL: a deletion breaks the rule above (a deleted user's number, a
+    /// deleted label's id), so a transaction that finds a later one starts from an empty cache.
+    var deletions: Int64 = 0
     /// Interned `label` texts and their ids.
     var labels: [String: Int64] = [:]
     /// Users already in `app_user`.
@@ -38,6 +42,10 @@ struct RollupCache {
     struct AppKey: Hashable {
         var app: AppID
         var labels: [Int64]
+    }
+
+    init(deletions: Int64 = 0) {
+        self.deletions = deletions
     }
 
     /// Empties the tables that outgrew ``maximumEntries``.

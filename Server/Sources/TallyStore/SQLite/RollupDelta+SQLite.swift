@@ -47,9 +47,15 @@ extension RollupDelta {
         return stored
     }
 
-    /// One more than the app's highest user number, or 0.
+    /// One more than the app's highest user number, or 0, and never a deleted user's number
+    /// (`user_number_floor`).
     private static func nextNumber(_ db: Database, app: AppID) throws -> Int64 {
-        try Int64.fetchOne(db, sql: "SELECT coalesce(max(number) + 1, 0) FROM app_user WHERE app_id = ?", arguments: [app.rawValue]) ?? 0
+        try Int64.fetchOne(
+            db,
+            sql: """
+                SELECT max(coalesce((SELECT max(number) + 1 FROM app_user WHERE app_id = ?1), 0),
+                    coalesce((SELECT next FROM user_number_floor WHERE app_id = ?1), 0))
+                """, arguments: [app.rawValue]) ?? 0
     }
 
     /// Inserts the new users and lowers the moved ones' `first_seen` in `app_user`.

@@ -44,6 +44,12 @@ final class SQLiteGroupWriter: GroupWriter {
         }
     }
 
+    /// Forgets every user number, label and segment key the cache remembers: after a
+    /// deletion of a user's data, which invalidates those facts. Call inside a write.
+    func forgetCommittedFacts() {
+        cache.withLock { $0 = RollupCache() }
+    }
+
     func afterDurable(_ body: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         walSync.afterSync(body)
     }

@@ -51,7 +51,8 @@ import TallyEvent
 ///   counted by reason: at most a few rows per app and 15 minutes with traffic.
 ///
 /// Migration "v8" adds `app_member`: each dashboard user's ``AppRole`` per app (see
-/// ``createMembers(_:)``).
+/// ``createMembers(_:)``). Migration "v10" adds `user_deletion`, the records of deletions of
+/// a user's data (see ``createUserDeletions(_:)``).
 ///
 /// Migration "v9" adds each app's raw event retention, `raw_retention_days` and
 /// `raw_kept_since` (see ``addRawRetention(_:)``).
@@ -223,6 +224,8 @@ enum Schema {
                         PRIMARY KEY (app_id, bucket)
                     ) WITHOUT ROWID;
                     """)
+            // The rebuild writes as ingest does today.
+            try createUserNumberFloor(db)
             try rebuildRollups(db)
         }
         migrator.registerMigration("v4") { db in
@@ -280,6 +283,7 @@ enum Schema {
         migrator.registerMigration("v7", migrate: addSessionsToBucketLogs)
         migrator.registerMigration("v8", migrate: createMembers)
         migrator.registerMigration("v9", migrate: addRawRetention)
+        migrator.registerMigration("v10", migrate: createUserDeletions)
         migrator.registerMigration("v12", migrate: createPurchases)
         return migrator
     }

@@ -11,3 +11,4 @@ import Foundation
 /// to know (an unknown app or user, a taken name).
 typealias StoreBackend = AppBackend & EventBackend & MetricsBackend & AccountBackend & SavedSegmentBackend & MemberBackend
     & PruneBackend
+    & UserDataBackend

@@ -51,6 +51,8 @@ extension TallyStoreError: CustomStringConvertible {
             "Invalid raw event retention of \(days) days: expected 1 to \(RawRetention.maximumDays) days, and at least a day more than the accepted event age (\((age / 86_400).formatted()) days), so that a repeated event is always recognized."
         case .rawEventsPruned(let id, let keptSince):
             "App \(id.rawValue) no longer keeps its raw events before \(Date(unixMilliseconds: keptSince).formatted(.iso8601)): changing its segment properties would rebuild the segment index from the kept events alone and lose the segments of the earlier ones."
+        case .unknownAppUser(let id):
+            "The app has no user \(String(reflecting: id))."
         }
     }
 }

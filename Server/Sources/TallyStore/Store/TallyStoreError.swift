@@ -66,4 +66,6 @@ public enum TallyStoreError: Error, Hashable, Sendable {
     /// (milliseconds since 1970) were deleted: the rebuild reads raw events, and would lose the
     /// segments of the deleted period.
     case rawEventsPruned(AppID, keptSince: Int64)
+    /// The app has no user (of its events) with this id, in either build.
+    case unknownAppUser(String)
 }

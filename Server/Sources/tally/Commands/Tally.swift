@@ -7,7 +7,7 @@ struct Tally: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tally",
         abstract: "Self-hosted analytics for app teams: collector, storage, metrics and dashboard users.",
-        subcommands: [Serve.self, AppCommand.self, UserCommand.self, Export.self]
+        subcommands: [Serve.self, AppCommand.self, UserCommand.self, UserDataCommand.self, Export.self]
     )
 }
 

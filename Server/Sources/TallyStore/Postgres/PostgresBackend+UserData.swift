@@ -1,0 +1,347 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+extension PostgresBackend {
+    func deleteUser(_ user: String, app: AppID, by actor: String, at time: Date) async throws -> UserDeletion? {
+        let deletion = try await client.transaction(logger: logger) { [logger] connection -> UserDeletion? in
+            // Ingest of either id waits, and so does every ingest transaction's use of its
+            // cached facts: it takes the deletion lock shared, then reads the last deletion's id.
+            try await PostgresGroupWriter.lock([app, app.debug], connection, logger: logger)
+            try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresGroupWriter.deletionLock))", logger: logger)
+            var events: Int?
+            for id in [app, app.debug] {
+                guard let deleted = try await PostgresUserDeletion(connection: connection, logger: logger, app: id.rawValue).delete(user)
+                else { continue }
+                events = (events ?? 0) + deleted
+            }
+            guard let events else { return nil }
+            try await PostgresUserDeletion.deleteLabel(user, connection, logger: logger)
+            try await connection.query(
+                """
+                INSERT INTO user_deletion (app_id, deleted_at, deleted_by, events)
+                VALUES (\(app.rawValue), \(time.unixMilliseconds), \(actor), \(Int64(events)))
+                """, logger: logger)
+            return UserDeletion(app: app, deletedAt: Date(unixMilliseconds: time.unixMilliseconds), deletedBy: actor, events: events)
+        }
+        // The label of the user's id, if it was one, is gone: so is every text read.
+        if deletion != nil { labels.withLock { $0 = LabelTexts() } }
+        return deletion
+    }
+
+    func userDeletions(app: AppID) async throws -> [UserDeletion] {
+        try await rows(
+            "SELECT deleted_at, deleted_by, events FROM user_deletion WHERE app_id = \(app.rawValue) ORDER BY id",
+            as: (Int64, String, Int64).self
+        ).map { UserDeletion(app: app, deletedAt: Date(unixMilliseconds: $0), deletedBy: $1, events: Int($2)) }
+    }
+
+    func exportUserEvents(app: AppID, user: String, at timestamps: [Int64]) async throws -> (bytes: [UInt8], count: Int) {
+        let rows = try await eventRows(
+            """
+            SELECT \(unescaped: Self.eventColumns) FROM event
+            WHERE app_id = \(app.rawValue) AND timestamp = ANY(\(timestamps)) AND user_id = \(user)
+            ORDER BY timestamp, sequence
+            """)
+        var writer = ExportWriter(format: .ndjson, app: app.rawValue, capacity: rows.count * 400)
+        for row in rows { writer.append(row.row) }
+        return (writer.bytes, rows.count)
+    }
+}
+
+/// The statements of one user's deletion under one app id on PostgreSQL, inside the
+/// deletion's transaction (see ``UserRemoval``): each table read once and written once, with
+/// arrays through `unnest`.
+struct PostgresUserDeletion {
+    let connection: PostgresConnection
+    let logger: Logger
+    let app: Int64
+
+    private func rows<each Column: PostgresDecodable & Sendable>(
+        _ query: PostgresQuery, as types: (repeat each Column).Type
+    ) async throws -> [(repeat each Column)] {
+        try await connection.query(query, logger: logger).collect(as: types)
+    }
+
+    private func execute(_ query: PostgresQuery) async throws {
+        try await connection.query(query, logger: logger)
+    }
+
+    /// Deletes `user`'s rows and returns how many events the rollups held, or `nil` without
+    /// such a user.
+    func delete(_ user: String) async throws -> Int? {
+        guard
+            let (number, firstSeen) = try await rows(
+                "SELECT number, first_seen FROM app_user WHERE app_id = \(app) AND user_id = \(user)", as: (Int64, Int64).self
+            ).first
+        else { return nil }
+        var removal = UserRemoval(number: UInt32(truncatingIfNeeded: number))
+        let firstDay = Bucket.day(of: Bucket.containing(milliseconds: firstSeen))
+        let dayRows = try await rows(
+            "SELECT day, active, first FROM day_users WHERE app_id = \(app) AND day >= \(firstDay)", as: (Int64, ByteBuffer, ByteBuffer).self)
+        let days = try await removeFromSets(removal, dayRows, table: "day_users", column: "day")
+        let bucketRows = try await rows(
+            """
+            SELECT t.bucket, t.active, t.first FROM bucket_users t
+            JOIN unnest(\(days)) AS d (day) ON t.bucket >= d.day * \(Bucket.perDay) AND t.bucket < (d.day + 1) * \(Bucket.perDay)
+            WHERE t.app_id = \(app)
+            """, as: (Int64, ByteBuffer, ByteBuffer).self)
+        let buckets = try await removeFromSets(removal, bucketRows, table: "bucket_users", column: "bucket")
+        try await removeFromLogs(&removal, buckets: buckets)
+        try await removeFromActivity(removal, buckets: buckets)
+        try await subtract(removal.names, from: "name_bucket", keyColumn: "name_id")
+        try await subtract(removal.screens, from: "screen_bucket", keyColumn: "screen_id")
+        try await removeFromDayKeys(removal)
+        try await removeFromTraits(removal)
+        let milliseconds = Array(removal.milliseconds)
+        let ids = try await rows(
+            "DELETE FROM event WHERE app_id = \(app) AND timestamp = ANY(\(milliseconds)) AND user_id = \(user) RETURNING id", as: UUID.self)
+        if !ids.isEmpty { try await execute("DELETE FROM event_key WHERE app_id = \(app) AND id = ANY(\(ids))") }
+        try await execute("DELETE FROM app_user WHERE app_id = \(app) AND user_id = \(user)")
+        try await execute("DELETE FROM purchase WHERE app_id = \(app) AND user_number = \(number)")
+        try await execute(
+            """
+            INSERT INTO user_number_floor (app_id, next) VALUES (\(app), \(number + 1))
+            ON CONFLICT (app_id) DO UPDATE SET next = greatest(user_number_floor.next, excluded.next)
+            """)
+        return removal.events
+    }
+
+    /// Takes the user out of the `active` and `first` sets of `stored` rows of `table`, and
+    /// returns the periods whose sets held the user.
+    private func removeFromSets(
+        _ removal: UserRemoval, _ stored: [(Int64, ByteBuffer, ByteBuffer)], table: String, column: String
+    ) async throws -> [Int64] {
+        var touched: [Int64] = []
+        var replaced: [(period: Int64, active: ByteBuffer, first: ByteBuffer)] = []
+        var deleted: [Int64] = []
+        for (period, active, first) in stored {
+            let change = removal.sets(
+                active: try active.withUnsafeReadableBytes { try UserSet(serialized: $0) },
+                first: try first.withUnsafeReadableBytes { try UserSet(serialized: $0) })
+            switch change {
+            case .unchanged: continue
+            case .replaced(let sets): replaced.append((period, ByteBuffer(bytes: sets.active.serialized), ByteBuffer(bytes: sets.first.serialized)))
+            case .deleted: deleted.append(period)
+            }
+            touched.append(period)
+        }
+        if !replaced.isEmpty {
+            try await execute(
+                """
+                UPDATE \(unescaped: table) t SET active = r.active, first = r.first
+                FROM unnest(\(replaced.map(\.period)), \(replaced.map(\.active)), \(replaced.map(\.first))) AS r (period, active, first)
+                WHERE t.app_id = \(app) AND t.\(unescaped: column) = r.period
+                """)
+        }
+        if !deleted.isEmpty { try await execute("DELETE FROM \(unescaped: table) WHERE app_id = \(app) AND \(unescaped: column) = ANY(\(deleted))") }
+        return touched
+    }
+
+    /// Takes the user's events out of the logs of `buckets` and their tails, each written with
+    /// a new revision so that no ``BucketLogCache`` entry serves the old bytes: a log from its
+    /// bytes, a bucket's tails (a few events) as one tail, or as the log if the log held only
+    /// the user's events.
+    private func removeFromLogs(_ removal: inout UserRemoval, buckets: [Int64]) async throws {
+        guard !buckets.isEmpty else { return }
+        var logs: [Int64: ByteBuffer] = [:]
+        var tails: [Int64: [BucketLog.Entry]] = [:]
+        for (bucket, events, isTail) in try await rows(
+            """
+            SELECT bucket, events, false FROM bucket_log WHERE app_id = \(app) AND bucket = ANY(\(buckets))
+            UNION ALL SELECT bucket, events, true FROM bucket_log_tail WHERE app_id = \(app) AND bucket = ANY(\(buckets))
+            """, as: (Int64, ByteBuffer, Bool).self)
+        {
+            if isTail {
+                tails[bucket, default: []] += try events.withUnsafeReadableBytes { try BucketLog(encoded: $0) }.entries
+            } else {
+                logs[bucket] = events
+            }
+        }
+        var replaced: [(bucket: Int64, events: ByteBuffer)] = []
+        var deleted: [Int64] = []
+        var newTails: [(bucket: Int64, events: ByteBuffer)] = []
+        var tailsGone: [Int64] = []
+        for (bucket, bytes) in logs {
+            var log = try bytes.withUnsafeReadableBytes { try removal.log(encoded: $0, bucket: bucket) }
+            var tail = tails[bucket].map { removal.log(BucketLog($0), bucket: bucket) } ?? .unchanged
+            // A log left empty takes its tails' events: no tail waits without a log.
+            if case .deleted = log, case .replaced(let bytes) = tail { (log, tail) = (.replaced(bytes), .deleted) }
+            if case .deleted = log, case .unchanged = tail, let entries = tails[bucket] {
+                (log, tail) = (.replaced(BucketLog(entries).encoded), .deleted)
+            }
+            switch log {
+            case .unchanged: break
+            case .replaced(let bytes): replaced.append((bucket, ByteBuffer(bytes: bytes)))
+            case .deleted: deleted.append(bucket)
+            }
+            switch tail {
+            case .unchanged: break
+            case .replaced(let bytes):
+                newTails.append((bucket, ByteBuffer(bytes: bytes)))
+                tailsGone.append(bucket)
+            case .deleted: tailsGone.append(bucket)
+            }
+        }
+        try await execute(
+            """
+            WITH cleared AS (DELETE FROM bucket_log_tail WHERE app_id = \(app) AND bucket = ANY(\(tailsGone))),
+            deleted AS (DELETE FROM bucket_log WHERE app_id = \(app) AND bucket = ANY(\(deleted))),
+            updated AS (
+                UPDATE bucket_log t SET revision = nextval('bucket_log_revision'), events = r.events
+                FROM unnest(\(replaced.map(\.bucket)), \(replaced.map(\.events))) AS r (bucket, events)
+                WHERE t.app_id = \(app) AND t.bucket = r.bucket
+            )
+            INSERT INTO bucket_log_tail (app_id, bucket, revision, events)
+            SELECT \(app), bucket, nextval('bucket_log_revision'), events
+            FROM unnest(\(newTails.map(\.bucket)), \(newTails.map(\.events))) AS r (bucket, events)
+            """)
+    }
+
+    /// Takes the user out of the `bucket_activity` rows of `buckets`.
+    private func removeFromActivity(_ removal: UserRemoval, buckets: [Int64]) async throws {
+        guard !buckets.isEmpty else { return }
+        var replaced: [(bucket: Int64, names: ByteBuffer, versions: ByteBuffer)] = []
+        var deleted: [Int64] = []
+        for (bucket, names, versions) in try await rows(
+            "SELECT bucket, names, versions FROM bucket_activity WHERE app_id = \(app) AND bucket = ANY(\(buckets))",
+            as: (Int64, ByteBuffer, ByteBuffer).self)
+        {
+            let change = try names.withUnsafeReadableBytes { names in
+                try versions.withUnsafeReadableBytes { try removal.activity(names: names, versions: $0) }
+            }
+            switch change {
+            case .unchanged: continue
+            case .replaced(let activity):
+                replaced.append((bucket, ByteBuffer(bytes: activity.names), ByteBuffer(bytes: activity.versions)))
+            case .deleted: deleted.append(bucket)
+            }
+        }
+        try await execute(
+            """
+            WITH deleted AS (DELETE FROM bucket_activity WHERE app_id = \(app) AND bucket = ANY(\(deleted)))
+            UPDATE bucket_activity t SET names = r.names, versions = r.versions
+            FROM unnest(\(replaced.map(\.bucket)), \(replaced.map(\.names)), \(replaced.map(\.versions))) AS r (bucket, names, versions)
+            WHERE t.app_id = \(app) AND t.bucket = r.bucket
+            """)
+    }
+
+    /// Subtracts `counts` from the `count` column of `table`, deleting the rows that reach 0.
+    private func subtract(_ counts: [UserRemoval.Labeled: Int64], from table: String, keyColumn: String) async throws {
+        guard !counts.isEmpty else { return }
+        let rows = Array(counts)
+        let (buckets, labels, values) = (rows.map(\.key.bucket), rows.map(\.key.label), rows.map(\.value))
+        try await execute(
+            """
+            UPDATE \(unescaped: table) t SET count = t.count - r.count
+            FROM unnest(\(buckets), \(labels), \(values)) AS r (bucket, label, count)
+            WHERE t.app_id = \(app) AND t.bucket = r.bucket AND t.\(unescaped: keyColumn) = r.label
+            """)
+        try await execute(
+            """
+            DELETE FROM \(unescaped: table) t USING unnest(\(buckets), \(labels)) AS r (bucket, label)
+            WHERE t.app_id = \(app) AND t.bucket = r.bucket AND t.\(unescaped: keyColumn) = r.label AND t.count <= 0
+            """)
+    }
+
+    /// Takes the user out of the `day_key_users` sets of the days and keys of its events.
+    private func removeFromDayKeys(_ removal: UserRemoval) async throws {
+        guard !removal.dayKeys.isEmpty else { return }
+        let keys = Array(removal.dayKeys)
+        let stored = try await rows(
+            """
+            SELECT t.day, t.key, t.users FROM day_key_users t
+            JOIN unnest(\(keys.map(\.day)), \(keys.map(\.key))) AS r (day, key) ON t.day = r.day AND t.key = r.key
+            WHERE t.app_id = \(app)
+            """, as: (Int64, Int64, ByteBuffer).self)
+        var replaced: [(day: Int64, key: Int64, users: ByteBuffer)] = []
+        var deleted: [(day: Int64, key: Int64)] = []
+        for (day, key, users) in stored {
+            switch removal.set(try users.withUnsafeReadableBytes { try UserSet(serialized: $0) }) {
+            case .unchanged: continue
+            case .replaced(let users): replaced.append((day, key, ByteBuffer(bytes: users.serialized)))
+            case .deleted: deleted.append((day, key))
+            }
+        }
+        try await execute(
+            """
+            WITH deleted AS (
+                DELETE FROM day_key_users t USING unnest(\(deleted.map(\.day)), \(deleted.map(\.key))) AS r (day, key)
+                WHERE t.app_id = \(app) AND t.day = r.day AND t.key = r.key
+            )
+            UPDATE day_key_users t SET users = r.users
+            FROM unnest(\(replaced.map(\.day)), \(replaced.map(\.key)), \(replaced.map(\.users))) AS r (day, key, users)
+            WHERE t.app_id = \(app) AND t.day = r.day AND t.key = r.key
+            """)
+    }
+
+    /// Deletes the user's `user_trait` rows and takes the user out of their values'
+    /// `trait_users` sets.
+    private func removeFromTraits(_ removal: UserRemoval) async throws {
+        let traits = try await rows(
+            "DELETE FROM user_trait WHERE app_id = \(app) AND user_number = \(Int64(removal.number)) RETURNING property_id, value_id",
+            as: (Int64, Int64).self)
+        guard !traits.isEmpty else { return }
+        let stored = try await rows(
+            """
+            SELECT t.property_id, t.value_id, t.users FROM trait_users t
+            JOIN unnest(\(traits.map(\.0)), \(traits.map(\.1))) AS r (property_id, value_id)
+                ON t.property_id = r.property_id AND t.value_id = r.value_id
+            WHERE t.app_id = \(app)
+            """, as: (Int64, Int64, ByteBuffer).self)
+        var replaced: [(property: Int64, value: Int64, users: ByteBuffer)] = []
+        var deleted: [(property: Int64, value: Int64)] = []
+        for (property, value, users) in stored {
+            switch removal.set(try users.withUnsafeReadableBytes { try UserSet(serialized: $0) }) {
+            case .unchanged: continue
+            case .replaced(let users): replaced.append((property, value, ByteBuffer(bytes: users.serialized)))
+            case .deleted: deleted.append((property, value))
+            }
+        }
+        try await execute(
+            """
+            WITH deleted AS (
+                DELETE FROM trait_users t USING unnest(\(deleted.map(\.property)), \(deleted.map(\.value))) AS r (property_id, value_id)
+                WHERE t.app_id = \(app) AND t.property_id = r.property_id AND t.value_id = r.value_id
+            )
+            UPDATE trait_users t SET users = r.users
+            FROM unnest(\(replaced.map(\.property)), \(replaced.map(\.value)), \(replaced.map(\.users))) AS r (property_id, value_id, users)
+            WHERE t.app_id = \(app) AND t.property_id = r.property_id AND t.value_id = r.value_id
+            """)
+    }
+
+    /// Deletes the `label` whose text is the user's id, if nothing refers to it any more:
+    /// segment keys that hold it and that no event refers to any more go first.
+    static func deleteLabel(_ text: String, _ connection: PostgresConnection, logger: Logger) async throws {
+        guard let label = try await connection.query("SELECT id FROM label WHERE text = \(text)", logger: logger).collect(as: Int64.self).first
+        else { return }
+        let keys = try await connection.query("SELECT app_id, id, labels FROM segment_key", logger: logger)
+            .collect(as: (Int64, Int64, ByteBuffer).self)
+        for (app, key, labels) in keys where try labels.withUnsafeReadableBytes({ try SegmentKey.decoded($0) }).contains(label) {
+            let used = try await connection.query(
+                "SELECT EXISTS (SELECT 1 FROM day_key_users WHERE app_id = \(app) AND key = \(key))", logger: logger
+            ).collect(as: Bool.self)[0]
+            guard !used else { return }
+            try await connection.query("DELETE FROM segment_key WHERE app_id = \(app) AND id = \(key)", logger: logger)
+        }
+        // A value's set that users left, empty, refers to the label still.
+        for (app, property, value, users) in try await connection.query(
+            "SELECT app_id, property_id, value_id, users FROM trait_users WHERE property_id = \(label) OR value_id = \(label)", logger: logger
+        ).collect(as: (Int64, Int64, Int64, ByteBuffer).self)
+        where try users.withUnsafeReadableBytes({ try UserSet(serialized: $0) }).isEmpty {
+            try await connection.query(
+                "DELETE FROM trait_users WHERE app_id = \(app) AND property_id = \(property) AND value_id = \(value)", logger: logger)
+        }
+        let referenced = try await connection.query(
+            """
+            SELECT EXISTS (SELECT 1 FROM name_bucket WHERE name_id = \(label))
+                OR EXISTS (SELECT 1 FROM screen_bucket WHERE screen_id = \(label))
+                OR EXISTS (SELECT 1 FROM user_trait WHERE property_id = \(label) OR value_id = \(label))
+                OR EXISTS (SELECT 1 FROM trait_users WHERE property_id = \(label) OR value_id = \(label))
+            """, logger: logger
+        ).collect(as: Bool.self)[0]
+        guard !referenced else { return }
+        try await connection.query("DELETE FROM label WHERE id = \(label)", logger: logger)
+    }
+}

@@ -1,0 +1,34 @@
+import GRDB
+
+extension Schema {
+    /// Migration "v10": `user_deletion`, the record of each deletion of a user's data (see
+    /// ``UserDeletion``): app, when, by whom, how many events; never the user's id. And
+    /// `user_number_floor`: per app id, the least number a new user may get, above every
+    /// deleted user's, so that a number never names a second user.
+    static func createUserDeletions(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE user_deletion (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    app_id INTEGER NOT NULL,
+                    deleted_at INTEGER NOT NULL,
+                    deleted_by TEXT NOT NULL,
+                    events INTEGER NOT NULL
+                );
+                CREATE INDEX user_deletion_by_app ON user_deletion(app_id, id);
+                """)
+        try createUserNumberFloor(db)
+    }
+
+    /// `user_number_floor`, if missing: migration "v3" rebuilds the rollups as ingest writes them
+    /// today, which reads it.
+    static func createUserNumberFloor(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE IF NOT EXISTS user_number_floor (
+                    app_id INTEGER PRIMARY KEY,
+                    next INTEGER NOT NULL
+                );
+                """)
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+
+/// One user's data in an app: its deletion, the records of deletions, the raw events of an
+/// export (see `EventStore+UserData.swift`).
+protocol UserDataBackend: Sendable {
+    /// Deletes everything stored about `user` under `app`'s production and debug ids, keeps
+    /// the record of the deletion (when, by whom, how many events; never the user's id) and
+    /// returns it, all in one transaction; or returns `nil`, changing nothing, when neither id
+    /// has such a user. Every other row reads as before; no cache of the backend's serves
+    /// the user afterwards, and the user's next event makes a new user.
+    func deleteUser(_ user: String, app: AppID, by actor: String, at time: Date) async throws -> UserDeletion?
+
+    /// The records of the deletions in `app`, oldest first.
+    func userDeletions(app: AppID) async throws -> [UserDeletion]
+
+    /// `user`'s raw events under `app` at the given milliseconds since 1970, as NDJSON lines
+    /// that `tally export` writes, oldest first, and how many.
+    func exportUserEvents(app: AppID, user: String, at timestamps: [Int64]) async throws -> (bytes: [UInt8], count: Int)
+}

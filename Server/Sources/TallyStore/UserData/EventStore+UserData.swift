@@ -1,0 +1,83 @@
+import Foundation
+import TallyEvent
+
+extension EventStore {
+    /// Deletes everything stored about `user` in `app` — raw events, its `app_user` row, its
+    /// number in every user set, its events in the bucket logs and in every count, its user
+    /// properties, and a `label` holding its id that nothing else refers to — in its
+    /// production and debug builds, and keeps a record of the deletion without the id.
+    ///
+    /// Rollups are corrected from the rollups themselves (see ``UserRemoval``), so every metric
+    /// afterwards equals that of a store that never received the user's events, even where raw
+    /// events of the past are no longer kept. The user's next event makes a new user, first
+    /// seen then.
+    ///
+    /// - Parameters:
+    ///   - actor: who deletes: a dashboard user's name, or `cli`.
+    /// - Returns: the record of the deletion.
+    /// - Throws: ``TallyStoreError/unknownApp(_:)``, or ``TallyStoreError/unknownAppUser(_:)``
+    ///   when neither build of the app has such a user.
+    public func deleteUserData(app: AppID, user: String, by actor: String) async throws -> UserDeletion {
+        guard try await self.app(id: app.production) != nil else { throw TallyStoreError.unknownApp(app) }
+        guard let deletion = try await backend.deleteUser(user, app: app.production, by: actor, at: Date()) else {
+            throw TallyStoreError.unknownAppUser(user)
+        }
+        return deletion
+    }
+
+    /// The records of the deletions of users' data in `app`, oldest first.
+    public func userDeletions(app: AppID) async throws -> [UserDeletion] {
+        guard try await self.app(id: app.production) != nil else { throw TallyStoreError.unknownApp(app) }
+        return try await backend.userDeletions(app: app.production)
+    }
+
+    /// Writes everything stored about `user` in `app` (its production and debug builds) as
+    /// NDJSON, one JSON object per line, keys sorted, into `output`:
+    ///
+    /// - per build that knows the user, a `"record": "user"` line: `app` (the id the data is
+    ///   kept under, negative for debug builds), `user_id`, `first_seen`;
+    /// - a `"record": "user_property"` line per user property value it has (`property`,
+    ///   `value`);
+    /// - every raw event, oldest first, as `tally export` writes it (no `record` key);
+    /// - a `"record": "summary"` line per build: `events` (in the rollups) and `raw_events`
+    ///   (kept as raw rows); fewer raw events mean that those before a retention horizon are no
+    ///   longer kept.
+    ///
+    /// - Returns: how many raw events it wrote.
+    /// - Throws: ``TallyStoreError/unknownApp(_:)``, or ``TallyStoreError/unknownAppUser(_:)``
+    ///   when neither build of the app has such a user.
+    public func exportUserData(app: AppID, user: String, into output: ([UInt8]) throws -> Void) async throws -> Int {
+        guard let settings = try await self.app(id: app.production) else { throw TallyStoreError.unknownApp(app) }
+        var found = false
+        var written = 0
+        for id in [app.production, app.debug] {
+            guard let (appUser, number, lastDay) = try await backend.appUser(app: id, id: user) else { continue }
+            found = true
+            var line = UserDataLine(app: id)
+            line.user(appUser)
+            let traits = try await backend.userTraits(app: id, number: number, properties: settings.segmentProperties.user)
+            for (property, value) in traits.sorted(by: { $0.key < $1.key }) { line.property(property, value: value) }
+            try output(line.bytes)
+            let firstDay = Bucket.day(of: Bucket.containing(milliseconds: appUser.firstSeen.unixMilliseconds))
+            let search = UserEventSearch(
+                store: self, app: id, user: user, number: number, days: firstDay...max(firstDay, lastDay),
+                properties: settings.segmentProperties, traits: traits)
+            var events = 0
+            var rawEvents = 0
+            for day in try await search.activeDays(firstDay...max(firstDay, lastDay)).reversed() {
+                let logged = try await search.milliseconds(on: day, through: nil, filter: SegmentFilter())
+                events += logged.count
+                let milliseconds = Set(logged).sorted()
+                let page = try await backend.exportUserEvents(app: id, user: user, at: milliseconds)
+                if page.count > 0 { try output(page.bytes) }
+                rawEvents += page.count
+            }
+            written += rawEvents
+            var summary = UserDataLine(app: id)
+            summary.summary(events: events, rawEvents: rawEvents)
+            try output(summary.bytes)
+        }
+        guard found else { throw TallyStoreError.unknownAppUser(user) }
+        return written
+    }
+}

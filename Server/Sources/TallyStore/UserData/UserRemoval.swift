@@ -1,0 +1,102 @@
+/// What the deletion of one user's data changes in an app's rollups, planned once for both
+/// backends from the rollups themselves, never from raw events (which a retention horizon may
+/// have deleted already).
+///
+/// A backend reads the rows the user is in and asks the removal what each becomes:
+///
+/// 1. the user sets (`day_users`, `bucket_users`, `day_key_users`, `trait_users`):
+///    ``sets(active:first:)`` and ``set(_:)`` take the user's number out;
+/// 2. each bucket the user was active in: ``log(_:bucket:)`` takes the user's events out of
+///    the bucket's ``BucketLog`` (its tails merged in) and records them, and
+///    ``activity(names:versions:)`` takes the user out of its ``BucketActivity``;
+/// 3. then the recorded events give what the counts lose: ``names`` (`name_bucket`, the
+///    same counts `bucket_activity` holds), ``screens`` (`screen_bucket`), the
+///    ``dayKeys`` whose sets held the user, and the ``milliseconds`` of the raw events.
+///
+/// Every count rollup is a sum over the events the logs keep, so it is corrected exactly.
+struct UserRemoval {
+    /// A label counted in a bucket: one `name_bucket` or `screen_bucket` row.
+    struct Labeled: Hashable {
+        var bucket: Int64
+        var label: Int64
+    }
+
+    /// The user's number in the app (`app_user.number`).
+    let number: UInt32
+    /// The events taken out of the logs.
+    private(set) var events = 0
+    /// The events taken out per bucket and name.
+    private(set) var names: [Labeled: Int64] = [:]
+    /// The `screen_view` events taken out per bucket and screen.
+    private(set) var screens: [Labeled: Int64] = [:]
+    /// The days and segment keys of the events taken out.
+    private(set) var dayKeys: Set<SegmentDelta.DayKey> = []
+    /// The milliseconds since 1970 of the events taken out, each once.
+    private(set) var milliseconds: Set<Int64> = []
+
+    init(number: UInt32) {
+        self.number = number
+    }
+
+    /// A user set without the user.
+    func set(_ users: UserSet) -> RowChange<UserSet> {
+        var users = users
+        guard users.remove(number) else { return .unchanged }
+        return users.isEmpty ? .deleted : .replaced(users)
+    }
+
+    /// The `active` and `first` sets of a `bucket_users` or `day_users` row without the user.
+    func sets(active: UserSet, first: UserSet) -> RowChange<(active: UserSet, first: UserSet)> {
+        var (active, first) = (active, first)
+        let removed = [active.remove(number), first.remove(number)]
+        guard removed.contains(true) else { return .unchanged }
+        return active.isEmpty && first.isEmpty ? .deleted : .replaced((active, first))
+    }
+
+    /// A bucket's log (with its tails merged) without the user's events, which it records.
+    mutating func log(_ log: BucketLog, bucket: Int64) -> RowChange<[UInt8]> {
+        var kept: [BucketLog.Entry] = []
+        kept.reserveCapacity(log.entries.count)
+        for entry in log.entries {
+            guard entry.user == number else {
+                kept.append(entry)
+                continue
+            }
+            record(entry, bucket: bucket)
+        }
+        guard kept.count != log.entries.count else { return .unchanged }
+        return kept.isEmpty ? .deleted : .replaced(BucketLog(kept).encoded)
+    }
+
+    /// A bucket's encoded log (without tails) without the user's events, which it records,
+    /// rewritten from its bytes (see ``BucketLog/removing(_:from:)``).
+    ///
+    /// - Throws: ``DamagedRollup`` if `bytes` is not a log.
+    mutating func log(encoded bytes: UnsafeRawBufferPointer, bucket: Int64) throws -> RowChange<[UInt8]> {
+        guard let (kept, removed) = try BucketLog.removing(number, from: bytes) else { return .unchanged }
+        for entry in removed { record(entry, bucket: bucket) }
+        return removed.count == (try BucketLog.View(bytes)).count ? .deleted : .replaced(kept)
+    }
+
+    /// Counts one of the user's events taken out of a bucket's log.
+    private mutating func record(_ entry: BucketLog.Entry, bucket: Int64) {
+        events += 1
+        names[Labeled(bucket: bucket, label: entry.name), default: 0] += 1
+        if entry.screen != 0 { screens[Labeled(bucket: bucket, label: entry.screen), default: 0] += 1 }
+        dayKeys.insert(SegmentDelta.DayKey(day: Bucket.day(of: bucket), key: entry.key))
+        milliseconds.insert(bucket * Bucket.milliseconds + Int64(entry.offset))
+    }
+
+    /// A bucket's per-user detail (the `names` and `versions` blobs of ``BucketActivity``)
+    /// without the user.
+    ///
+    /// - Throws: ``DamagedRollup`` if a blob is cut short.
+    func activity(
+        names: UnsafeRawBufferPointer, versions: UnsafeRawBufferPointer
+    ) throws -> RowChange<(names: [UInt8], versions: [UInt8])> {
+        let removed = (try BucketActivity.removing(number, from: names), try BucketActivity.removing(number, from: versions))
+        guard removed.0 != nil || removed.1 != nil else { return .unchanged }
+        let kept = (removed.0 ?? Array(names), removed.1 ?? Array(versions))
+        return kept.0.isEmpty && kept.1.isEmpty ? .deleted : .replaced(kept)
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import TallyEvent
+import TallyStoreTesting
+import Testing
+
+@testable import TallyStore
+
+/// A user's deletion: afterwards every metric equals that of a store that never received the
+/// user's events, nothing stored holds the user's id, a record without it is kept, and the
+/// user's next event makes a new user.
+@Suite struct UserDeletionTests {
+    @Test(arguments: TestDatabase.all, 1...3 as ClosedRange<UInt64>)
+    func deletionLeavesWhatAStoreWithoutTheUserHas(database: TestDatabase, seed: UInt64) async throws {
+        let timeZone = MetricsPropertyTests.timeZones[Int(seed) % MetricsPropertyTests.timeZones.count]
+        let events = UserDataOracle.events(seed: seed)
+        let (all, without) = (try await database.makeStore(), try await database.makeStore())
+        var apps: [AppID] = []
+        for store in [all, without] {
+            let app = try await store.createApp(name: "Deletion").app.id
+            // Segment properties before ingest on odd seeds, after it (a rebuild) on even ones.
+            if seed % 2 == 1 { _ = try await store.updateApp(app, segmentProperties: UserDataOracle.properties) }
+            apps.append(app)
+        }
+        // Another app's user of the same id stays.
+        let other = try await all.createApp(name: "Other").app.id
+        _ = try await all.insert([event(at: Date(unixMilliseconds: MetricsPropertyTests.start), user: UserDataOracle.deleted)], app: other)
+        try await UserDataOracle.insert(events, into: all, app: apps[0], seed: seed)
+        try await UserDataOracle.insert(events.filter { $0.userID != UserDataOracle.deleted }, into: without, app: apps[1], seed: seed)
+        for (store, app) in zip([all, without], apps) where seed % 2 == 0 {
+            _ = try await store.updateApp(app, segmentProperties: UserDataOracle.properties)
+        }
+        // Caches warm with the user before the deletion.
+        let before = try await UserDataOracle.metrics(all, app: apps[0], timeZone: timeZone)
+
+        let deletion = try await all.deleteUserData(app: apps[0], user: UserDataOracle.deleted, by: "ada")
+
+        let deletedEvents = Set(events.filter { $0.userID == UserDataOracle.deleted }.map(\.id)).count
+        #expect(deletion.events == deletedEvents && deletion.deletedBy == "ada" && deletion.app == apps[0])
+        let after = try await UserDataOracle.metrics(all, app: apps[0], timeZone: timeZone)
+        let expected = try await UserDataOracle.metrics(without, app: apps[1], timeZone: timeZone)
+        let differing = Set(after.keys).union(expected.keys).filter { after[$0] != expected[$0] }.sorted()
+        #expect(differing.isEmpty, "seed \(seed), \(timeZone): \(differing.prefix(5)) of \(differing.count)")
+        // Not vacuous: the user changed what was read.
+        #expect(before.keys.filter { before[$0] != expected[$0] }.count > 50)
+        let holding = try await UserDataOracle.columns(holding: UserDataOracle.deleted, in: all, database: database)
+        // Only the other app's user and event (its `app_user` row and raw event).
+        #expect(Set(holding) == ["app_user.user_id", "event.user_id", "event.session_id"], "\(holding)")
+        #expect(try await all.timeline(app: other, user: UserDataOracle.deleted)?.events.count == 1)
+        #expect(try await all.userDeletions(app: apps[0]) == [deletion])
+        #expect(try await all.userDeletions(app: other) == [])
+    }
+
+    @Test(arguments: TestDatabase.all)
+    func theIdLeavesEveryTableAndLabel(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
+        let app = try await store.createApp(name: "Scan").app.id
+        _ = try await store.updateApp(app, segmentProperties: UserDataOracle.properties)
+        let events = UserDataOracle.events(seed: 9)
+        try await UserDataOracle.insert(events, into: store, app: app, seed: 9)
+        #expect(try await UserDataOracle.columns(holding: UserDataOracle.deleted, in: store, database: database).count >= 4)
+        _ = try await store.deleteUserData(app: app, user: UserDataOracle.deleted, by: "cli")
+        #expect(try await UserDataOracle.columns(holding: UserDataOracle.deleted, in: store, database: database) == [])
+        // Texts only the user sent that are not the id stay interned, as labels are shared.
+        #expect(try await store.users(app: app, prefix: "zq").isEmpty)
+    }
+
+    @Test(arguments: TestDatabase.all)
+    func theNextEventMakesANewUser(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
+        let app = try await store.createApp(name: "Again").app.id
+        let start = Date(unixMilliseconds: MetricsPropertyTests.start)
+        _ = try await store.insert(
+            (0..<5).map { event(at: start.addingTimeInterval(Double($0) * 3_600), user: $0 == 0 ? "other" : "gone") }, app: app)
+        let numbers = try await store.backend.userNumbers(app: app, users: ["other", "gone"])
+        _ = try await store.deleteUserData(app: app, user: "gone", by: "cli")
+        let later = start.addingTimeInterval(3 * 86_400)
+        _ = try await store.insert([event(at: later, user: "gone")], app: app)
+        let user = try #require(try await store.timeline(app: app, user: "gone"))
+        #expect(user.user.firstSeen == later && user.events.count == 1)
+        let renumbered = try await store.backend.userNumbers(app: app, users: ["gone"])
+        #expect(renumbered["gone"] != nil && renumbered["gone"] != numbers["gone"])
+        let day = try await store.metrics(app: app, date: "2026-02-10", timeZone: "UTC")
+        #expect(day.dau == 1 && day.newUsers == 1)
+        let returning = try await store.metrics(app: app, date: "2026-02-13", timeZone: "UTC")
+        #expect(returning.dau == 1 && returning.newUsers == 1)
+    }
+
+    @Test(arguments: TestDatabase.all)
+    func anUnknownUserIsAClearErrorAndChangesNothing(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
+        let (app, other) = (try await store.createApp(name: "One").app.id, try await store.createApp(name: "Two").app.id)
+        _ = try await store.insert([event(at: Date(unixMilliseconds: MetricsPropertyTests.start), user: "someone")], app: app)
+        await #expect(throws: TallyStoreError.unknownAppUser("nobody")) {
+            try await store.deleteUserData(app: app, user: "nobody", by: "cli")
+        }
+        // Another app's user is not this app's.
+        await #expect(throws: TallyStoreError.unknownAppUser("someone")) {
+            try await store.deleteUserData(app: other, user: "someone", by: "cli")
+        }
+        await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 999))) {
+            try await store.deleteUserData(app: AppID(rawValue: 999), user: "someone", by: "cli")
+        }
+        #expect(TallyStoreError.unknownAppUser("nobody").description == #"The app has no user "nobody"."#)
+        #expect(try await store.users(app: app, prefix: "").map(\.id) == ["someone"])
+        #expect(try await store.userDeletions(app: app).isEmpty)
+    }
+
+    @Test(arguments: TestDatabase.all)
+    func debugBuildsLoseTheUserToo(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
+        let app = try await store.createApp(name: "Debug").app.id
+        let start = Date(unixMilliseconds: MetricsPropertyTests.start)
+        _ = try await store.insert(
+            [
+                Event(id: UUID(), name: "open", timestamp: start, userID: "dev", isDebug: true),
+                Event(id: UUID(), name: "open", timestamp: start, userID: "dev"),
+            ], app: app)
+        let deletion = try await store.deleteUserData(app: app, user: "dev", by: "cli")
+        #expect(deletion.events == 2)
+        #expect(try await store.users(app: app.debug, prefix: "").isEmpty)
+        #expect(try await store.users(app: app, prefix: "").isEmpty)
+    }
+}
