@@ -12,6 +12,7 @@ import Testing
     static let reviewed: Set<String> = [
         "App.columns", "Event.columns", "columns", "column", "condition", "Self.eventsWithProperty", "table", "periodColumn",
         "keyColumn", "partition.table", "range.lowerBound", "range.upperBound", "unescaped: Self.eventColumns",
+        "Self.deliveryColumns", "unescaped: Self.deliveryColumns",
         #"latestFirst ? "DESC" : "ASC""#,
     ]
 

@@ -180,6 +180,7 @@ enum PostgresSchema {
         (5, appUserIndexes),
         (6, bucketLogSessions),
         (7, members),
+        (10, alerts),
     ]
 
     /// What migration `version` does after its SQL, in the same transaction: version 2 fills

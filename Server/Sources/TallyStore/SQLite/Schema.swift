@@ -53,6 +53,8 @@ import TallyEvent
 /// Migration "v8" adds `app_member`: each dashboard user's ``AppRole`` per app (see
 /// ``createMembers(_:)``).
 ///
+/// Migration "v11" adds alerts, their webhook outbox and annotations (see ``createAlerts(_:)``).
+///
 /// Rollup tables are `WITHOUT ROWID`, clustered on `(app_id, time, …)` so a metrics query reads
 /// one contiguous range. No foreign keys on the hot tables: ``EventStore/insert(_:app:)``
 /// checks the app once per batch instead of once per row.
@@ -273,6 +275,8 @@ enum Schema {
         migrator.registerMigration("v6", migrate: createBucketLogTails)
         migrator.registerMigration("v7", migrate: addSessionsToBucketLogs)
         migrator.registerMigration("v8", migrate: createMembers)
+        // "v9" and "v10" are other branches' migrations: each name runs once, in this order.
+        migrator.registerMigration("v11", migrate: createAlerts)
         return migrator
     }
 

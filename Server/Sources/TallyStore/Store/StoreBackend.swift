@@ -10,3 +10,4 @@ import Foundation
 /// backend validated; a backend throws ``TallyStoreError`` only for what needs the database
 /// to know (an unknown app or user, a taken name).
 typealias StoreBackend = AppBackend & EventBackend & MetricsBackend & AccountBackend & SavedSegmentBackend & MemberBackend
+    & AlertBackend & AnnotationBackend

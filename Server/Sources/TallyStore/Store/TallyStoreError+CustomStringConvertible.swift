@@ -42,6 +42,14 @@ extension TallyStoreError: CustomStringConvertible {
             "App \(id.rawValue) keeps \(SavedSegment.maximumPerApp) saved segments, the most it may: delete one first."
         case .lastOwner(let id):
             "App \(id.rawValue) needs an owner: make another member its owner first."
+        case .invalidAlertRule(let reason):
+            "Invalid alert rule: \(reason)."
+        case .tooManyAlertRules(let id):
+            "App \(id.rawValue) keeps \(AlertRule.maximumPerApp) alert rules, the most it may: delete one first."
+        case .invalidAnnotation(let reason):
+            "Invalid annotation: \(reason)."
+        case .tooManyAnnotations(let id):
+            "App \(id.rawValue) keeps \(Annotation.maximumPerApp) annotations, the most it may: delete old ones first."
         }
     }
 }

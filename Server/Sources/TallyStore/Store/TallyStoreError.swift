@@ -56,4 +56,12 @@ public enum TallyStoreError: Error, Hashable, Sendable {
     /// A change that would leave the app without an owner: its only owner cannot be removed
     /// or given another role.
     case lastOwner(AppID)
+    /// An alert rule that cannot be stored or evaluated; the text says why.
+    case invalidAlertRule(String)
+    /// An app that keeps ``AlertRule/maximumPerApp`` alert rules already.
+    case tooManyAlertRules(AppID)
+    /// An annotation that cannot be stored; the text says why.
+    case invalidAnnotation(String)
+    /// An app that keeps ``Annotation/maximumPerApp`` annotations already.
+    case tooManyAnnotations(AppID)
 }
