@@ -41,6 +41,13 @@ import Testing
         }
         for member in members {
             try await fixture.store.saveSegment(app: fixture.app.app.id, name: "old-\(member.label)", filter: SegmentFilter([.is("platform", "ios")]))
+            try await fixture.store.saveAlertRule(
+                try AlertRule(
+                    name: "old-\(member.label)", metric: .headline(.dau), condition: .above(1), webhook: "https://example.com/", secret: "s"),
+                app: fixture.app.app.id)
+            // Ids 1 to 4 in a fresh database, in the order of `members`.
+            try await fixture.store.addAnnotation(
+                app: fixture.app.app.id, time: Date(timeIntervalSince1970: 1_795_000_000), text: "old-\(member.label)")
         }
         return fixture
     }
@@ -49,7 +56,8 @@ import Testing
         let fixture = try await Self.fixture()
         let app = fixture.app.app.id
         // Every route behind a session, and the page with its members sheet open.
-        let routes = RouteAccessTests.access.filter { $0.value == .session }.keys.sorted() + ["GET /apps/{id}?sheet=members"]
+        let routes =
+            RouteAccessTests.access.filter { $0.value == .session }.keys.sorted() + ["GET /apps/{id}?sheet=members", "GET /apps/{id}?sheet=alerts"]
         var rows: [(String, [String])] = routes.map { ($0, []) } + [("WS /apps/{id}/live", [])] + Self.probes.map { ("event \($0)", []) }
 
         let columns = try await fixture.test { client in
@@ -72,6 +80,10 @@ import Testing
         // What the socket's segment events did: only an editor's and an owner's changed anything.
         let names = Set(try await fixture.store.savedSegments(app: app).map(\.name))
         #expect(names == ["old-none", "old-viewer", "new-editor", "new-owner"])
+        // Only an editor's and an owner's alert and annotation events.
+        #expect(Set(try await fixture.store.alertRules(app: app).map(\.name)) == ["old-none", "old-viewer", "new-editor", "new-owner"])
+        let notes = try await fixture.store.annotations(app: app, from: .distantPast, to: .distantFuture)
+        #expect(Set(notes.map(\.text)) == ["old-none", "old-viewer", "new-editor", "new-owner"])
         // And only the owner's member events: nora added, vera removed.
         #expect(try await fixture.store.members(app: app).map { "\($0.user.name) \($0.role)" } == ["ana owner", "ed editor", "nora viewer"])
 
@@ -121,6 +133,12 @@ import Testing
             // Only an editor or an owner sees the form that saves the filter, and the segments' delete buttons.
             let canEdit = member.role.map { $0 >= .editor } ?? false
             #expect(answer.text.contains("id=\"segment-save\"") == canEdit && answer.text.contains("segment-delete") == canEdit, "\(said)")
+        }
+        if route.hasSuffix("sheet=alerts") {
+            let canEdit = member.role.map { $0 >= .editor } ?? false
+            #expect(answer.text.contains("old-none") && answer.text.contains("id=\"alert-add\"") == canEdit, "\(said)")
+            #expect(answer.text.contains("alert-delete") == canEdit, "\(said)")
+            return canEdit ? "200, alerts and forms" : "200, alerts"
         }
         if route.hasSuffix("sheet=members") {
             #expect(answer.text.contains("class=\"member-name\">ed<") == isOwner, "\(said)")
@@ -182,7 +200,7 @@ import Testing
     /// The least role that may send `probe`.
     static func required(_ probe: String) -> AppRole {
         switch probe {
-        case "save-segment", "delete-segment": .editor
+        case "save-segment", "delete-segment", "add-alert", "delete-alert", "add-annotation", "delete-annotation": .editor
         case "add-member", "remove-member", "sheet members": .owner
         default: .viewer
         }
@@ -211,6 +229,10 @@ import Testing
         case "navigate": (nil, "date=2026-11-20")
         case "add-member": (nil, "name=nora&role=viewer")
         case "remove-member": (nil, "vera")
+        case "add-alert": (nil, "name=new-\(role.rawValue)&metric=dau&condition=above+1&webhook=https%3A%2F%2Fexample.com%2Fhook")
+        case "delete-alert": (nil, "old-\(role.rawValue)")
+        case "add-annotation": (nil, "day=2026-11-20&text=new-\(role.rawValue)")
+        case "delete-annotation": (nil, String([AppRole.viewer, .editor, .owner].firstIndex(of: role)! + 2))
         case "sheet members": (nil, "members")
         default: (nil, nil)
         }

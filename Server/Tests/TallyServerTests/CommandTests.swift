@@ -29,6 +29,7 @@ final class CommandTests {
         #expect(json["app"] == "Bills")
         #expect(json["ingest_key"]?.hasPrefix("ik_") == true)
         #expect(json["read_token"]?.hasPrefix("rt_") == true)
+        #expect(json["write_token"]?.hasPrefix("wt_") == true)
     }
 
     @Test func appCreateTakesTheAcceptedEventAge() async throws {

@@ -31,6 +31,10 @@ public struct DayReport: Hashable, Sendable {
     public var returning: [ReturningUsers]
     /// The layout's funnel sections over the page's range, by section id.
     public var funnels: [String: FunnelReport]
+    /// The app's annotations over the charts' window, which every chart marks.
+    public var annotations: [ChartAnnotation] = []
+    /// The alerts that fired lately, newest first (the App section's banner).
+    public var firedAlerts: [AlertEvaluation] = []
 
     /// How many days before the day the retention section looks back, for each of its tiles.
     public static let retentionDays = [1, 7, 30]

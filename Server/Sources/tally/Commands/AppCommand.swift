@@ -128,16 +128,18 @@ extension AppCommand {
     }
 }
 
-/// `{"app": ..., "ingest_key": ..., "read_token": ...}`, as `tally app create` prints it.
+/// `{"app": ..., "ingest_key": ..., "read_token": ..., "write_token": ...}`, as `tally app create` prints it.
 struct KeysOutput: Encodable {
     let app: String
     let ingestKey: String
     let readToken: String
+    let writeToken: String
 
     init(_ created: NewApp) {
         app = created.app.name
         ingestKey = created.ingestKey
         readToken = created.readToken
+        writeToken = created.writeToken
     }
 
     var json: String {
