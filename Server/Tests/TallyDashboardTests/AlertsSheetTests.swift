@@ -39,8 +39,8 @@ import Testing
         let stored = try await fixture.store.alertRules(app: fixture.app.app.id)
         #expect(stored.map(\.name) == ["Few bills"])
         #expect(page.sheetHTML.contains("whs_x") && page.sheetHTML.contains("alert-delete"))
-        page.reloadSheetData(force: true)
-        try await Task.sleep(for: .milliseconds(200))
+        await page.loadSheetData(force: true)
+        _ = page.refreshSheet()
         #expect(!page.sheetHTML.contains("whs_x"), "the secret is shown once")
 
         try page.receive(
@@ -59,8 +59,12 @@ import Testing
         let fixture = try await DashboardFixture()
         let (page, _) = Self.page(fixture, role: .editor)
         try page.receive(BrowserEvent(section: nil, name: "add-annotation", value: "day=2026-11-20&text=v2.3+%3Creleased%3E"))
-        try await Task.sleep(for: .milliseconds(300))
-        let notes = try await fixture.store.annotations(app: fixture.app.app.id, from: .distantPast, to: .distantFuture)
+        // The page stores it in a task of its own: wait for it, as long as a loaded machine needs.
+        var notes: [Annotation] = []
+        for _ in 0..<1_000 where notes.isEmpty {
+            notes = try await fixture.store.annotations(app: fixture.app.app.id, from: .distantPast, to: .distantFuture)
+            try await Task.sleep(for: .milliseconds(10))
+        }
         #expect(notes.map(\.text) == ["v2.3 <released>"])
         await page.refresh()
         let html = page.html(styleNonce: "n")

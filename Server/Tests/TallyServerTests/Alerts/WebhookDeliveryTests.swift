@@ -125,13 +125,37 @@ import Testing
         }
     }
 
+    /// Deliverers on two stores of one PostgreSQL database (on SQLite, two on one store), each
+    /// passing over the outbox again and again at once, send each of 40 deliveries once.
+    @Test(arguments: TestDatabase.all)
+    func concurrentDeliverersSendEachDeliveryOnce(database: TestDatabase) async throws {
+        let url = try await database.makeDatabase()
+        defer { database.removeDatabase(url) }
+        let one = try await EventStore(database: url)
+        let two = database == .postgres ? try await EventStore(database: url) : one
+        try await WebhookReceiver.with { receiver in
+            for _ in 0..<40 { _ = try await Self.fire(one, url: receiver.url()) }
+            let clock = ManualClock(Self.start)
+            let deliverers = [one, two, one, two].map { WebhookDeliverer(store: $0, clock: clock, logger: Self.quiet) }
+            await withTaskGroup(of: Void.self) { group in
+                for deliverer in deliverers {
+                    group.addTask { for _ in 0..<12 { await deliverer.deliverDue() } }
+                }
+            }
+            let received = await receiver.log.received
+            #expect(received.count == 40)
+            #expect(Set(received.compactMap { $0.headers["x-tally-delivery"] }).count == 40)
+        }
+    }
+
     /// A redirect is not followed, and an answer that does not come is a timeout: both fail.
     @Test func redirectsAndSilenceAreFailures() async throws {
         try await WebhookReceiver.with { receiver in
-            let transport = HTTPWebhookTransport(timeout: .milliseconds(300))
-            let status = try await transport.post(to: URL(string: receiver.url("/redirect"))!, body: [], headers: [])
+            let status = try await HTTPWebhookTransport().post(to: URL(string: receiver.url("/redirect"))!, body: [], headers: [])
             #expect(status == 302)
             #expect(await receiver.log.received.isEmpty)
+            // The receiver answers after 5 s.
+            let transport = HTTPWebhookTransport(timeout: .seconds(1))
             await #expect(throws: (any Error).self) {
                 try await transport.post(to: URL(string: receiver.url("/hang"))!, body: [], headers: [])
             }
