@@ -75,7 +75,8 @@ var delays: [Double] = []
 for round in 1...rounds {
     // The next evaluation time, two seconds from now.
     let next = schedule.next(after: clock.now)
-    clock.offset.withLock { $0 += next.timeIntervalSince(clock.now) - 2 }
+    let shift = next.timeIntervalSince(clock.now) - 2
+    clock.offset.withLock { $0 += shift }
     let before = await arrivals.times.count
     let deadline = Date().addingTimeInterval(90)
     while await arrivals.times.count == before, Date() < deadline { try await Task.sleep(for: .milliseconds(2)) }
