@@ -50,8 +50,11 @@ let receiver = Application(
     router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
     onServerRunning: { portContinuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
 let serving = Task { try await receiver.runService() }
-var portIterator = ports.makeAsyncIterator()
-guard let port = await portIterator.next() else { fatalError("the receiver did not start") }
+var port = 0
+for await bound in ports {
+    port = bound
+    break
+}
 
 let app = try await store.createApp(name: "Latency", timeZone: "Asia/Kathmandu").app
 try await store.saveAlertRule(
