@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark.git", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/OpenCombine/OpenCombine.git", from: "0.14.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
@@ -205,6 +206,17 @@ let package = Package(
                 .product(name: "TallyStore", package: "TallyServer"),
             ],
             path: "Tools/PruneWhileIngesting",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "AlertLatency",
+            dependencies: [
+                .product(name: "Locking", package: "Tally"),
+                .product(name: "TallyServer", package: "TallyServer"),
+                .product(name: "TallyStore", package: "TallyServer"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Tools/AlertLatency",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(

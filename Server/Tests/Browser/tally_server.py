@@ -131,6 +131,15 @@ class TallyServer:
         with urllib.request.urlopen(request, timeout=10) as response:
             return response.status
 
+    def annotate(self, day, text):
+        """Adds an annotation on `day` with the demo app's write token; returns the JSON answer."""
+        request = urllib.request.Request(
+            self.page("/v1/annotations"), data=json.dumps({"day": day, "text": text}).encode(), method="POST",
+            headers={"Content-Type": "application/json", "Authorization": f"Bearer {self.keys['write_token']}"},
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.load(response)
+
     def read(self, path):
         """The JSON of the read API's `path` (`/v1/paths?…`), with the demo app's read token."""
         request = urllib.request.Request(self.page(path), headers={"Authorization": f"Bearer {self.keys['read_token']}"})

@@ -317,6 +317,32 @@ class DashboardTests(unittest.TestCase):
         self.add_filter("platform", "android")
         self.wait(lambda: number(self.metric("funnel:bill_funnel:1")) < first, message="the funnel did not count under the filter")
 
+    def test_an_annotation_is_marked_on_the_chart_and_a_rule_is_added_in_the_alerts_sheet(self):
+        text = f"Release {uuid.uuid4().hex[:6]}"
+        server.annotate(self.demo_day(3), text)
+        self.open_page(self.week_query())
+        marker = "[data-section=app] svg .annotation"
+        self.wait(lambda: any(text in label for label in self.js(
+            f"return [...document.querySelectorAll('{marker}')].map(e => e.getAttribute('aria-label'))")),
+            message="no marker with the annotation's text on the App section's chart")
+        # Focusing the marker's chart day shows the note in the readout.
+        self.js(f"const m = [...document.querySelectorAll('{marker}')].find(e => e.getAttribute('aria-label').includes(arguments[0]));"
+                "m.focus(); m.closest('svg').dispatchEvent(new PointerEvent('pointermove', {bubbles: true,"
+                " clientX: m.querySelector('circle').getBoundingClientRect().x + 4}))", text)
+        self.wait(lambda: text in (self.text("[data-section=app] .chart-readout") or ""), message="the readout does not show the note")
+
+        self.open_sheet("alerts-button")
+        self.wait(lambda: text in (self.text("#sheet-slot .annotations") or ""), message="the sheet does not list the annotation")
+        name = f"Few bills {uuid.uuid4().hex[:4]}"
+        for field, value in [("alert-name", name), ("alert-metric", "event:bill_created"), ("alert-condition", "below 1"),
+                             ("alert-webhook", "https://example.com/hook")]:
+            self.retry(lambda: self.driver.find_element(By.ID, field).send_keys(value), f"no field {field}")
+        self.retry(lambda: self.driver.find_element(By.CSS_SELECTOR, "#alert-add button[type=submit]").click(), "no Add button")
+        self.wait(lambda: "whs_" in (self.text("#sheet-slot .alert-secret") or ""), message="the rule's secret is not shown")
+        self.assertIn(name, self.text("#sheet-slot .alert-rules"))
+        self.retry(lambda: self.driver.find_element(By.CSS_SELECTOR, f".alert-delete[data-value='{name}']").click(), "no Delete button")
+        self.wait(lambda: name not in (self.text("#sheet-slot .alert-rules") or ""), message="the rule is still listed")
+
     def test_the_funnel_sheet_breaks_a_funnel_down(self):
         self.open_page(self.week_query())
         self.open_sheet("funnel-button")

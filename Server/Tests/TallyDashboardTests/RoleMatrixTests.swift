@@ -41,6 +41,13 @@ import Testing
         }
         for member in members {
             try await fixture.store.saveSegment(app: fixture.app.app.id, name: "old-\(member.label)", filter: SegmentFilter([.is("platform", "ios")]))
+            try await fixture.store.saveAlertRule(
+                try AlertRule(
+                    name: "old-\(member.label)", metric: .headline(.dau), condition: .above(1), webhook: "https://example.com/", secret: "s"),
+                app: fixture.app.app.id)
+            // Ids 1 to 4 in a fresh database, in the order of `members`.
+            try await fixture.store.addAnnotation(
+                app: fixture.app.app.id, time: Date(timeIntervalSince1970: 1_795_000_000), text: "old-\(member.label)")
         }
         return fixture
     }
@@ -49,7 +56,8 @@ import Testing
         let fixture = try await Self.fixture()
         let app = fixture.app.app.id
         // Every route behind a session, and the page with its members sheet open.
-        let routes = RouteAccessTests.access.filter { $0.value == .session }.keys.sorted() + ["GET /apps/{id}?sheet=members"]
+        let routes =
+            RouteAccessTests.access.filter { $0.value == .session }.keys.sorted() + ["GET /apps/{id}?sheet=members", "GET /apps/{id}?sheet=alerts"]
         var rows: [(String, [String])] = routes.map { ($0, []) } + [("WS /apps/{id}/live", [])] + Self.probes.map { ("event \($0)", []) }
 
         let columns = try await fixture.test { client in
@@ -75,6 +83,17 @@ import Testing
         // Only the owner's deletion of ann's data, recorded under the owner's name.
         #expect(try await fixture.store.users(app: app, prefix: "").map(\.id) == ["bob"])
         #expect(try await fixture.store.userDeletions(app: app).map { "\($0.deletedBy) \($0.events)" } == ["ana 1"])
+        // Only an editor's and an owner's alert and annotation events, which the page stores in
+        // tasks of its own (the owner's may still run as the socket closes).
+        let expected: Set<String> = ["old-none", "old-viewer", "new-editor", "new-owner"]
+        var (rules, notes): (Set<String>, Set<String>) = ([], [])
+        for _ in 0..<1_000 where rules != expected || notes != expected {
+            rules = Set(try await fixture.store.alertRules(app: app).map(\.name))
+            notes = Set(try await fixture.store.annotations(app: app, from: .distantPast, to: .distantFuture).map(\.text))
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(rules == expected)
+        #expect(notes == expected)
         // And only the owner's member events: nora added, vera removed.
         #expect(try await fixture.store.members(app: app).map { "\($0.user.name) \($0.role)" } == ["ana owner", "ed editor", "nora viewer"])
 
@@ -146,6 +165,12 @@ import Testing
             let canEdit = member.role.map { $0 >= .editor } ?? false
             #expect(answer.text.contains("id=\"segment-save\"") == canEdit && answer.text.contains("segment-delete") == canEdit, "\(said)")
         }
+        if route.hasSuffix("sheet=alerts") {
+            let canEdit = member.role.map { $0 >= .editor } ?? false
+            #expect(answer.text.contains("old-none") && answer.text.contains("id=\"alert-add\"") == canEdit, "\(said)")
+            #expect(answer.text.contains("alert-delete") == canEdit, "\(said)")
+            return canEdit ? "200, alerts and forms" : "200, alerts"
+        }
         if route.hasSuffix("sheet=members") {
             #expect(answer.text.contains("class=\"member-name\">ed<") == isOwner, "\(said)")
             return isOwner ? "200, members" : "200, no members"
@@ -206,7 +231,7 @@ import Testing
     /// The least role that may send `probe`.
     static func required(_ probe: String) -> AppRole {
         switch probe {
-        case "save-segment", "delete-segment": .editor
+        case "save-segment", "delete-segment", "add-alert", "delete-alert", "add-annotation", "delete-annotation": .editor
         case "add-member", "remove-member", "sheet members": .owner
         default: .viewer
         }
@@ -235,6 +260,10 @@ import Testing
         case "navigate": (nil, "date=2026-11-20")
         case "add-member": (nil, "name=nora&role=viewer")
         case "remove-member": (nil, "vera")
+        case "add-alert": (nil, "name=new-\(role.rawValue)&metric=dau&condition=above+1&webhook=https%3A%2F%2Fexample.com%2Fhook")
+        case "delete-alert": (nil, "old-\(role.rawValue)")
+        case "add-annotation": (nil, "day=2026-11-20&text=new-\(role.rawValue)")
+        case "delete-annotation": (nil, String([AppRole.viewer, .editor, .owner].firstIndex(of: role)! + 2))
         case "sheet members": (nil, "members")
         default: (nil, nil)
         }

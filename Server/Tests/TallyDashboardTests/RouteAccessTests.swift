@@ -24,6 +24,8 @@ import Testing
         case ingestKey
         /// The app's read token (`Authorization: Bearer`).
         case readToken
+        /// The app's write token (`Authorization: Bearer`), the read token's twin that writes.
+        case writeToken
         /// A loopback client, or the metrics token: this test's client is on loopback and is
         /// let in (`MetricsExpositionTests` checks the others are not).
         case loopbackOrMetricsToken
@@ -36,7 +38,7 @@ import Testing
 
     static let access: [String: Access] = [
         "GET /healthz": .open, "GET /openapi.json": .open, "GET /login": .open, "POST /login": .form,
-        "GET /assets/dashboard.js": .open, "GET /assets/dashboard.css": .open,
+        "GET /assets/dashboard.js": .open, "GET /assets/dashboard.css": .open, "GET /assets/icon.svg": .open,
         "POST /v1/events": .ingestKey,
         "POST /batch": .ingestKey, "POST /capture": .ingestKey, "POST /e": .ingestKey, "POST /i/v0/e": .ingestKey,
         "POST /v1/batch": .ingestKey, "POST /v1/track": .ingestKey, "POST /v1/identify": .ingestKey, "POST /v1/screen": .ingestKey,
@@ -45,7 +47,9 @@ import Testing
         "GET /v1/revenue": .readToken,
         "GET /v1/retention": .readToken, "GET /v1/funnels": .readToken, "GET /v1/paths": .readToken, "GET /v1/segments": .readToken,
         "GET /v1/users": .readToken, "GET /v1/users/{user_id}/events": .readToken,
-        "PUT /v1/segments/{name}": .readToken, "DELETE /v1/segments/{name}": .readToken, "GET /metrics": .loopbackOrMetricsToken,
+        "PUT /v1/segments/{name}": .readToken, "DELETE /v1/segments/{name}": .readToken,
+        "GET /v1/annotations": .readToken, "POST /v1/annotations": .writeToken, "DELETE /v1/annotations/{id}": .writeToken,
+        "GET /metrics": .loopbackOrMetricsToken,
         "GET /": .session, "GET /apps/{id}": .session, "GET /apps/{id}/metrics/{file}": .session, "POST /logout": .form,
         "GET /apps/{id}/users/{user}/data": .session, "POST /apps/{id}/users/{user}/delete": .session,
     ]
@@ -85,7 +89,7 @@ import Testing
                     }
                     switch Self.access[route] {
                     case .open, .loopbackOrMetricsToken: #expect(answer.status == .ok, "\(said)")
-                    case .ingestKey, .readToken: #expect(answer.status == .unauthorized, "\(said)")
+                    case .ingestKey, .readToken, .writeToken: #expect(answer.status == .unauthorized, "\(said)")
                     case .session:
                         #expect(answer.status == .unauthorized || (answer.status == .found && answer.headers[.location] == "/login"), "\(said)")
                     case .form: #expect(answer.status == .forbidden || answer.status == .badRequest, "\(said)")

@@ -55,9 +55,9 @@ import Testing
     }
 
     /// A page of the app on `sheet`, its sheet's data read and drawn.
-    func page(_ sheet: PageQuery.Sheet, filter: String = "", timeZone: String? = nil) async throws -> DashboardPage {
+    func page(_ sheet: PageQuery.Sheet, filter: String = "", timeZone: String? = nil, role: AppRole = .viewer) async throws -> DashboardPage {
         let query = PageQuery(date: CalendarDay(Self.day)!, timeZone: timeZone, filter: try SegmentFilter(parsing: filter), sheet: sheet)
-        let page = DashboardPage(app: app, layout: .default, query: query, store: store)
+        let page = DashboardPage(app: app, layout: .default, query: query, store: store, role: role)
         await page.loadSheetData()
         _ = page.refreshSheet()
         return page
@@ -105,16 +105,13 @@ import Testing
     /// data (the browser confirms first), the id percent-encoded; a viewer's and an editor's
     /// have neither.
     @Test func onlyAnOwnersSheetExportsOrDeletesTheUser() async throws {
-        let owner = try await page(.user(Self.hostile)).sheetHTML
+        let owner = try await page(.user(Self.hostile), role: .owner).sheetHTML
         let path = "/apps/\(app.id.rawValue)/users/\(Self.hostile.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
         #expect(values(of: "href", in: owner).contains(path + "/data"))
         #expect(values(of: "action", in: owner) == [path + "/delete"])
         #expect(owner.contains(#"data-confirm="Delete everything stored about this user"#))
         for role in [AppRole.viewer, .editor] {
-            let query = PageQuery(date: CalendarDay(Self.day)!, sheet: .user(Self.hostile))
-            let page = DashboardPage(app: app, layout: .default, query: query, store: store, role: role)
-            await page.loadSheetData()
-            _ = page.refreshSheet()
+            let page = try await page(.user(Self.hostile), role: role)
             #expect(page.sheetHTML.contains("user-facts") && !page.sheetHTML.contains("user-export") && !page.sheetHTML.contains("user-delete"))
         }
     }

@@ -31,6 +31,7 @@ final class CommandTests {
         #expect(json["app_id"] as? Int == 1)
         #expect((json["ingest_key"] as? String)?.hasPrefix("ik_") == true)
         #expect((json["read_token"] as? String)?.hasPrefix("rt_") == true)
+        #expect((json["write_token"] as? String)?.hasPrefix("wt_") == true)
     }
 
     @Test func appCreateTakesTheAcceptedEventAge() async throws {

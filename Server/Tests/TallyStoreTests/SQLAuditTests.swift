@@ -13,7 +13,7 @@ import Testing
         "App.columns", "Event.columns", "columns", "column", "condition", "Self.eventsWithProperty", "table", "periodColumn",
         "keyColumn", "partition.table", "range.lowerBound", "range.upperBound", "unescaped: Self.eventColumns",
         #"latestFirst ? "DESC" : "ASC""#, "unescaped: Self.appColumns", "unescaped: partition.table", "unescaped: table", "unescaped: column",
-        "unescaped: keyColumn", "selected",
+        "unescaped: keyColumn", "selected", "Self.deliveryColumns", "unescaped: Self.deliveryColumns",
     ]
 
     @Test func sqlInterpolatesOnlyReviewedConstants() throws {

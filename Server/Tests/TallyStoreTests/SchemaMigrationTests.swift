@@ -199,4 +199,59 @@ import Testing
         #expect(try await upgraded.userDeletions(app: app) == [deletion] && deletion.events == 1)
         #expect(try await upgraded.users(app: app, prefix: "").map(\.id) == ["b"])
     }
+
+    /// A store of schema "v8" gets alerts and annotations ("v11"): its apps keep their keys,
+    /// have no write token until their keys are rotated, and take rules and annotations.
+    @Test func aV8StoreGetsAlertsAndAnnotations() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("TallyStoreTests/\(UUID().uuidString).sqlite").path
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        do {
+            let old = try DatabaseQueue(path: path)
+            try Schema.migrator.migrate(old, upTo: "v8")
+            try await old.write { db in
+                try db.execute(
+                    sql: """
+                        INSERT INTO app (id, name, time_zone, accepted_event_age, ingest_key_hash, read_token_hash, created_at)
+                        VALUES (1, 'Old', 'UTC', 86400, ?, ?, 0)
+                        """, arguments: [AccessKey.hash("ik_old"), AccessKey.hash("rt_old")])
+            }
+        }
+        try await Self.checkUpgraded(try EventStore(path: path))
+    }
+
+    /// PostgreSQL's migration 10 does what SQLite's "v11" does.
+    @Test(arguments: TestDatabase.all.filter { $0 == .postgres })
+    func aPostgresDatabaseBeforeMigration10GetsAlertsAndAnnotations(database: TestDatabase) async throws {
+        let url = try await database.makeDatabase()
+        _ = try await EventStore(database: url)
+        try await TestDatabase.withClient(on: url) { client in
+            for statement in [
+                "DROP TABLE alert_rule, alert_evaluation, webhook_delivery, annotation", "ALTER TABLE app DROP COLUMN write_token_hash",
+                "DELETE FROM tally_migration WHERE version = 10",
+                """
+                INSERT INTO app (id, name, time_zone, accepted_event_age, ingest_key_hash, read_token_hash, created_at)
+                VALUES (1, 'Old', 'UTC', 86400, '\\x\(AccessKey.hash("ik_old").map { String(format: "%02x", $0) }.joined())',
+                    '\\x\(AccessKey.hash("rt_old").map { String(format: "%02x", $0) }.joined())', 0)
+                """,
+            ] {
+                try await client.query(PostgresQuery(unsafeSQL: statement))
+            }
+        }
+        try await Self.checkUpgraded(try await EventStore(database: url))
+    }
+
+    /// The checks of an upgraded store holding app 1, "Old", with the keys `ik_old` and `rt_old`.
+    static func checkUpgraded(_ store: EventStore) async throws {
+        let app = try #require(try await store.app(readToken: "rt_old"))
+        #expect(app.name == "Old")
+        #expect(try await store.app(ingestKey: "ik_old")?.id == app.id)
+        #expect(try await store.app(writeToken: "rt_old") == nil)
+        try await store.saveAlertRule(
+            try AlertRule(name: "r", metric: .headline(.dau), condition: .above(1), webhook: "https://example.com/", secret: "s"), app: app.id)
+        #expect(try await store.alertRules(app: app.id).map(\.name) == ["r"])
+        try await store.addAnnotation(app: app.id, time: Date(timeIntervalSince1970: 10), text: "note")
+        #expect(try await store.annotations(app: app.id, from: Date(timeIntervalSince1970: 0), to: Date(timeIntervalSince1970: 20)).count == 1)
+        let keys = try await store.rotateKeys(app.id)
+        #expect(try await store.app(writeToken: keys.writeToken)?.id == app.id)
+    }
 }

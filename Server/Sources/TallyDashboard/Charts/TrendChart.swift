@@ -21,6 +21,8 @@ struct TrendChart {
     var title: String
     /// A caption under the chart, if any.
     var caption: String? = nil
+    /// The annotations to mark: a dashed line at each one's day, its text on hover and focus.
+    var annotations: [ChartAnnotation] = []
 
     /// The chart's height in pixels, and the plot's inside it: the dates below, room above
     /// for the top gridline's label. The chart is as wide as its container: the plot is an
@@ -72,9 +74,29 @@ struct TrendChart {
         if count > 1 { svg += polyline(values, className: "series") }
         svg += "</svg>"
         if count == 1 { svg += "<circle class=\"series\" cx=\"50%\" cy=\"\(Self.format(Self.top + down(values[0])))\" r=\"3\"/>" }
+        svg += markers(across: across)
         svg += "<g class=\"cursor\" visibility=\"hidden\"><line y1=\"\(Self.format(Self.top))\" y2=\"\(Self.format(Self.top + Self.plotHeight))\"/>"
         svg += "<circle r=\"4\"/></g>"
         return svg + "</svg>"
+    }
+
+    /// The annotations' markers, one per day with any: a dashed line across the plot and a
+    /// dot on top that takes the focus, their texts as its title (shown on hover) and label.
+    private func markers(across: (Int) -> Double) -> String {
+        var texts: [Int: [String]] = [:]
+        for annotation in annotations {
+            guard let index = dates.firstIndex(of: annotation.day) else { continue }
+            texts[index, default: []].append(annotation.text)
+        }
+        var svg = ""
+        for (index, notes) in texts.sorted(by: { $0.key < $1.key }) {
+            let x = "\(Self.format(across(index) * 100))%"
+            let label = HTMLText.escape("\(Self.shortDate(dates[index])): \(notes.joined(separator: "; "))")
+            svg += "<g class=\"annotation\" tabindex=\"0\" role=\"note\" aria-label=\"\(label)\" data-day=\"\(dates[index])\"><title>\(label)</title>"
+            svg += "<line x1=\"\(x)\" x2=\"\(x)\" y1=\"\(Self.format(Self.top))\" y2=\"\(Self.format(Self.top + Self.plotHeight))\"/>"
+            svg += "<circle cx=\"\(x)\" cy=\"\(Self.format(Self.top))\" r=\"4\"/></g>"
+        }
+        return svg
     }
 
     /// The numbers as a table behind a toggle: the chart's text alternative.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import TallyStore
 import Yams
 
@@ -7,11 +7,11 @@ extension DashboardLayout {
     ///
     /// - Throws: ``DashboardLayoutError`` naming the line and the field, or that the file
     ///   cannot be read.
-    public init(contentsOfFile path: String) throws(DashboardLayoutError) {
+    public init(contentsOfFile path: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(DashboardLayoutError) {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw DashboardLayoutError(line: nil, field: "", message: "cannot read the file \(path)")
         }
-        try self.init(yaml: text)
+        try self.init(yaml: text, environment: environment)
     }
 
     /// Reads a layout from YAML (or JSON, which YAML includes).
@@ -40,10 +40,11 @@ extension DashboardLayout {
     /// name or `NAME[CONDITIONS]` in the filter syntax (quote those in a flow list), and a
     /// `window`, a whole number of `s`, `m`, `h` or `d` up to 90 days (default `1d`).
     /// Identifiers and keys are unique; unknown fields are refused, so a misspelt one is
-    /// found rather than ignored.
+    /// found rather than ignored. An optional `alerts` list holds alert rules (see
+    /// ``DashboardAlerts``); `env:NAME` secrets are read from `environment`.
     ///
     /// - Throws: ``DashboardLayoutError`` naming the line and the field.
-    public init(yaml text: String) throws(DashboardLayoutError) {
+    public init(yaml text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(DashboardLayoutError) {
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
@@ -53,7 +54,7 @@ extension DashboardLayout {
             throw DashboardLayoutError(line: nil, field: "", message: "not valid YAML or JSON: \(error)")
         }
         guard let root else { throw DashboardLayoutError(line: 1, field: "", message: "the file is empty") }
-        var reader = LayoutReader()
+        var reader = LayoutReader(environment: environment)
         self = try reader.layout(root)
     }
 }
@@ -72,6 +73,12 @@ extension YamlError {
 /// errors.
 private struct LayoutReader {
     private var usedKeys: Set<String> = []
+    /// Where `env:NAME` secrets are read.
+    let environment: [String: String]
+
+    init(environment: [String: String]) {
+        self.environment = environment
+    }
 
     static let builtins = ["app", "versions", "retention", "revenue", "screens", "top_events", "live_feed", "data_health"]
 
@@ -99,7 +106,7 @@ private struct LayoutReader {
     }
 
     mutating func layout(_ root: Node) throws(DashboardLayoutError) -> DashboardLayout {
-        let fields = try Fields(root, path: "", allowed: ["sections"])
+        let fields = try Fields(root, path: "", allowed: ["sections", "alerts"])
         let list = try fields.required("sections").sequence()
         guard !list.isEmpty else { throw fields.error("sections", "a layout needs at least one section") }
         var sections: [DashboardLayout.Section] = []
@@ -111,7 +118,59 @@ private struct LayoutReader {
             }
             sections.append(section)
         }
-        return DashboardLayout(sections: sections)
+        var alerts = DashboardAlerts()
+        for item in try fields.optional("alerts")?.sequence() ?? [] {
+            let entry = try alert(item, sections: sections)
+            guard !alerts.entries.contains(where: { $0.rule.name == entry.rule.name && ($0.app == nil || entry.app == nil || $0.app == entry.app) })
+            else { throw item.error("name", "the alert '\(entry.rule.name)' is named twice for one app") }
+            alerts.entries.append(entry)
+        }
+        return DashboardLayout(sections: sections, alerts: alerts)
+    }
+
+    /// One rule of `alerts`; `funnel:SECTION` takes the steps of the funnel section `SECTION`.
+    private func alert(_ value: Value, sections: [DashboardLayout.Section]) throws(DashboardLayoutError) -> DashboardAlerts.Entry {
+        let fields = try Fields(value, allowed: ["name", "app", "metric", "condition", "webhook", "secret"])
+        let app = try fields.optional("app").map { value throws(DashboardLayoutError) in
+            guard let id = (value.node.scalar?.string).flatMap({ Int64($0) }), id > 0 else { throw value.error("", "expected an app id") }
+            return AppID(rawValue: id)
+        }
+        let metricText = try fields.required("metric").text(maximumLength: AlertMetric.maximumLength)
+        let metric: AlertMetric
+        if metricText.hasPrefix("funnel:"),
+            case .funnel(let funnel)? = sections.first(where: { $0.id == metricText.dropFirst("funnel:".count) })?.content
+        {
+            metric = .funnel(funnel.steps)
+        } else {
+            do {
+                metric = try AlertMetric(parsing: metricText)
+            } catch {
+                throw fields.error("metric", error.description)
+            }
+        }
+        let conditionText = try fields.required("condition").text(maximumLength: 100)
+        let condition: AlertCondition
+        do {
+            condition = try AlertCondition(parsing: conditionText)
+        } catch {
+            throw fields.error("condition", error.description)
+        }
+        var secret = try fields.required("secret").text(maximumLength: 256)
+        if secret.hasPrefix("env:") {
+            let name = String(secret.dropFirst("env:".count))
+            guard let value = environment[name], !value.isEmpty else {
+                throw fields.error("secret", "the environment variable \(name) is not set")
+            }
+            secret = value
+        }
+        let name = try fields.required("name").text(maximumLength: AlertRule.maximumNameLength)
+        let webhook = try fields.required("webhook").text(maximumLength: AlertRule.maximumURLLength)
+        do {
+            let rule = try AlertRule(name: name, metric: metric, condition: condition, webhook: webhook, secret: secret)
+            return DashboardAlerts.Entry(app: app, rule: rule)
+        } catch {
+            throw value.error("", error.description)
+        }
     }
 
     private mutating func section(_ value: Value) throws(DashboardLayoutError) -> DashboardLayout.Section {

@@ -8,10 +8,13 @@ public import TallyStore
 public struct DashboardLayout: Hashable, Sendable {
     /// The sections, in their default order; identifiers are unique.
     public var sections: [Section]
+    /// The alert rules of the file (``DashboardAlerts``).
+    public var alerts: DashboardAlerts
 
-    /// Creates a layout of `sections`.
-    public init(sections: [Section]) {
+    /// Creates a layout of `sections`, with the alert rules `alerts`.
+    public init(sections: [Section], alerts: DashboardAlerts = DashboardAlerts()) {
         self.sections = sections
+        self.alerts = alerts
     }
 
     /// The section whose identifier is `id`.

@@ -5,7 +5,7 @@ public import TallyStore
 ///
 /// The events: `move` (value: the new index), `hide` (value `on`, or `off` to show) and
 /// `show` of a section; `sheet` (value `date`, `sections`, `metric:KEY`, `filter`,
-/// `filter:PROPERTY`, `funnel`, `user:ID`, `users`, `users:PREFIX`, `paths` or `paths:SCREEN`) and `close-sheet`; `range` (a preset: `today`,
+/// `filter:PROPERTY`, `funnel`, `user:ID`, `users`, `users:PREFIX`, `paths`, `paths:SCREEN`, `members` or `alerts`) and `close-sheet`; `range` (a preset: `today`,
 /// `yesterday`, `7d`, `30d`, `90d`, `month`), `custom` (value `from=YYYY-MM-DD&date=YYYY-MM-DD`,
 /// the date sheet's form) and `compare` (`on`, `off`); `expand` of a section (`on`: its lists
 /// show every row; `off`: the first ones); `search` (the text); `reload`; the
@@ -19,7 +19,10 @@ public import TallyStore
 /// `paths` (the paths sheet's form: `start=…&kind=screen|event&direction=after|before&depth=1…5`);
 /// `navigate` (the query of the address the browser went back or forward to); the members
 /// sheet's `add-member` (its form, `name=…&role=owner|editor|viewer`: a user given a role, or
-/// their role changed) and `remove-member` (a member's name), which only an owner may send.
+/// their role changed) and `remove-member` (a member's name), which only an owner may send;
+/// the alerts sheet's `add-alert` (its form: `name=…&metric=…&condition=…&webhook=…`),
+/// `delete-alert` (a stored rule's name), `add-annotation` (its form: `day=YYYY-MM-DD&text=…`)
+/// and `delete-annotation` (an annotation's id), which an editor or an owner may send.
 public struct BrowserEvent: Hashable, Sendable, Decodable {
     /// The `data-section` of the element's section, or `nil` for an element of the page itself.
     public var section: String?
@@ -33,7 +36,7 @@ public struct BrowserEvent: Hashable, Sendable, Decodable {
     public static let names = [
         "move", "hide", "show", "search", "sheet", "close-sheet", "range", "custom", "compare", "expand", "reload", "filters",
         "remove-filter", "add-filter", "save-segment", "delete-segment", "filter-property", "funnel", "user-search", "paths",
-        "older-events", "navigate", "add-member", "remove-member",
+        "older-events", "navigate", "add-member", "remove-member", "add-alert", "delete-alert", "add-annotation", "delete-annotation",
     ]
 
     /// Creates an event.

@@ -28,6 +28,31 @@ extension ResponderEvent<String> {
     public static var deleteSegment: Self { Self("deleteSegment") }
     /// The dashboard user of this name is no longer a member of the app (the members sheet).
     public static var removeMember: Self { Self("removeMember") }
+    /// The stored alert rule of this name is deleted (the alerts sheet).
+    public static var deleteAlert: Self { Self("deleteAlert") }
+}
+
+extension ResponderEvent<AlertRule> {
+    /// An alert rule is stored, or replaces the stored one of its name (the alerts sheet).
+    public static var saveAlert: Self { Self("saveAlert") }
+}
+
+/// An annotation to add: its day, of the page's time zone, and its text.
+public struct NewAnnotation: Hashable, Sendable {
+    /// The day it marks.
+    public var day: CalendarDay
+    /// Its text.
+    public var text: String
+}
+
+extension ResponderEvent<NewAnnotation> {
+    /// An annotation is added (the alerts sheet).
+    public static var addAnnotation: Self { Self("addAnnotation") }
+}
+
+extension ResponderEvent<Int64> {
+    /// The annotation of this id is deleted (the alerts sheet).
+    public static var deleteAnnotation: Self { Self("deleteAnnotation") }
 }
 
 /// A dashboard user, by name, and the role they are to have in the page's app.

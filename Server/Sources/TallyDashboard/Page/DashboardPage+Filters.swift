@@ -62,7 +62,8 @@ extension DashboardPage {
     /// Reads what the open sheet shows beside the report: the ad-hoc funnel's counts for the
     /// page's query (again when `force`), the filter sheet's suggested values (once per
     /// page), the user sheet's first page of events, the user search's answer or the paths
-    /// sheet's counts, the members sheet's members for an owner (again when `force`; see ``readTimeline(of:for:force:from:)``,
+    /// sheet's counts, the members sheet's members for an owner (again when `force`), the alerts sheet's
+    /// rules, firings and annotations (again when `force`; see ``readTimeline(of:for:force:from:)``,
     /// ``searchUsers(_:for:force:from:)`` and ``readPaths(_:for:force:from:)``). Returns
     /// whether it read anything.
     @discardableResult
@@ -92,6 +93,10 @@ extension DashboardPage {
                 return false
             }
             viewModel.members = members
+            return true
+        case .alerts?:
+            guard force || viewModel.alerts?.query != query, let data = await readAlerts(for: query) else { return false }
+            viewModel.alerts = data
             return true
         case .filter?:
             guard viewModel.filterSuggestions == nil else { return false }

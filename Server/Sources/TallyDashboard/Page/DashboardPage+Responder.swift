@@ -27,6 +27,10 @@ extension DashboardPage: ResponderEventHandling {
         table.on(.deleteSegment) { page, name in Task { await page.deleteSegment(named: name) } }
         table.on(.setMemberRole) { page, change in Task { await page.setRole(change.role, ofMemberNamed: change.name) } }
         table.on(.removeMember) { page, name in Task { await page.removeMember(named: name) } }
+        table.on(.saveAlert) { page, rule in Task { await page.saveAlert(rule) } }
+        table.on(.deleteAlert) { page, name in Task { await page.deleteAlert(named: name) } }
+        table.on(.addAnnotation) { page, note in Task { await page.addAnnotation(note) } }
+        table.on(.deleteAnnotation) { page, id in Task { await page.deleteAnnotation(id) } }
         table.on(.navigate) { page, target in page.navigate(to: target.query, notice: target.ignoredFilter) }
         table.on(.readOlderEvents) { page, cursor in Task { await page.readOlderEvents(before: cursor) } }
     }
@@ -109,6 +113,37 @@ extension DashboardPage: ResponderEventHandling {
             guard role.canManageMembers else { throw .notAllowed(event.name, role: role) }
             guard let name = event.value, !name.isEmpty, name.count <= DashboardUser.maximumNameLength else { throw .badValue(event) }
             taker = origin.raise(.removeMember, name)
+        case "add-alert":
+            guard role.canEdit else { throw .notAllowed(event.name, role: role) }
+            guard let form = event.value, form.utf8.count <= Self.maximumAlertFormLength, let items = Self.formItems(form) else {
+                throw .badValue(event)
+            }
+            func field(_ name: String) -> String { items.first { $0.name == name }?.value ?? "" }
+            let rule: AlertRule
+            do {
+                rule = try AlertRule(
+                    name: field("name"), metric: AlertMetric(parsing: field("metric")), condition: AlertCondition(parsing: field("condition")),
+                    webhook: field("webhook"), secret: AlertRule.generateSecret())
+            } catch {
+                send(PageMessage(error: error.description))
+                return
+            }
+            taker = origin.raise(.saveAlert, rule)
+        case "delete-alert":
+            guard role.canEdit else { throw .notAllowed(event.name, role: role) }
+            guard let name = event.value, !name.isEmpty, name.count <= AlertRule.maximumNameLength else { throw .badValue(event) }
+            taker = origin.raise(.deleteAlert, name)
+        case "add-annotation":
+            guard role.canEdit else { throw .notAllowed(event.name, role: role) }
+            let items = event.value.flatMap { $0.utf8.count <= Self.maximumAlertFormLength ? Self.formItems($0) : nil } ?? []
+            guard let day = items.first(where: { $0.name == "day" })?.value.flatMap({ CalendarDay(shown: $0) }),
+                let text = items.first(where: { $0.name == "text" })?.value
+            else { throw .badValue(event) }
+            taker = origin.raise(.addAnnotation, NewAnnotation(day: day, text: text))
+        case "delete-annotation":
+            guard role.canEdit else { throw .notAllowed(event.name, role: role) }
+            guard let id = event.value.flatMap({ Int64($0) }) else { throw .badValue(event) }
+            taker = origin.raise(.deleteAnnotation, id)
         case "filter-property":
             guard let name = event.value, name.isEmpty || filterProperties.contains(where: { $0.name == name }) else { throw .badValue(event) }
             taker = origin.raise(.showSheet, .filter(property: name.isEmpty ? nil : name))
@@ -146,6 +181,9 @@ extension DashboardPage: ResponderEventHandling {
     /// The longest value a `save-segment` or `delete-segment` event takes: a name of 64
     /// characters, percent-encoded, has room; the store checks the name itself.
     static let maximumSegmentFormLength = 1_024
+    /// The longest value an `add-alert` or `add-annotation` event takes: a webhook URL of
+    /// ``AlertRule/maximumURLLength`` bytes and a metric, percent-encoded, have room.
+    static let maximumAlertFormLength = 16_384
     /// The longest value a `user-search` event takes: the search form, with a prefix of up to
     /// ``PageQuery/maximumUserText`` characters percent-encoded and the page's address.
     static let maximumUserSearchFormLength = 16_384
@@ -213,7 +251,7 @@ public struct PageNavigation: Hashable, Sendable {
 extension PageQuery.Sheet {
     /// The sheet a browser event's value names: `date`, `sections`, `metric:KEY`, `filter`,
     /// `filter:PROPERTY`, `funnel`, `user:ID`, `users`, `users:PREFIX`, `paths` or
-    /// `paths:SCREEN` or `members`.
+    /// `paths:SCREEN`, `members` or `alerts`.
     init?(name: String) {
         switch name {
         case "date": self = .date
@@ -222,6 +260,7 @@ extension PageQuery.Sheet {
         case "funnel": self = .funnel(FunnelQuery())
         case "users": self = .users(prefix: "")
         case "members": self = .members
+        case "alerts": self = .alerts
         case "paths": self = .paths(PathQuery())
         case _ where name.hasPrefix("paths:") && name.count > 6 && PathQuery.isValidStart(String(name.dropFirst(6))):
             self = .paths(PathQuery(start: String(name.dropFirst(6))))

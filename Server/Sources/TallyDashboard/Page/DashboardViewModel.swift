@@ -60,6 +60,8 @@ public final class DashboardViewModel {
     var userSearch: (query: PageQuery, report: UserSearchReport)?
     /// The app's members as the members sheet lists them; `nil` until read.
     var members: [AppMember]?
+    /// The alerts sheet's stored rules, latest firings and the range's annotations; `nil` until read.
+    var alerts: AlertsSheet.Data?
     /// The paths sheet's counts, and the page query (range, filter, paths) they answer.
     var paths: (query: PageQuery, report: PathsReport)?
 

@@ -50,6 +50,9 @@ public struct PageQuery: Hashable, Sendable {
         case paths(PathQuery)
         /// The app's members and their roles, which its owners change (`tally://sheet/members`).
         case members
+        /// The app's alert rules, the alerts fired lately and the annotations of the page's
+        /// range, which its editors change (`tally://sheet/alerts`).
+        case alerts
 
         /// The mediator URL that opens the sheet: `tally://sheet/metric?key=dau`,
         /// `tally://sheet/filter?property=plan`, `tally://sheet/funnel?steps=a,b&window=1h`,
@@ -85,6 +88,7 @@ public struct PageQuery: Hashable, Sendable {
                     URLQueryItem(name: "direction", value: paths.direction.rawValue), URLQueryItem(name: "depth", value: String(paths.depth)),
                 ]
             case .members: components.path = "/members"
+            case .alerts: components.path = "/alerts"
             }
             return components.url ?? URL(fileURLWithPath: "/")
         }
@@ -112,6 +116,7 @@ public struct PageQuery: Hashable, Sendable {
                 [URLQueryItem(name: "sheet", value: "users")] + (prefix.isEmpty ? [] : [URLQueryItem(name: "prefix", value: prefix)])
             case .paths(let paths): [URLQueryItem(name: "sheet", value: "paths")] + paths.queryItems
             case .members: [URLQueryItem(name: "sheet", value: "members")]
+            case .alerts: [URLQueryItem(name: "sheet", value: "alerts")]
             }
         }
     }
@@ -215,7 +220,8 @@ public struct PageQuery: Hashable, Sendable {
             sheet = parameters["sheet"] == "user" && !id.isEmpty ? .user(id) : .users(prefix: prefix)
         case "paths": sheet = .paths(try PathQuery(parameters))
         case "members": sheet = .members
-        default: throw .badParameter("sheet", "date, sections, metric, filter, funnel, user, users, paths or members")
+        case "alerts": sheet = .alerts
+        default: throw .badParameter("sheet", "date, sections, metric, filter, funnel, user, users, paths, members or alerts")
         }
         if let zone = parameters["tz"], TimeZone(identifier: zone) == nil || zone.count > 64 {
             throw .badParameter("tz", "an IANA time zone such as Europe/Paris")

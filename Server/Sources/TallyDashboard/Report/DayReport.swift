@@ -35,6 +35,10 @@ public struct DayReport: Hashable, Sendable {
     public var revenue: RevenueMetrics?
     /// The revenue of the charts' window, when the layout has a revenue section.
     public var revenueTrend: RevenueMetrics?
+    /// The app's annotations over the charts' window, which every chart marks.
+    public var annotations: [ChartAnnotation] = []
+    /// The alerts that fired lately, newest first (the App section's banner).
+    public var firedAlerts: [AlertEvaluation] = []
 
     /// How many days before the day the retention section looks back, for each of its tiles.
     public static let retentionDays = [1, 7, 30]

@@ -144,7 +144,10 @@
     const readout = svg.parentElement.querySelector(".chart-readout");
     if (readout) {
       readout.textContent = `${day(dates[index])}: ${plain.format(values[index])}` +
-        (index < previous.length ? ` · previous period ${plain.format(previous[index])}` : "");
+        (index < previous.length ? ` · previous period ${plain.format(previous[index])}` : "") +
+        // An annotation of the day: its marker's title, after the day.
+        [...svg.querySelectorAll(".annotation")].filter((note) => note.dataset.day === dates[index])
+          .map((note) => " · " + note.querySelector("title").textContent.replace(/^[^:]*: /, "")).join("");
     }
   }
   function hidePoint(svg) {

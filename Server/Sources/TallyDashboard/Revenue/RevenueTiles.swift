@@ -24,7 +24,7 @@ enum RevenueTiles {
     }
 
     /// The daily paying users of the charts' window, as a trend chart.
-    static func chart(of trend: RevenueMetrics) -> TrendChart {
-        TrendChart(dates: trend.dates, values: trend.dailyPayingUsers, title: "Daily paying users")
+    static func chart(of trend: RevenueMetrics, annotations: [ChartAnnotation]) -> TrendChart {
+        TrendChart(dates: trend.dates, values: trend.dailyPayingUsers, title: "Daily paying users", annotations: annotations)
     }
 }

@@ -130,11 +130,13 @@ public final class SectionComponent: Component, ListComponent, ResponderEventHan
         switch section.content {
         case .app:
             guard let trend = report.trend else { return nil }
-            let chart = TrendChart(dates: trend.dates, values: trend.dau, previous: report.previousTrend?.dau ?? [], title: "Daily active users")
-            return Cell("chart", ["html": chart.html])
+            let chart = TrendChart(
+                dates: trend.dates, values: trend.dau, previous: report.previousTrend?.dau ?? [], title: "Daily active users",
+                annotations: report.annotations)
+            return Cell("chart", ["html": AlertBanner(fired: report.firedAlerts).html + chart.html])
         case .revenue:
             guard let trend = report.revenueTrend, trend.dailyPayingUsers.contains(where: { $0 > 0 }) else { return nil }
-            return Cell("chart", ["html": RevenueTiles.chart(of: trend).html])
+            return Cell("chart", ["html": RevenueTiles.chart(of: trend, annotations: report.annotations).html])
         case .dataHealth(let share):
             guard let health = report.health, health.isUnreliable(share: share) else { return nil }
             return Cell("flag", ["text": "Data unreliable", "detail": "rejections and drops over \(Int((share * 100).rounded()))% of events"])

@@ -21,7 +21,9 @@ struct MetricSheet {
             "metric-sheet",
             [
                 "key": key, "value": page.viewModel.detail?.value.text ?? tile?.value ?? "—", "detail": tile?.detail ?? "",
-                "chart": series.map { TrendChart(dates: $0.dates, values: $0.values, title: $0.title, caption: $0.title).html }
+                "chart": series.map {
+                    TrendChart(dates: $0.dates, values: $0.values, title: $0.title, caption: $0.title, annotations: report?.annotations ?? []).html
+                }
                     ?? "<p class=\"hint\">No daily series for this metric</p>",
                 "csvURL": csv,
                 "breakdownTitle": column.title, "breakdownColumn": column.name, "breakdown": rows,

@@ -9,7 +9,8 @@ import Foundation
 /// timeline at `tally://sheet/user?id=ana` (the id percent-encoded), the user search at
 /// `tally://sheet/users[?prefix=an]` and the paths of a screen or an event at
 /// `tally://sheet/paths?start=Home&kind=screen&direction=after&depth=3` (the start
-/// percent-encoded), and the app's members at `tally://sheet/members` — so the page opens a sheet by its address, as a deep link does, and
+/// percent-encoded), the app's members at `tally://sheet/members` and its alerts and annotations at
+/// `tally://sheet/alerts` — so the page opens a sheet by its address, as a deep link does, and
 /// knows none of their types.
 ///
 /// Each action takes the page (parameter `page`) and returns the sheet's HTML.
@@ -62,6 +63,9 @@ public final class SheetTarget: MediatorTarget {
         }
         table.mainActorAction("members", allowsURLCalls: true) { _, parameters in
             MembersSheet(page: try parameters.value("page")).html
+        }
+        table.mainActorAction("alerts", allowsURLCalls: true) { _, parameters in
+            AlertsSheet(page: try parameters.value("page")).html
         }
     }
 

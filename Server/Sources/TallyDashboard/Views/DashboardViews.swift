@@ -43,6 +43,7 @@ enum DashboardViews {
                 "sectionsQuery": page.viewModel.query.value.with { $0.sheet = .sections }.queryString,
                 "usersQuery": page.viewModel.query.value.with { $0.sheet = .users(prefix: "") }.queryString,
                 "membersQuery": page.viewModel.query.value.with { $0.sheet = .members }.queryString, "isOwner": page.role.canManageMembers,
+                "alertsQuery": page.viewModel.query.value.with { $0.sheet = .alerts }.queryString,
                 "refreshing": page.viewModel.isRefreshing.value, "csrf": csrf, "sections": page.html(styleNonce: styleNonce),
                 "styleNonce": styleNonce, "sheetSlot": page.sheetSlot, "filterBar": filterBar(for: page),
             ])

@@ -1,7 +1,7 @@
 import Locking
 import TallyStore
 
-/// Resolves ingest keys and read tokens to apps, remembering each answer for a second.
+/// Resolves ingest keys, read tokens and write tokens to apps, remembering each answer for a second.
 ///
 /// Every ingest request presents its key; hashing it and reading the app row each time
 /// would cost more than validating a small batch, so answers are remembered. They are read
@@ -19,6 +19,7 @@ final class AppDirectory: Sendable {
     private enum Secret: Hashable {
         case ingestKey(String)
         case readToken(String)
+        case writeToken(String)
     }
 
     private struct Entry {
@@ -41,6 +42,11 @@ final class AppDirectory: Sendable {
     /// The app whose read token is `token`.
     func app(readToken token: String) async throws -> App? {
         try await app(for: .readToken(token)) { try await store.app(readToken: token) }
+    }
+
+    /// The app whose write token is `token`.
+    func app(writeToken token: String) async throws -> App? {
+        try await app(for: .writeToken(token)) { try await store.app(writeToken: token) }
     }
 
     /// How many answers are held; for tests of the bound.

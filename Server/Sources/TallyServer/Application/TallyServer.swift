@@ -31,6 +31,9 @@ public import TallyStore
 /// - `GET /v1/segments`, `PUT /v1/segments/{name}` (body `{"filter": "…"}`) and
 ///   `DELETE /v1/segments/{name}` with the same token: the app's saved segments (see
 ///   `SavedSegmentController`).
+/// - `GET /v1/annotations?from=…&to=…` with the read or write token, `POST /v1/annotations`
+///   (body `{"time"|"day", "text"}`) and `DELETE /v1/annotations/{id}` with the write token:
+///   the notes the dashboard's charts mark (see `AnnotationController`).
 /// - `GET /healthz`.
 /// - `GET /openapi.json`: the OpenAPI 3.1 document of every route here (``OpenAPIDocument``).
 /// - `GET /metrics`, from loopback or with ``ServerSettings/metricsToken``: the
@@ -102,6 +105,10 @@ public struct TallyServer: Sendable {
         router.get("/v1/segments") { request, _ in try await segments.list(request) }
         router.put("/v1/segments/:name") { request, context in try await segments.save(request, context: context) }
         router.delete("/v1/segments/:name") { request, context in try await segments.delete(request, context: context) }
+        let annotations = AnnotationController(store: store, apps: apps)
+        router.get("/v1/annotations") { request, _ in try await annotations.list(request) }
+        router.post("/v1/annotations") { request, _ in try await annotations.add(request) }
+        router.delete("/v1/annotations/:id") { request, context in try await annotations.delete(request, context: context) }
         router.get("/healthz") { _, _ in try Response.json(["status": "ok"]) }
         router.get("/openapi.json") { _, _ in try OpenAPIDocument.response() }
         let exposition = MetricsExposition(

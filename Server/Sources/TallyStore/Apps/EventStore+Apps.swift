@@ -2,9 +2,9 @@ public import Foundation
 import TallyEvent
 
 extension EventStore {
-    /// Registers an app and returns it with a fresh ingest key and read token.
+    /// Registers an app and returns it with a fresh ingest key, read token and write token.
     ///
-    /// The two secrets are returned only here: the store keeps their SHA-256 hashes.
+    /// The three secrets are returned only here: the store keeps their SHA-256 hashes.
     ///
     /// - Parameters:
     ///   - name: A display name; need not be unique.
@@ -19,12 +19,14 @@ extension EventStore {
         try App.validate(acceptedEventAge: acceptedEventAge)
         let ingestKey = AccessKey.generate(prefix: "ik_")
         let readToken = AccessKey.generate(prefix: "rt_")
+        let writeToken = AccessKey.generate(prefix: "wt_")
         let createdAt = Date().unixMilliseconds
         let id = try await backend.insertApp(
             name: name, timeZone: timeZone, acceptedEventAge: acceptedEventAge,
-            ingestKeyHash: AccessKey.hash(ingestKey), readTokenHash: AccessKey.hash(readToken), createdAt: createdAt)
+            ingestKeyHash: AccessKey.hash(ingestKey), readTokenHash: AccessKey.hash(readToken), writeTokenHash: AccessKey.hash(writeToken),
+            createdAt: createdAt)
         let app = App(id: id, name: name, timeZone: timeZone, acceptedEventAge: acceptedEventAge, createdAt: Date(unixMilliseconds: createdAt))
-        return NewApp(app: app, ingestKey: ingestKey, readToken: readToken)
+        return NewApp(app: app, ingestKey: ingestKey, readToken: readToken, writeToken: writeToken)
     }
 
     /// The app with this id, or `nil` if there is none (an ``AppID/debug`` id names none).
@@ -37,6 +39,11 @@ extension EventStore {
     /// Hashes the presented key and looks the hash up; use it to authenticate ingest requests.
     public func app(ingestKey: String) async throws -> App? {
         try await backend.app(.ingestKey, hash: AccessKey.hash(ingestKey))
+    }
+
+    /// The app whose write token is `writeToken` (``NewApp/writeToken``), or `nil` if no app has it.
+    public func app(writeToken: String) async throws -> App? {
+        try await backend.app(.writeToken, hash: AccessKey.hash(writeToken))
     }
 
     /// The app whose read token is `readToken`, or `nil` if no app has it.
@@ -88,7 +95,7 @@ extension EventStore {
             rawRetention: rawRetention)
     }
 
-    /// Replaces an app's ingest key and read token with fresh ones and returns them.
+    /// Replaces an app's ingest key, read token and write token with fresh ones and returns them.
     ///
     /// The old secrets stop working at once for new lookups (a server that remembers
     /// lookups sees the change within its own delay); apps that ship the old ingest key
@@ -98,7 +105,9 @@ extension EventStore {
     public func rotateKeys(_ id: AppID) async throws -> NewApp {
         let ingestKey = AccessKey.generate(prefix: "ik_")
         let readToken = AccessKey.generate(prefix: "rt_")
-        let app = try await backend.replaceKeys(id, ingestKeyHash: AccessKey.hash(ingestKey), readTokenHash: AccessKey.hash(readToken))
-        return NewApp(app: app, ingestKey: ingestKey, readToken: readToken)
+        let writeToken = AccessKey.generate(prefix: "wt_")
+        let app = try await backend.replaceKeys(
+            id, ingestKeyHash: AccessKey.hash(ingestKey), readTokenHash: AccessKey.hash(readToken), writeTokenHash: AccessKey.hash(writeToken))
+        return NewApp(app: app, ingestKey: ingestKey, readToken: readToken, writeToken: writeToken)
     }
 }

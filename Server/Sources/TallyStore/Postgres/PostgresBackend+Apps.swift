@@ -4,12 +4,14 @@ import PostgresNIO
 
 extension PostgresBackend {
     func insertApp(
-        name: String, timeZone: String, acceptedEventAge: TimeInterval, ingestKeyHash: Data, readTokenHash: Data, createdAt: Int64
+        name: String, timeZone: String, acceptedEventAge: TimeInterval, ingestKeyHash: Data, readTokenHash: Data, writeTokenHash: Data,
+        createdAt: Int64
     ) async throws -> AppID {
         let ids = try await rows(
             """
-            INSERT INTO app (name, time_zone, accepted_event_age, ingest_key_hash, read_token_hash, created_at)
-            VALUES (\(name), \(timeZone), \(acceptedEventAge), \(ingestKeyHash), \(readTokenHash), \(createdAt)) RETURNING id
+            INSERT INTO app (name, time_zone, accepted_event_age, ingest_key_hash, read_token_hash, write_token_hash, created_at)
+            VALUES (\(name), \(timeZone), \(acceptedEventAge), \(ingestKeyHash), \(readTokenHash), \(writeTokenHash), \(createdAt))
+            RETURNING id
             """, as: Int64.self)
         return AppID(rawValue: ids[0])
     }
@@ -30,6 +32,9 @@ extension PostgresBackend {
                 .first
         case .readToken:
             try await apps("SELECT \(unescaped: Self.appColumns) FROM app WHERE read_token_hash = \(hash)")
+                .first
+        case .writeToken:
+            try await apps("SELECT \(unescaped: Self.appColumns) FROM app WHERE write_token_hash = \(hash)")
                 .first
         }
     }
@@ -80,10 +85,10 @@ extension PostgresBackend {
         }
     }
 
-    func replaceKeys(_ id: AppID, ingestKeyHash: Data, readTokenHash: Data) async throws -> App {
+    func replaceKeys(_ id: AppID, ingestKeyHash: Data, readTokenHash: Data, writeTokenHash: Data) async throws -> App {
         let updated = try await apps(
             """
-            UPDATE app SET ingest_key_hash = \(ingestKeyHash), read_token_hash = \(readTokenHash)
+            UPDATE app SET ingest_key_hash = \(ingestKeyHash), read_token_hash = \(readTokenHash), write_token_hash = \(writeTokenHash)
             WHERE id = \(id.rawValue) RETURNING \(unescaped: Self.appColumns)
             """)
         guard let app = updated.first else { throw TallyStoreError.unknownApp(id) }

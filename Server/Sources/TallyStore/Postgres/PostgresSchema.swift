@@ -182,6 +182,7 @@ enum PostgresSchema {
         (7, members),
         (8, rawRetention),
         (9, userDeletions),
+        (10, alerts),
         (11, purchases),
     ]
 

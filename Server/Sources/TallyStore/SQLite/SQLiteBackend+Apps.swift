@@ -3,15 +3,16 @@ import GRDB
 
 extension SQLiteBackend {
     func insertApp(
-        name: String, timeZone: String, acceptedEventAge: TimeInterval, ingestKeyHash: Data, readTokenHash: Data, createdAt: Int64
+        name: String, timeZone: String, acceptedEventAge: TimeInterval, ingestKeyHash: Data, readTokenHash: Data, writeTokenHash: Data,
+        createdAt: Int64
     ) async throws -> AppID {
         try await pool.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO app (name, time_zone, accepted_event_age, ingest_key_hash, read_token_hash, created_at)
-                    VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT INTO app (name, time_zone, accepted_event_age, ingest_key_hash, read_token_hash, write_token_hash, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
-                arguments: [name, timeZone, acceptedEventAge, ingestKeyHash, readTokenHash, createdAt])
+                arguments: [name, timeZone, acceptedEventAge, ingestKeyHash, readTokenHash, writeTokenHash, createdAt])
             return AppID(rawValue: db.lastInsertedRowID)
         }
     }
@@ -25,6 +26,7 @@ extension SQLiteBackend {
             switch secret {
             case .ingestKey: try App.fetch(db, whereColumn: "ingest_key_hash", equals: hash)
             case .readToken: try App.fetch(db, whereColumn: "read_token_hash", equals: hash)
+            case .writeToken: try App.fetch(db, whereColumn: "write_token_hash", equals: hash)
             }
         }
     }
@@ -62,11 +64,11 @@ extension SQLiteBackend {
         }
     }
 
-    func replaceKeys(_ id: AppID, ingestKeyHash: Data, readTokenHash: Data) async throws -> App {
+    func replaceKeys(_ id: AppID, ingestKeyHash: Data, readTokenHash: Data, writeTokenHash: Data) async throws -> App {
         try await pool.write { db in
             try db.execute(
-                sql: "UPDATE app SET ingest_key_hash = ?, read_token_hash = ? WHERE id = ?",
-                arguments: [ingestKeyHash, readTokenHash, id.rawValue])
+                sql: "UPDATE app SET ingest_key_hash = ?, read_token_hash = ?, write_token_hash = ? WHERE id = ?",
+                arguments: [ingestKeyHash, readTokenHash, writeTokenHash, id.rawValue])
             guard let app = try App.fetch(db, id: id) else { throw TallyStoreError.unknownApp(id) }
             return app
         }

@@ -60,6 +60,8 @@ import TallyEvent
 /// Migration "v12" adds the app's `purchase_event` and `purchase`, the purchases revenue
 /// reads (see ``createPurchases(_:)``).
 ///
+/// Migration "v11" adds alerts, their webhook outbox and annotations (see ``createAlerts(_:)``).
+///
 /// Rollup tables are `WITHOUT ROWID`, clustered on `(app_id, time, …)` so a metrics query reads
 /// one contiguous range. No foreign keys on the hot tables: ``EventStore/insert(_:app:)``
 /// checks the app once per batch instead of once per row.
@@ -284,6 +286,7 @@ enum Schema {
         migrator.registerMigration("v8", migrate: createMembers)
         migrator.registerMigration("v9", migrate: addRawRetention)
         migrator.registerMigration("v10", migrate: createUserDeletions)
+        migrator.registerMigration("v11", migrate: createAlerts)
         migrator.registerMigration("v12", migrate: createPurchases)
         return migrator
     }

@@ -4,7 +4,8 @@ import Foundation
 protocol AppBackend: Sendable {
     /// Stores a new app with the hashes of its secrets and returns its id.
     func insertApp(
-        name: String, timeZone: String, acceptedEventAge: TimeInterval, ingestKeyHash: Data, readTokenHash: Data, createdAt: Int64
+        name: String, timeZone: String, acceptedEventAge: TimeInterval, ingestKeyHash: Data, readTokenHash: Data, writeTokenHash: Data,
+        createdAt: Int64
     ) async throws -> AppID
 
     /// The app with this id, or `nil`.
@@ -25,13 +26,15 @@ protocol AppBackend: Sendable {
     ) async throws -> App
 
     /// Replaces the hashes of app `id`'s secrets and returns it; throws ``TallyStoreError/unknownApp(_:)``.
-    func replaceKeys(_ id: AppID, ingestKeyHash: Data, readTokenHash: Data) async throws -> App
+    func replaceKeys(_ id: AppID, ingestKeyHash: Data, readTokenHash: Data, writeTokenHash: Data) async throws -> App
 }
 
-/// The two secrets of an app, stored as hashes (see ``AccessKey``).
+/// The three secrets of an app, stored as hashes (see ``AccessKey``).
 enum AppSecret {
     /// The ingest key SDKs send.
     case ingestKey
     /// The read token of metrics and export.
     case readToken
+    /// The read token's write-capable twin, for annotations.
+    case writeToken
 }

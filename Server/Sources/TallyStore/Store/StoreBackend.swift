@@ -12,3 +12,4 @@ import Foundation
 typealias StoreBackend = AppBackend & EventBackend & MetricsBackend & AccountBackend & SavedSegmentBackend & MemberBackend
     & PruneBackend
     & UserDataBackend
+    & AlertBackend & AnnotationBackend

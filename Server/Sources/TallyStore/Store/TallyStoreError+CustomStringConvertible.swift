@@ -53,6 +53,14 @@ extension TallyStoreError: CustomStringConvertible {
             "App \(id.rawValue) no longer keeps its raw events before \(Date(unixMilliseconds: keptSince).formatted(.iso8601)): changing its segment properties would rebuild the segment index from the kept events alone and lose the segments of the earlier ones."
         case .unknownAppUser(let id):
             "The app has no user \(String(reflecting: id))."
+        case .invalidAlertRule(let reason):
+            "Invalid alert rule: \(reason)."
+        case .tooManyAlertRules(let id):
+            "App \(id.rawValue) keeps \(AlertRule.maximumPerApp) alert rules, the most it may: delete one first."
+        case .invalidAnnotation(let reason):
+            "Invalid annotation: \(reason)."
+        case .tooManyAnnotations(let id):
+            "App \(id.rawValue) keeps \(Annotation.maximumPerApp) annotations, the most it may: delete old ones first."
         }
     }
 }

@@ -68,4 +68,12 @@ public enum TallyStoreError: Error, Hashable, Sendable {
     case rawEventsPruned(AppID, keptSince: Int64)
     /// The app has no user (of its events) with this id, in either build.
     case unknownAppUser(String)
+    /// An alert rule that cannot be stored or evaluated; the text says why.
+    case invalidAlertRule(String)
+    /// An app that keeps ``AlertRule/maximumPerApp`` alert rules already.
+    case tooManyAlertRules(AppID)
+    /// An annotation that cannot be stored; the text says why.
+    case invalidAnnotation(String)
+    /// An app that keeps ``Annotation/maximumPerApp`` annotations already.
+    case tooManyAnnotations(AppID)
 }

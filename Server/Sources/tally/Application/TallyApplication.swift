@@ -20,6 +20,8 @@ struct TallyApplication {
     let collector: TallyServer
     /// The dashboard's routes.
     let dashboard: DashboardServer
+    /// The alert rules' evaluation and their webhooks.
+    let alerts: AlertServices
 
     /// The application over `store`, with `settings`; the dashboard shows `layout` to the
     /// users of `access` (by default the store's), with `Secure` cookies when `secureCookies`.
@@ -36,6 +38,10 @@ struct TallyApplication {
         dashboard = DashboardServer(
             store: store, bus: bus, layout: layout, access: access, trustedProxies: settings.trustedProxies,
             secureCookies: secureCookies, socketLimits: socketLimits, tick: tick)
+        let fileAlerts = layout.alerts
+        alerts = AlertServices(
+            evaluator: AlertEvaluator(store: store, fileRules: { app in fileAlerts.rules(of: app.id) }),
+            deliverer: WebhookDeliverer(store: store))
     }
 
     /// Every HTTP route, the collector's and the dashboard's; each request is logged at `info`
@@ -64,7 +70,7 @@ struct TallyApplication {
                 HTTP1WebSocketUpgradeChannel(responder: $0, webSocketResponder: sockets, configuration: .init(http1: http1))
             },
             configuration: settings.application(logger: logger),
-            services: [CommitForwarder(store: store, bus: bus), RawEventPruner(store: store)] + dashboard.services,
+            services: [CommitForwarder(store: store, bus: bus), RawEventPruner(store: store), alerts] + dashboard.services,
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )

@@ -150,19 +150,21 @@ extension AppCommand {
     }
 }
 
-/// `{"app": ..., "app_id": ..., "ingest_key": ..., "read_token": ...}`, as `tally app create`
-/// prints it: the id is what `tally app update`, `rotate-keys` and `user grant` take.
+/// `{"app": ..., "app_id": ..., "ingest_key": ..., "read_token": ..., "write_token": ...}`, as
+/// `tally app create` prints it: the id is what `tally app update`, `rotate-keys` and `user grant` take.
 struct KeysOutput: Encodable {
     let app: String
     let appID: Int64
     let ingestKey: String
     let readToken: String
+    let writeToken: String
 
     init(_ created: NewApp) {
         app = created.app.name
         appID = created.app.id.rawValue
         ingestKey = created.ingestKey
         readToken = created.readToken
+        writeToken = created.writeToken
     }
 
     var json: String {
