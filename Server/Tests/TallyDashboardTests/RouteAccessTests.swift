@@ -47,7 +47,7 @@ import Testing
         "GET /v1/revenue": .readToken,
         "GET /v1/retention": .readToken, "GET /v1/funnels": .readToken, "GET /v1/paths": .readToken, "GET /v1/segments": .readToken,
         "GET /v1/users": .readToken, "GET /v1/users/{user_id}/events": .readToken,
-        "PUT /v1/segments/{name}": .readToken, "DELETE /v1/segments/{name}": .readToken,
+        "PUT /v1/segments/{name}": .writeToken, "DELETE /v1/segments/{name}": .writeToken,
         "GET /v1/annotations": .readToken, "POST /v1/annotations": .writeToken, "DELETE /v1/annotations/{id}": .writeToken,
         "GET /metrics": .loopbackOrMetricsToken,
         "GET /": .session, "GET /apps/{id}": .session, "GET /apps/{id}/metrics/{file}": .session, "POST /logout": .form,

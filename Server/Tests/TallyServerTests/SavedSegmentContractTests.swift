@@ -21,7 +21,7 @@ struct SavedSegmentContractTests {
             let app = try await Self.makeApp(server)
             #expect((try await server.segments(token: app.readToken).json["segments"] as? [Any])?.isEmpty == true)
 
-            let saved = try await server.saveSegment("Pro%20on%20iOS", #"{"filter": "platform==ios;source==ad|push"}"#, token: app.readToken)
+            let saved = try await server.saveSegment("Pro%20on%20iOS", #"{"filter": "platform==ios;source==ad|push"}"#, token: app.writeToken)
             #expect(saved.status == 200)
             #expect(Set(saved.json.allKeys as? [String] ?? []) == ["name", "filter", "created_at"])
             #expect(saved.json["name"] as? String == "Pro on iOS")
@@ -34,9 +34,9 @@ struct SavedSegmentContractTests {
 
             // A name with a slash and an escaped filter, then the same name again.
             let odd = try await server.saveSegment(
-                percentEncoded("a/b é"), #"{"filter": "source==x\\|y", "note": "ignored"}"#, token: app.readToken)
+                percentEncoded("a/b é"), #"{"filter": "source==x\\|y", "note": "ignored"}"#, token: app.writeToken)
             #expect(odd.status == 200 && odd.json["name"] as? String == "a/b é")
-            let again = try await server.saveSegment("Pro%20on%20iOS", #"{"filter": "platform!=android"}"#, token: app.readToken)
+            let again = try await server.saveSegment("Pro%20on%20iOS", #"{"filter": "platform!=android"}"#, token: app.writeToken)
             #expect(again.status == 200 && again.json["created_at"] as? String == created)
 
             let list = try await server.segments(token: app.readToken)
@@ -46,30 +46,30 @@ struct SavedSegmentContractTests {
             #expect(segments.map { $0["filter"] as? String } == ["platform!=android", "source==x\\|y"])
 
             let deleted = try await server.request(
-                "/v1/segments/" + percentEncoded("a/b é"), method: "DELETE", headers: ["Authorization": "Bearer \(app.readToken)"])
+                "/v1/segments/" + percentEncoded("a/b é"), method: "DELETE", headers: ["Authorization": "Bearer \(app.writeToken)"])
             #expect(deleted.status == 204 && deleted.body.isEmpty)
             let missing = try await server.request(
-                "/v1/segments/" + percentEncoded("a/b é"), method: "DELETE", headers: ["Authorization": "Bearer \(app.readToken)"])
+                "/v1/segments/" + percentEncoded("a/b é"), method: "DELETE", headers: ["Authorization": "Bearer \(app.writeToken)"])
             #expect(missing.status == 404)
             #expect(try await server.segments(token: app.readToken).json["segments"].map { ($0 as? [Any])?.count } == 1)
         }
     }
 
     /// Another app's token reads, replaces and deletes only that app's segments; no token or
-    /// a wrong one is a 401.
+    /// a wrong one is a 401, and so is the read token saving or deleting.
     @Test(arguments: TestDatabase.all) func aTokenReachesItsOwnAppsSegmentsOnly(database: TestDatabase) async throws {
         try await LiveServer.with(database: database) { server in
             let app = try await Self.makeApp(server)
             let other = try await server.makeApp()
-            #expect(try await server.saveSegment("Mine", #"{"filter": "source==ad"}"#, token: app.readToken).status == 200)
+            #expect(try await server.saveSegment("Mine", #"{"filter": "source==ad"}"#, token: app.writeToken).status == 200)
 
             #expect(try await server.segments(token: other.readToken).json["segments"].map { ($0 as? [Any])?.count } == 0)
             let deleted = try await server.request(
-                "/v1/segments/Mine", method: "DELETE", headers: ["Authorization": "Bearer \(other.readToken)"])
+                "/v1/segments/Mine", method: "DELETE", headers: ["Authorization": "Bearer \(other.writeToken)"])
             #expect(deleted.status == 404)
             // The other app has no `source` property: its own segment of the name cannot name it.
-            #expect(try await server.saveSegment("Mine", #"{"filter": "source==ad"}"#, token: other.readToken).status == 400)
-            #expect(try await server.saveSegment("Mine", #"{"filter": "platform==ios"}"#, token: other.readToken).status == 200)
+            #expect(try await server.saveSegment("Mine", #"{"filter": "source==ad"}"#, token: other.writeToken).status == 400)
+            #expect(try await server.saveSegment("Mine", #"{"filter": "platform==ios"}"#, token: other.writeToken).status == 200)
             #expect(try await server.store.savedSegments(app: app.app.id).map(\.filter) == [SegmentFilter([.is("source", "ad")])])
             #expect(try await server.store.savedSegments(app: other.app.id).map(\.filter) == [SegmentFilter([.is("platform", "ios")])])
 
@@ -79,6 +79,13 @@ struct SavedSegmentContractTests {
                 #expect(try await server.request("/v1/segments/x", method: "PUT", headers: headers, body: body).status == 401)
                 #expect(try await server.request("/v1/segments/Mine", method: "DELETE", headers: headers).status == 401)
             }
+            // The read token reads, and cannot save nor delete: that takes the write token.
+            let read = ["Authorization": "Bearer \(app.readToken)"]
+            #expect(try await server.request("/v1/segments", headers: read).status == 200)
+            #expect(try await server.segments(token: app.writeToken).status == 200)
+            let body = Data(#"{"filter": "platform==ios"}"#.utf8)
+            #expect(try await server.request("/v1/segments/x", method: "PUT", headers: read, body: body).status == 401)
+            #expect(try await server.request("/v1/segments/Mine", method: "DELETE", headers: read).status == 401)
             #expect(try await server.store.savedSegments(app: app.app.id).count == 1)
         }
     }
@@ -92,12 +99,12 @@ struct SavedSegmentContractTests {
     func badNamesAreA400(name: Sample) async throws {
         try await LiveServer.with { server in
             let app = try await Self.makeApp(server)
-            let answer = try await server.saveSegment(name.text, #"{"filter": "platform==ios"}"#, token: app.readToken)
+            let answer = try await server.saveSegment(name.text, #"{"filter": "platform==ios"}"#, token: app.writeToken)
             #expect(answer.status == 400, "\(name)")
             #expect((answer.json["error"] as? String)?.isEmpty == false)
             #expect(try await server.store.savedSegments(app: app.app.id).isEmpty)
             let deleted = try await server.request(
-                "/v1/segments/\(name.text)", method: "DELETE", headers: ["Authorization": "Bearer \(app.readToken)"])
+                "/v1/segments/\(name.text)", method: "DELETE", headers: ["Authorization": "Bearer \(app.writeToken)"])
             #expect([400, 404].contains(deleted.status), "\(name)")
         }
     }
@@ -119,7 +126,7 @@ struct SavedSegmentContractTests {
             var data = Data(body.text.utf8)
             if let range = data.range(of: Data("INVALID".utf8)) { data.replaceSubrange(range, with: [0xC3, 0x28]) }
             let answer = try await server.request(
-                "/v1/segments/x", method: "PUT", headers: ["Authorization": "Bearer \(app.readToken)"], body: data)
+                "/v1/segments/x", method: "PUT", headers: ["Authorization": "Bearer \(app.writeToken)"], body: data)
             #expect(answer.status == 400, "\(body)")
             let json = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
             #expect((json["error"] as? String)?.isEmpty == false, "\(body)")
@@ -130,13 +137,13 @@ struct SavedSegmentContractTests {
     @Test func aMalformedFilterIsNamedAndAHugeBodyIsA413() async throws {
         try await LiveServer.with { server in
             let app = try await Self.makeApp(server)
-            let bad = try await server.saveSegment("x", #"{"filter": "platform==ios;oops"}"#, token: app.readToken)
+            let bad = try await server.saveSegment("x", #"{"filter": "platform==ios;oops"}"#, token: app.writeToken)
             #expect(bad.json["error"] as? String == #"Invalid filter "oops": expected NAME==VALUE or NAME!=VALUE."#)
-            let unknown = try await server.saveSegment("x", #"{"filter": "country==fr"}"#, token: app.readToken)
+            let unknown = try await server.saveSegment("x", #"{"filter": "country==fr"}"#, token: app.writeToken)
             #expect((unknown.json["error"] as? String)?.contains("country") == true)
             let huge = Data(#"{"filter": "\#(String(repeating: "a", count: 40_000))"}"#.utf8)
             let answer = try await server.request(
-                "/v1/segments/x", method: "PUT", headers: ["Authorization": "Bearer \(app.readToken)"], body: huge)
+                "/v1/segments/x", method: "PUT", headers: ["Authorization": "Bearer \(app.writeToken)"], body: huge)
             #expect(answer.status == 413)
         }
     }
@@ -148,10 +155,10 @@ struct SavedSegmentContractTests {
             for index in 0..<SavedSegment.maximumPerApp {
                 try await server.store.saveSegment(app: app.app.id, name: "s\(index)", filter: SegmentFilter([.is("platform", "ios")]))
             }
-            let refused = try await server.saveSegment("one%20more", #"{"filter": "platform==ios"}"#, token: app.readToken)
+            let refused = try await server.saveSegment("one%20more", #"{"filter": "platform==ios"}"#, token: app.writeToken)
             #expect(refused.status == 409)
             #expect((refused.json["error"] as? String)?.contains("delete one first") == true)
-            #expect(try await server.saveSegment("s7", #"{"filter": "platform==android"}"#, token: app.readToken).status == 200)
+            #expect(try await server.saveSegment("s7", #"{"filter": "platform==android"}"#, token: app.writeToken).status == 200)
         }
     }
 }

@@ -22,7 +22,7 @@ struct AnnotationController {
     /// The app's annotations in the range: `{"annotations": [{"id", "time", "text", "created_at"}]}`.
     func list(_ request: Request) async throws -> Response {
         try await answer {
-            let app = try await self.app(of: request, writing: false)
+            let app = try await apps.app(tokenOf: request)
             let query = QueryParameters(request.uri.query)
             guard let fromText = try query.get("from"), let toText = try query.get("to") else {
                 throw APIError.badRequest("expected from= and to=, days (YYYY-MM-DD) or ISO 8601 instants")
@@ -37,7 +37,7 @@ struct AnnotationController {
     /// Adds the body's annotation; answers 201 with it.
     func add(_ request: Request) async throws -> Response {
         try await answer {
-            let app = try await self.app(of: request, writing: true)
+            let app = try await apps.app(tokenOf: request, writing: true)
             let (time, text) = try Self.parse(try await Self.body(of: request), timeZone: app.timeZone)
             return try .json(AnnotationBody(try await store.addAnnotation(app: app.id, time: time, text: text)), status: .created)
         }
@@ -46,7 +46,7 @@ struct AnnotationController {
     /// Deletes annotation `{id}`: 204, or 404 when the app has none of that id.
     func delete(_ request: Request, context: some RequestContext) async throws -> Response {
         try await answer {
-            let app = try await self.app(of: request, writing: true)
+            let app = try await apps.app(tokenOf: request, writing: true)
             guard let id = context.parameters.get("id").flatMap({ Int64($0) }) else {
                 throw APIError.badRequest("the annotation's id is not a number")
             }
@@ -55,17 +55,6 @@ struct AnnotationController {
             }
             return Response(status: .noContent)
         }
-    }
-
-    /// The app of the request's bearer token: its write token, or when only reading, its read token.
-    private func app(of request: Request, writing: Bool) async throws -> App {
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else {
-            throw APIError.unauthorized(writing ? "missing Authorization: Bearer <write token>" : "missing Authorization: Bearer <token>")
-        }
-        let token = String(header.dropFirst("Bearer ".count))
-        if let app = try await apps.app(writeToken: token) { return app }
-        if !writing, let app = try await apps.app(readToken: token) { return app }
-        throw APIError.unauthorized(writing ? "unknown write token (the read token cannot write)" : "unknown token")
     }
 
     /// `text` as an instant: an ISO 8601 date and time with a zone, or a day of `timeZone`

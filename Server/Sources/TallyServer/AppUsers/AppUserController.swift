@@ -22,7 +22,7 @@ struct AppUserController {
     /// id starts with `prefix` in code point order (all, from the first, without one).
     func search(_ request: Request) async throws -> Response {
         try await answer {
-            let app = try await apps.app(readTokenOf: request)
+            let app = try await apps.app(tokenOf: request)
             let query = QueryParameters(request.uri.query)
             let limit = try Self.limit(query, default: Self.defaultSearchLimit, maximum: EventStore.maximumUserSearchResults)
             let users = try await store.users(app: app.id, prefix: try query.get("prefix") ?? "", limit: limit)
@@ -35,7 +35,7 @@ struct AppUserController {
     /// first; `next`, when there is one, is the `before` of the page after.
     func timeline(_ request: Request, context: some RequestContext) async throws -> Response {
         try await answer {
-            let app = try await apps.app(readTokenOf: request)
+            let app = try await apps.app(tokenOf: request)
             // The route has the parameter: a request without it reaches another route.
             let user = try QueryParameters.decoded(Substring(context.parameters.get("user_id") ?? ""), name: "the user id")
             let query = QueryParameters(request.uri.query)

@@ -170,7 +170,7 @@ struct MetricsController {
         _ request: Request, _ body: (App, QueryParameters, String) async throws -> some Encodable
     ) async throws -> Response {
         do {
-            var app = try await apps.app(readTokenOf: request)
+            var app = try await apps.app(tokenOf: request)
             let query = QueryParameters(request.uri.query)
             switch try query.get("debug") {
             case nil, "false": break

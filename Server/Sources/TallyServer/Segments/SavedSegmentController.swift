@@ -5,8 +5,9 @@ import TallyEvent
 import TallyStore
 
 /// `GET /v1/segments`, `PUT /v1/segments/{name}` and `DELETE /v1/segments/{name}`: the
-/// segments saved for the app whose read token is presented as `Authorization: Bearer <token>`
-/// (see ``SavedSegment``), the ones the dashboard's filter bar lists.
+/// segments saved for the app whose token is presented as `Authorization: Bearer <token>`
+/// (see ``SavedSegment``), the ones the dashboard's filter bar lists. Listing takes the read
+/// token; saving and deleting the write token, as the dashboard's editors alone may.
 ///
 /// A token reaches its own app's segments only: another app's segment of the same name is
 /// another segment. `{name}` is percent-encoded UTF-8; the store trims it and keeps 1 to 64
@@ -22,7 +23,7 @@ struct SavedSegmentController {
     /// Lists the app's segments by name: `{"segments": [{"name", "filter", "created_at"}]}`.
     func list(_ request: Request) async throws -> Response {
         try await answer {
-            let app = try await apps.app(readTokenOf: request)
+            let app = try await apps.app(tokenOf: request)
             return try .json(["segments": try await store.savedSegments(app: app.id).map(SavedSegmentBody.init)])
         }
     }
@@ -31,7 +32,7 @@ struct SavedSegmentController {
     /// the segment as stored.
     func save(_ request: Request, context: some RequestContext) async throws -> Response {
         try await answer {
-            let app = try await apps.app(readTokenOf: request)
+            let app = try await apps.app(tokenOf: request, writing: true)
             let name = try Self.name(in: context)
             let filter = try Self.filter(in: try await Self.body(of: request))
             return try .json(SavedSegmentBody(try await store.saveSegment(app: app.id, name: name, filter: filter)))
@@ -41,7 +42,7 @@ struct SavedSegmentController {
     /// Deletes the segment `{name}`: 204, or 404 when the app has none of that name.
     func delete(_ request: Request, context: some RequestContext) async throws -> Response {
         try await answer {
-            let app = try await apps.app(readTokenOf: request)
+            let app = try await apps.app(tokenOf: request, writing: true)
             let name = try Self.name(in: context)
             guard try await store.deleteSegment(app: app.id, name: name) else {
                 throw APIError(status: .notFound, message: "no saved segment is named \"\(name.prefix(SavedSegment.maximumNameLength))\"")
