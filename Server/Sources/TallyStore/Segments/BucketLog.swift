@@ -106,7 +106,7 @@ struct BucketLog: Equatable {
         for session in sessions.values {
             for byte in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: session >> (8 * byte))) }
         }
-        var sections: [(name: Int64, events: Int, runs: [(user: UInt32, count: Int)])] = []
+        var sections: [SectionRuns] = []
         for entry in entries {
             if sections.last?.name != entry.name { sections.append((entry.name, 0, [])) }
             sections[sections.count - 1].events += 1
@@ -116,22 +116,7 @@ struct BucketLog: Equatable {
                 sections[sections.count - 1].runs.append((entry.user, 1))
             }
         }
-        Varint.append(UInt64(sections.count), to: &bytes)
-        var runs: [UInt8] = []
-        for section in sections {
-            runs.removeAll(keepingCapacity: true)
-            var previous: UInt32 = 0
-            for run in section.runs {
-                Varint.append(UInt64(run.user - previous), to: &runs)
-                Varint.append(UInt64(run.count), to: &runs)
-                previous = run.user
-            }
-            Varint.append(UInt64(section.name), to: &bytes)
-            Varint.append(UInt64(section.events), to: &bytes)
-            Varint.append(UInt64(section.runs.count), to: &bytes)
-            Varint.append(UInt64(runs.count), to: &bytes)
-            bytes.append(contentsOf: runs)
-        }
+        Self.append(sections, to: &bytes)
         func appendIndexes<Value: Comparable>(_ dictionary: (column: [Value], values: [Value])) {
             let width = View.width(forCount: dictionary.values.count)
             for value in dictionary.column {
@@ -365,6 +350,33 @@ struct BucketLog: Equatable {
                 let position = offsetColumn + index * 3
                 return UInt32(bytes[position]) | UInt32(bytes[position + 1]) << 8 | UInt32(bytes[position + 2]) << 16
             }
+        }
+    }
+}
+
+extension BucketLog {
+    /// A name's section of a log: the name, its events, and its runs of one user's events.
+    typealias SectionRuns = (name: Int64, events: Int, runs: [(user: UInt32, count: Int)])
+
+    /// Appends `sections` as the encoding stores them: their count, then per section its
+    /// name, events, runs and the runs' bytes (each user as the gap from the previous one).
+    /// The one writer of sections: ``encoded`` and a user's removal write the same bytes.
+    static func append(_ sections: [SectionRuns], to bytes: inout [UInt8]) {
+        Varint.append(UInt64(sections.count), to: &bytes)
+        var runs: [UInt8] = []
+        for section in sections {
+            runs.removeAll(keepingCapacity: true)
+            var previous: UInt32 = 0
+            for run in section.runs {
+                Varint.append(UInt64(run.user - previous), to: &runs)
+                Varint.append(UInt64(run.count), to: &runs)
+                previous = run.user
+            }
+            Varint.append(UInt64(section.name), to: &bytes)
+            Varint.append(UInt64(section.events), to: &bytes)
+            Varint.append(UInt64(section.runs.count), to: &bytes)
+            Varint.append(UInt64(runs.count), to: &bytes)
+            bytes.append(contentsOf: runs)
         }
     }
 }

@@ -12,7 +12,7 @@ extension BucketLog {
         let view = try View(bytes)
         var removed: [Entry] = []
         var isRemoved = [Bool](repeating: false, count: view.count)
-        var sections: [(name: Int64, events: Int, runs: [(user: UInt32, count: Int)])] = []
+        var sections: [SectionRuns] = []
         for section in view.sections {
             var runs: [(user: UInt32, count: Int)] = []
             var events = 0
@@ -60,22 +60,7 @@ extension BucketLog {
         for session in sessions.values {
             for byte in 0..<8 { output.append(UInt8(truncatingIfNeeded: session >> (8 * byte))) }
         }
-        Varint.append(UInt64(sections.count), to: &output)
-        var runs: [UInt8] = []
-        for section in sections {
-            runs.removeAll(keepingCapacity: true)
-            var previous: UInt32 = 0
-            for run in section.runs {
-                Varint.append(UInt64(run.user - previous), to: &runs)
-                Varint.append(UInt64(run.count), to: &runs)
-                previous = run.user
-            }
-            Varint.append(UInt64(section.name), to: &output)
-            Varint.append(UInt64(section.events), to: &output)
-            Varint.append(UInt64(section.runs.count), to: &output)
-            Varint.append(UInt64(runs.count), to: &output)
-            output += runs
-        }
+        append(sections, to: &output)
         for (map, count, index) in [
             (keys.map, keys.values.count, view.keyIndex(at:)), (screens.map, screens.values.count, view.screenIndex(at:)),
             (sessions.map, sessions.values.count, view.sessionIndex(at:)),
