@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// When an alert rule fires, given the value of its metric on a day.
 ///
