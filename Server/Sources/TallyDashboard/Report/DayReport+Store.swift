@@ -61,7 +61,7 @@ extension DayReport {
         // Annotations and alerts decorate the page: one that cannot be read leaves it as it is.
         var zoneName = query.timeZone
         if zoneName == nil { zoneName = try? await store.app(id: app.production)?.timeZone }
-        let local = TimeZone(identifier: zoneName ?? "UTC") ?? TimeZone(secondsFromGMT: 0)!
+        let local = TimeZone(identifier: zoneName ?? "UTC") ?? .gmt
         let notes = try? await store.annotations(
             app: app, from: PageQuery.start(of: start, in: local), to: PageQuery.start(of: query.date.adding(1), in: local))
         report.annotations = (notes ?? []).map { ChartAnnotation(day: CalendarDay($0.time, in: local).description, text: $0.text) }

@@ -106,13 +106,14 @@ public struct Purchase: Hashable, Sendable {
                 bytes = bytes.dropFirst()
             }
             guard !bytes.isEmpty, bytes.count <= 4, bytes.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
-            exponent = Int(String(decoding: bytes, as: UTF8.self))! * (exponentNegative ? -1 : 1)
+            // At most four digits: the fold cannot overflow.
+            exponent = bytes.reduce(0) { $0 * 10 + Int($1 - 0x30) } * (exponentNegative ? -1 : 1)
             bytes = bytes[bytes.endIndex...]
         }
         guard bytes.isEmpty else { return nil }
         // The value is digits × 10^(exponent − fraction digits); drop leading zeros.
         var scaleShift = exponent - (digits.count - (pointPosition ?? digits.count)) + 6
-        while digits.first == 0 { digits.removeFirst() }
+        digits.removeFirst(digits.firstIndex { $0 != 0 } ?? digits.count)
         if let maximumDigits {
             var significant = digits
             while significant.last == 0 { significant.removeLast() }
