@@ -3,11 +3,12 @@
 //
 // A copy of the 60-day fixture of 20k users (10.57M events) gets a user with 10,000 events
 // spread over its 60 days (about 167 a day, in most of its 5,760 buckets), as TimelineOnFixture
-// adds one; a day's metrics are read once (the rollups' pages in the cache, as on a serving
-// store); then the user's deletion is timed, and a fixture user's (about 530 events). The run
-// checks that the user is gone and the day's users one fewer. With TALLY_BENCH_POSTGRES_URL
-// set, it runs on a copy (`CREATE DATABASE … TEMPLATE`) of the fixture's PostgreSQL database,
-// filled first if the server has none.
+// adds one, then folded into those buckets' logs by later commits; a day's metrics are read
+// once (the rollups' pages in the cache, as on a serving store); then the user's deletion is
+// timed, and a fixture user's (about 530 events). The run checks that the user is gone and the
+// day's users one fewer. With TALLY_BENCH_POSTGRES_URL set, it runs on a copy (`CREATE
+// DATABASE … TEMPLATE`) of the fixture's PostgreSQL database, filled first if the server has
+// none.
 //
 //     COPY=/path/with/room/store.sqlite swift run -c release UserDeletionOnFixture
 //     TALLY_BENCH_POSTGRES_URL=postgres://… swift run -c release UserDeletionOnFixture
@@ -72,6 +73,18 @@ let events = (0..<10_000).map { index in
         properties: index % names.count == 0 ? ["screen": .string("screen_\(index % 25)")] : [:])
 }
 for chunk in stride(from: 0, to: events.count, by: 1_000) { try await store.insert(Array(events[chunk..<chunk + 1_000]), app: app) }
+// Each bucket's new events are written as a tail of its log until it has 32: 33 more commits,
+// each with an event in every bucket the user is in, fold the user's events into the logs, as
+// a live app's later traffic does. (Deleting the user then rewrites those logs.)
+let buckets = Set(events.map { Int($0.timestamp.timeIntervalSince1970) / 900 })
+for round in 0..<33 {
+    let filler = buckets.map { bucket in
+        Event(
+            id: UUID(), name: "open", timestamp: Date(timeIntervalSince1970: Double(bucket * 900 + 450)), userID: "user-filler-\(round)",
+            appVersion: "3.3.0", platform: "iOS")
+    }
+    try await store.insert(filler, app: app)
+}
 
 let day = Fixtures.date(days / 2)
 let before = try await store.metrics(app: app, date: day)

@@ -50,6 +50,28 @@ import Testing
         }
     }
 
+    /// Each user property's values are counted over the users' latest values, most users first.
+    @Test(arguments: TestDatabase.all, 1...2 as ClosedRange<UInt64>)
+    func userPropertyValuesCountEachUsersLatestValue(database: TestDatabase, seed: UInt64) async throws {
+        let (store, app, sent, _) = try await SegmentOracleTests.randomStore(seed: seed, on: database)
+        let latest = MetricsOracle.latestValues(sent, properties: SegmentOracleTests.properties)
+        for property in SegmentOracleTests.properties.user {
+            var counts: [String: Int] = [:]
+            for values in latest.values { if let value = values[property] { counts[value, default: 0] += 1 } }
+            let expected = counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+            #expect(expected.count > 1)
+            let read = try await store.userPropertyValues(app: app, property: property, limit: 100)
+            #expect(read.map(\.value) == expected.map(\.key) && read.map(\.users) == expected.map(\.value), "seed \(seed)")
+            #expect(try await store.userPropertyValues(app: app, property: property, limit: 1).map(\.value) == [expected[0].key])
+        }
+        for other in SegmentOracleTests.properties.event + ["tier"] {
+            #expect(try await store.userPropertyValues(app: app, property: other).isEmpty)
+        }
+        await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 99))) {
+            try await store.userPropertyValues(app: AppID(rawValue: 99), property: "plan")
+        }
+    }
+
     /// A user active on 70 days, an event a day: a page reads 64 of those days, so a filter
     /// matching only the oldest event answers an empty page with a `next`, then the event.
     @Test(arguments: TestDatabase.all)

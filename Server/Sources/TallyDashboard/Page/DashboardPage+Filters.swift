@@ -101,7 +101,13 @@ extension DashboardPage {
         case .filter?:
             guard viewModel.filterSuggestions == nil else { return false }
             let events = (try? await store.latestEvents(app: shownApp, limit: Self.suggestionWindow)) ?? []
-            viewModel.filterSuggestions = suggestions(from: events)
+            var suggestions = suggestions(from: events)
+            // A user property's values are the users' own, however long ago each was sent.
+            for name in app.segmentProperties.user {
+                let values = (try? await store.userPropertyValues(app: shownApp, property: name, limit: Self.suggestionsPerProperty)) ?? []
+                suggestions[name] = values.map(\.value)
+            }
+            viewModel.filterSuggestions = suggestions
             return true
         case .user(let id)?:
             return await readTimeline(of: id, for: query, force: force, from: store)
@@ -119,14 +125,14 @@ extension DashboardPage {
     /// The most values the filter sheet suggests per property.
     static let suggestionsPerProperty = 12
 
-    /// Per property a filter may name, the values `events` have for it (an `identify`
-    /// event's for a user property), most frequent first.
+    /// Per built-in and event property a filter may name, the values `events` have for it,
+    /// most frequent first.
     private func suggestions(from events: [Event]) -> [String: [String]] {
         var counts: [String: [String: Int]] = [:]
         for event in events {
             counts["app_version", default: [:]][event.appVersion, default: 0] += 1
             counts["platform", default: [:]][event.platform, default: 0] += 1
-            for name in app.segmentProperties.event + app.segmentProperties.user {
+            for name in app.segmentProperties.event {
                 if let value = event.properties[name]?.segmentText { counts[name, default: [:]][value, default: 0] += 1 }
             }
         }
