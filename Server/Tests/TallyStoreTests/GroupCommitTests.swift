@@ -146,9 +146,13 @@ import Testing
 
         let groupCommit = GroupCommit(writer: SQLiteGroupWriter(pool: store.pool), maximumEvents: 10)
         let tasks = try await whileWriterIsBusy(store, until: { groupCommit.waitingBatches == sizes.count }) {
-            sizes.map { size in
-                Task { try await groupCommit.insert((0..<size).map { _ in event(at: at) }, app: app) }
+            // One at a time: tasks started together may reach the queue in any order.
+            var tasks: [Task<InsertResult, any Error>] = []
+            for size in sizes {
+                tasks.append(Task { try await groupCommit.insert((0..<size).map { _ in event(at: at) }, app: app) })
+                while groupCommit.waitingBatches < tasks.count { await Task.yield() }
             }
+            return tasks
         }
 
         for (task, size) in zip(tasks, sizes) {
@@ -160,7 +164,7 @@ import Testing
     /// Holds the store's writer while `submit` starts tasks, releases it once `ready` holds,
     /// and returns the tasks.
     private func whileWriterIsBusy<T: Sendable>(
-        _ store: EventStore, until ready: () -> Bool, _ submit: () -> [Task<T, any Error>]
+        _ store: EventStore, until ready: () -> Bool, _ submit: () async -> [Task<T, any Error>]
     ) async throws -> [Task<T, any Error>] {
         let release = DispatchSemaphore(value: 0)
         let (entered, enteredContinuation) = AsyncStream<Void>.makeStream()
@@ -171,7 +175,7 @@ import Testing
             }
         }
         for await _ in entered { break }
-        let tasks = submit()
+        let tasks = await submit()
         while !ready() { await Task.yield() }
         release.signal()
         try await writer.value

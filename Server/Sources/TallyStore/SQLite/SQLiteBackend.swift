@@ -50,11 +50,14 @@ final class SQLiteBackend: GroupCommitBackend {
             try db.execute(sql: "PRAGMA synchronous = FULL")
             // Checkpoint every 64 MiB of WAL instead of 4 MiB: rollup pages rewritten by many
             // batches reach the database file once per checkpoint (+37% batch throughput measured).
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = 16384")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.autocheckpointPages)")
         }
         try Schema.migrator.migrate(pool)
         groupCommit = GroupCommit(writer: SQLiteGroupWriter(pool: pool))
     }
+
+    /// The WAL's pages past which a commit checkpoints it (`wal_autocheckpoint`).
+    static let autocheckpointPages = 16_384
 
     /// No other process writes the file: an empty stream.
     func remoteCommits() -> AsyncStream<EventsCommitted> {
