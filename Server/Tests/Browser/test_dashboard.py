@@ -19,7 +19,7 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 from tally_server import DEMO_TIME_ZONE, TallyServer, new_driver, sign_in
 
 DEFAULT_SECTIONS = [
-    "app", "versions", "revenue", "retention", "bills", "bill_funnel", "entry_quality", "ads", "record_time",
+    "app", "revenue", "versions", "retention", "bills", "bill_funnel", "entry_quality", "ads", "record_time",
     "sessions", "ratings", "screens", "top_events", "live", "health",
 ]
 server = None

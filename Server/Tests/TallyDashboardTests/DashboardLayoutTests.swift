@@ -10,7 +10,7 @@ import Testing
         #expect(layout == DashboardLayout.default)
         #expect(
             layout.sections.map(\.id) == [
-                "app", "versions", "revenue", "retention", "bills", "bill_funnel", "entry_quality", "ads", "record_time", "sessions", "ratings",
+                "app", "revenue", "versions", "retention", "bills", "bill_funnel", "entry_quality", "ads", "record_time", "sessions", "ratings",
                 "screens", "top_events", "live", "health",
             ])
         #expect(
