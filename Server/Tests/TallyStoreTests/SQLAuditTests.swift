@@ -5,7 +5,7 @@ import Testing
 
 /// Values reach SQL only as bound parameters: the store's SQL text interpolates nothing but
 /// the names and fragments below, each a constant of the store's own code (tables, columns,
-/// a month's partition and its bounds). A new interpolation fails this test until it is
+/// a month's partition and its bounds, the WAL's checkpoint size). A new interpolation fails this test until it is
 /// reviewed and added here. PostgresNIO's `PostgresQuery` literals bind what they
 /// interpolate, so they are checked only for `\(unescaped:)`.
 @Suite struct SQLAuditTests {
@@ -13,7 +13,7 @@ import Testing
         "App.columns", "Event.columns", "columns", "column", "condition", "Self.eventsWithProperty", "table", "periodColumn",
         "keyColumn", "partition.table", "range.lowerBound", "range.upperBound", "unescaped: Self.eventColumns",
         #"latestFirst ? "DESC" : "ASC""#, "unescaped: Self.appColumns", "unescaped: partition.table", "unescaped: table", "unescaped: column",
-        "unescaped: keyColumn", "selected", "Self.deliveryColumns", "unescaped: Self.deliveryColumns",
+        "unescaped: keyColumn", "selected", "Self.deliveryColumns", "unescaped: Self.deliveryColumns", "Self.autocheckpointPages",
     ]
 
     @Test func sqlInterpolatesOnlyReviewedConstants() throws {
