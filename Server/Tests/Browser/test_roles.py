@@ -102,9 +102,10 @@ class RoleTests(unittest.TestCase):
         self.assertTrue(sign_in(owner, server))
         self.wait(owner, lambda: self.live(owner) == "open", message="the owner's WebSocket did not open")
         self.wait(owner, lambda: owner.find_elements(By.ID, "members-button")).pop().click()
-        name = self.wait(owner, lambda: owner.find_elements(By.ID, "member-name"), message="no members sheet").pop()
-        self.assertIn("demo", [e.text for e in owner.find_elements(By.CSS_SELECTOR, ".member-name")])
-        name.send_keys("edna")
+        # The sheet is drawn again once the members are read: the form is filled after that.
+        self.wait(owner, lambda: "demo" in owner.execute_script(
+            "return [...document.querySelectorAll('.member-name')].map(e => e.textContent)"), message="no members listed")
+        owner.find_element(By.ID, "member-name").send_keys("edna")
         Select(owner.find_element(By.CSS_SELECTOR, "#member-add select")).select_by_value("editor")
         owner.find_element(By.CSS_SELECTOR, "#member-add button[type=submit]").click()
 
