@@ -55,20 +55,22 @@ import Testing
     func userPropertyValuesCountEachUsersLatestValue(database: TestDatabase, seed: UInt64) async throws {
         let (store, app, sent, _) = try await SegmentOracleTests.randomStore(seed: seed, on: database)
         let latest = MetricsOracle.latestValues(sent, properties: SegmentOracleTests.properties)
+        let others = SegmentOracleTests.properties.event + ["tier"]
+        let all = SegmentOracleTests.properties.user + others
+        let read = try await store.userPropertyValues(app: app, properties: all, limit: 100)
+        let first = try await store.userPropertyValues(app: app, properties: all, limit: 1)
         for property in SegmentOracleTests.properties.user {
             var counts: [String: Int] = [:]
             for values in latest.values { if let value = values[property] { counts[value, default: 0] += 1 } }
             let expected = counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
             #expect(expected.count > 1)
-            let read = try await store.userPropertyValues(app: app, property: property, limit: 100)
-            #expect(read.map(\.value) == expected.map(\.key) && read.map(\.users) == expected.map(\.value), "seed \(seed)")
-            #expect(try await store.userPropertyValues(app: app, property: property, limit: 1).map(\.value) == [expected[0].key])
+            let values = read[property] ?? []
+            #expect(values.map(\.value) == expected.map(\.key) && values.map(\.users) == expected.map(\.value), "seed \(seed)")
+            #expect(first[property]?.map(\.value) == [expected[0].key])
         }
-        for other in SegmentOracleTests.properties.event + ["tier"] {
-            #expect(try await store.userPropertyValues(app: app, property: other).isEmpty)
-        }
+        #expect(others.allSatisfy { read[$0] == nil }, "only the app's user properties have values")
         await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 99))) {
-            try await store.userPropertyValues(app: AppID(rawValue: 99), property: "plan")
+            try await store.userPropertyValues(app: AppID(rawValue: 99), properties: ["plan"])
         }
     }
 

@@ -5,9 +5,9 @@ import Testing
 
 /// Values reach SQL only as bound parameters: the store's SQL text interpolates nothing but
 /// the names and fragments below, each a constant of the store's own code (tables, columns,
-/// a month's partition and its bounds, the WAL's checkpoint size). A new interpolation fails this test until it is
-/// reviewed and added here. PostgresNIO's `PostgresQuery` literals bind what they
-/// interpolate, so they are checked only for `\(unescaped:)`.
+/// a month's partition and its bounds, the WAL's checkpoint size). A new interpolation fails
+/// this test until it is reviewed and added here. PostgresNIO's `PostgresQuery` literals bind
+/// what they interpolate, so they are checked only for `\(unescaped:)`.
 @Suite struct SQLAuditTests {
     static let reviewed: Set<String> = [
         "App.columns", "Event.columns", "columns", "column", "condition", "Self.eventsWithProperty", "table", "periodColumn",

@@ -101,13 +101,11 @@ extension DashboardPage {
         case .filter?:
             guard viewModel.filterSuggestions == nil else { return false }
             let events = (try? await store.latestEvents(app: shownApp, limit: Self.suggestionWindow)) ?? []
-            var suggestions = suggestions(from: events)
             // A user property's values are the users' own, however long ago each was sent.
-            for name in app.segmentProperties.user {
-                let values = (try? await store.userPropertyValues(app: shownApp, property: name, limit: Self.suggestionsPerProperty)) ?? []
-                suggestions[name] = values.map(\.value)
-            }
-            viewModel.filterSuggestions = suggestions
+            let users =
+                (try? await store.userPropertyValues(
+                    app: shownApp, properties: app.segmentProperties.user, limit: Self.suggestionsPerProperty)) ?? [:]
+            viewModel.filterSuggestions = suggestions(from: events).merging(users.mapValues { $0.map(\.value) }) { $1 }
             return true
         case .user(let id)?:
             return await readTimeline(of: id, for: query, force: force, from: store)

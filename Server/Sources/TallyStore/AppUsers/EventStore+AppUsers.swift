@@ -19,31 +19,39 @@ extension EventStore {
         return try await backend.appUsers(app: app, prefix: prefix, limit: min(max(limit, 1), Self.maximumUserSearchResults))
     }
 
-    /// The values the app's users have for the user segment property `property` (each user's
-    /// latest, told by an `identify` event or a `$set`), with how many users have each, most
-    /// users first: what a filter on the property can choose from. Empty when `property` is
-    /// not one of the app's user properties or no user has a value.
+    /// The values the app's users have for each of the user segment properties `properties`
+    /// (each user's latest, told by an `identify` event or a `$set`), with how many users have
+    /// each, most users first: what a filter on the property can choose from. A property that
+    /// is not one of the app's user properties, or that no user has, gets no values. One read
+    /// for all of them.
     ///
     /// ```swift
-    /// let plans = try await store.userPropertyValues(app: app, property: "plan")  // [("free", 812), ("pro", 301), …]
+    /// let values = try await store.userPropertyValues(app: app, properties: ["plan"])
+    /// values["plan"]  // [("free", 812), ("pro", 301), …]
     /// ```
     ///
-    /// - Parameter limit: The most values answered, 1 or more.
+    /// - Parameter limit: The most values answered per property, 1 or more.
     /// - Throws: ``TallyStoreError/unknownApp(_:)``, or a database error.
-    public func userPropertyValues(app: AppID, property: String, limit: Int = 12) async throws -> [(value: String, users: Int)] {
+    public func userPropertyValues(
+        app: AppID, properties: [String], limit: Int = 12
+    ) async throws -> [String: [(value: String, users: Int)]] {
         try await backend.readRollups(app: app) { _ in
             var needs = RollupNeeds()
             needs.segmentKeys = true
-            needs.labelTexts = [property]
+            needs.labelTexts = properties
             return needs
         } body: { reader, stored in
-            guard stored.segmentProperties.user.contains(property), let id = try reader.rows.labelID(property) else { return [] }
-            var values: [(value: String, users: Int)] = []
-            try reader.rows.forEachTraitUsers(property: id) { value, users in
-                let count = try UserSet(serialized: users).count
-                if count > 0 { values.append((try reader.rows.label(value), count)) }
+            var answer: [String: [(value: String, users: Int)]] = [:]
+            for property in properties where stored.segmentProperties.user.contains(property) {
+                guard let id = try reader.rows.labelID(property) else { continue }
+                var values: [(value: String, users: Int)] = []
+                try reader.rows.forEachTraitUsers(property: id) { value, users in
+                    let count = try UserSet(serialized: users).count
+                    if count > 0 { values.append((try reader.rows.label(value), count)) }
+                }
+                answer[property] = Array(values.sorted { ($1.users, $0.value) < ($0.users, $1.value) }.prefix(max(limit, 1)))
             }
-            return Array(values.sorted { ($1.users, $0.value) < ($0.users, $1.value) }.prefix(max(limit, 1)))
+            return answer
         }
     }
 
