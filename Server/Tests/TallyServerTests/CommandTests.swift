@@ -161,7 +161,7 @@ final class CommandTests {
         // Lines: "tally listening on <url> ...", "demo app created ...", the keys, "try: ...".
         var text = ""
         while !text.contains("\"read_token\"") || !text.hasSuffix("\n") {
-            let chunk = output.fileHandleForReading.availableData
+            let chunk = output.fileHandleForReading.nextBytes()
             try #require(!chunk.isEmpty, "tally exited early: \(text)")
             text += String(decoding: chunk, as: UTF8.self)
         }
@@ -372,8 +372,8 @@ final class CommandTests {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        let data = output.fileHandleForReading.bytesToEnd()
+        let errorData = errors.fileHandleForReading.bytesToEnd()
         process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self)
         guard process.terminationStatus == 0 else { throw CommandFailure(status: process.terminationStatus, output: text) }

@@ -1,5 +1,6 @@
 import Foundation
 import TallyEvent
+import TallyServerTesting
 import TallyStore
 import Testing
 
@@ -42,7 +43,7 @@ extension CommandTests {
         process.standardOutput = Pipe()
         process.standardError = errors
         try process.run()
-        let data = errors.fileHandleForReading.readDataToEndOfFile()
+        let data = errors.fileHandleForReading.bytesToEnd()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }

@@ -76,18 +76,19 @@ func waitUntil(_ condition: () -> Bool, sourceLocation: SourceLocation = #_sourc
 }
 
 /// Decompresses `data` with the system's `gzip -d`, which also verifies the CRC and size.
+///
+/// The result is read from a file, not a pipe: Foundation's pipe reads trap when a signal
+/// (another test's child exiting) interrupts them.
 func gunzip(_ data: Data) throws -> Data {
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("tally-gzip-\(UUID().uuidString).gz")
+    let decompressed = FileManager.default.temporaryDirectory.appendingPathComponent("tally-gzip-\(UUID().uuidString)")
+    let file = decompressed.appendingPathExtension("gz")
     try data.write(to: file)
-    defer { try? FileManager.default.removeItem(at: file) }
+    defer { for url in [file, decompressed] { try? FileManager.default.removeItem(at: url) } }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["gzip", "-dc", file.path]
-    let output = Pipe()
-    process.standardOutput = output
+    process.arguments = ["gzip", "-d", file.path]
     try process.run()
-    let result = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else { throw CocoaError(.fileReadCorruptFile) }
-    return result
+    return try Data(contentsOf: decompressed)
 }

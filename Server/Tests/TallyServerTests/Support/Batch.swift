@@ -90,7 +90,7 @@ func gzip(_ data: Data) throws -> Data {
         try? input.fileHandleForWriting.close()
     }
     writer.start()
-    let compressed = output.fileHandleForReading.readDataToEndOfFile()
+    let compressed = output.fileHandleForReading.bytesToEnd()
     process.waitUntilExit()
     return compressed
 }

@@ -24,7 +24,7 @@ final class CommandProcess: Sendable {
         process.standardError = standardError
         for (pipe, collected) in [(standardOutput, output), (standardError, errors)] {
             pipe.fileHandleForReading.readabilityHandler = { handle in
-                let data = handle.availableData
+                let data = handle.nextBytes()
                 collected.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
             }
         }

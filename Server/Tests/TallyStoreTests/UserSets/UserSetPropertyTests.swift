@@ -78,7 +78,7 @@ import Testing
         }
         await propertyCheck(count: 60, input: Self.dense, Gen.int(in: 1...100)) { numbers, cut in
             let bytes = UserSet(numbers).serialized
-            guard cut <= bytes.count else { return }
+            guard cut < bytes.count else { return }  // with every byte cut, the bytes are the empty set's
             #expect(throws: UserSet.FormatError.self) { try UserSet(serialized: Array(bytes.dropLast(cut))) }
         }
         let outOfOrder: [UInt8] = [1, 0, 1, 0, 5, 0, 3, 0]
