@@ -7,7 +7,8 @@
 // once (the rollups' pages in the cache, as on a serving store); then the user's deletion is
 // timed, and a fixture user's (about 530 events). The run checks that the user is gone and the
 // day's users one fewer. With TALLY_BENCH_POSTGRES_URL set, it runs on a copy (`CREATE
-// DATABASE … TEMPLATE`) of the fixture's PostgreSQL database, filled first if the server has
+// DATABASE … TEMPLATE … STRATEGY FILE_COPY`: a copy of the files, not written through the WAL,
+// which kept the checkpointer writing through the run) of the fixture's PostgreSQL database, filled first if the server has
 // none.
 //
 //     COPY=/path/with/room/store.sqlite swift run -c release UserDeletionOnFixture
@@ -54,7 +55,9 @@ case .postgres(let server):
     _ = try await Fixtures.store(days: days, on: database)
     var components = URLComponents(string: server)!
     let name = "tally_user_deletion_\(ProcessInfo.processInfo.processIdentifier)"
-    try shell("psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", server, "-c", "CREATE DATABASE \(name) TEMPLATE tally_fixture_\(days)d"])
+    try shell(
+        "psql",
+        ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", server, "-c", "CREATE DATABASE \(name) TEMPLATE tally_fixture_\(days)d STRATEGY FILE_COPY"])
     cleanUp = { try shell("psql", ["-X", "-q", "-d", server, "-c", "DROP DATABASE IF EXISTS \(name) WITH (FORCE)"]) }
     components.path = "/" + name
     store = try await EventStore(database: components.string!)
@@ -93,17 +96,26 @@ let fixtureUser = try require(try await store.users(app: app, prefix: "user-1", 
 func timed(_ user: String) async throws -> (seconds: Double, deletion: UserDeletion) {
     var deletion: UserDeletion?
     let time = try await ContinuousClock().measure { deletion = try await store.deleteUserData(app: app, user: user, by: "bench") }
-    return (Double(time.components.seconds) + Double(time.components.attoseconds) / 1e18, deletion!)
+    return (time.seconds, deletion!)
 }
 
+var folded = 0
 let (heavySeconds, heavyDeletion) = try await timed(heavy)
 let after = try await store.metrics(app: app, date: day)
 guard after.dau == before.dau - 1, try await store.users(app: app, prefix: heavy).isEmpty, heavyDeletion.events == 10_000 else {
     fatalError("the deletion left the user: DAU \(before.dau) → \(after.dau), \(heavyDeletion.events) events deleted")
 }
+// The deletion hides the user's events in the logs; the folding (every minute under `tally
+// serve`) takes them out, 32 buckets a write.
+let foldTime = try await ContinuousClock().measure { folded = try await store.foldUserRemovals() }
+guard try await store.metrics(app: app, date: day) == after else { fatalError("the folding changed the day's metrics") }
 let (fixtureSeconds, fixtureDeletion) = try await timed(fixtureUser)
 print("database: \(database.name), \(days)-day fixture; other builds may compete for the CPU")
 print(String(format: "deleted a user with %6d events in %7.3f s   (target: under 1 s)", heavyDeletion.events, heavySeconds))
+print(
+    String(
+        format: "then folded its events out of %d bucket logs in %.3f s, %.1f ms a write on average", folded, foldTime.seconds,
+        foldTime.seconds * 1_000 / Double((folded + 31) / 32)))
 print(String(format: "deleted a user with %6d events in %7.3f s   (a fixture user)", fixtureDeletion.events, fixtureSeconds))
 
 /// `#require` for a tool: the value, or the run stops.

@@ -30,6 +30,30 @@ extension PostgresBackend {
         return deletion
     }
 
+    func foldUserRemovals(limit: Int) async throws -> Int {
+        try await client.transaction(logger: logger) { [logger] connection in
+            // The apps' locks first, as ingest takes them, then their buckets: a collector that
+            // folded them meanwhile has deleted their removal tails.
+            let apps = try await connection.query(
+                "SELECT DISTINCT app_id FROM bucket_log_tail WHERE removed_user IS NOT NULL", logger: logger
+            ).collect(as: Int64.self).map(AppID.init(rawValue:))
+            try await PostgresGroupWriter.lock(apps, connection, logger: logger)
+            var buckets: [Int64: [Int64: BucketLog]] = [:]
+            for (app, bucket) in try await connection.query(
+                """
+                SELECT DISTINCT app_id, bucket FROM bucket_log_tail WHERE removed_user IS NOT NULL AND app_id = ANY(\(apps.map(\.rawValue)))
+                ORDER BY app_id, bucket LIMIT \(limit)
+                """, logger: logger
+            ).collect(as: (Int64, Int64).self) {
+                buckets[app, default: [:]][bucket] = BucketLog()
+            }
+            for (app, logs) in buckets {
+                try await PostgresRollupWrites(connection: connection, logger: logger, app: app).fold(logs)
+            }
+            return buckets.values.reduce(0) { $0 + $1.count }
+        }
+    }
+
     func userDeletions(app: AppID) async throws -> [UserDeletion] {
         try await rows(
             "SELECT deleted_at, deleted_by, events FROM user_deletion WHERE app_id = \(app.rawValue) ORDER BY id",
@@ -88,16 +112,16 @@ struct PostgresUserDeletion {
             WHERE t.app_id = \(app)
             """, as: (Int64, ByteBuffer, ByteBuffer).self)
         let buckets = try await removeFromSets(removal, bucketRows, table: "bucket_users", column: "bucket")
+        // The activity rows, which need only the user's number, are read and computed while
+        // the logs are read and scanned.
+        async let activity = activityWithoutUser(UserRemoval(number: UInt32(truncatingIfNeeded: number)), buckets: buckets)
         try await removeFromLogs(&removal, buckets: buckets)
-        try await removeFromActivity(removal, buckets: buckets)
+        try await execute(try await activity)
         try await subtract(removal.names, from: "name_bucket", keyColumn: "name_id")
         try await subtract(removal.screens, from: "screen_bucket", keyColumn: "screen_id")
         try await removeFromDayKeys(removal)
         try await removeFromTraits(removal)
-        let milliseconds = Array(removal.milliseconds)
-        let ids = try await rows(
-            "DELETE FROM event WHERE app_id = \(app) AND timestamp = ANY(\(milliseconds)) AND user_id = \(user) RETURNING id", as: UUID.self)
-        if !ids.isEmpty { try await execute("DELETE FROM event_key WHERE app_id = \(app) AND id = ANY(\(ids))") }
+        try await deleteEvents(of: user, at: removal.milliseconds)
         try await execute("DELETE FROM app_user WHERE app_id = \(app) AND user_id = \(user)")
         try await execute("DELETE FROM purchase WHERE app_id = \(app) AND user_number = \(number)")
         try await execute(
@@ -106,6 +130,24 @@ struct PostgresUserDeletion {
             ON CONFLICT (app_id) DO UPDATE SET next = greatest(user_number_floor.next, excluded.next)
             """)
         return removal.events
+    }
+
+    /// Deletes `user`'s raw events at `milliseconds`, and their ids from `event_key`: a
+    /// statement per month, which reads only that month's partition (with all the milliseconds
+    /// in one statement, each partition looked every one up: 0.13–0.16 s against 0.09–0.10 s
+    /// for 10,000 events over three months).
+    private func deleteEvents(of user: String, at milliseconds: Set<Int64>) async throws {
+        let months = Dictionary(grouping: milliseconds) { EventPartition(containing: $0)?.milliseconds }
+        for (month, milliseconds) in months {
+            let (from, to) = (month?.lowerBound ?? Int64.min, month?.upperBound ?? Int64.max)
+            let ids = try await rows(
+                """
+                DELETE FROM event
+                WHERE app_id = \(app) AND timestamp >= \(from) AND timestamp < \(to) AND timestamp = ANY(\(milliseconds)) AND user_id = \(user)
+                RETURNING id
+                """, as: UUID.self)
+            if !ids.isEmpty { try await execute("DELETE FROM event_key WHERE app_id = \(app) AND id = ANY(\(ids))") }
+        }
     }
 
     /// Takes the user out of the `active` and `first` sets of `stored` rows of `table`, and
@@ -139,69 +181,30 @@ struct PostgresUserDeletion {
         return touched
     }
 
-    /// Takes the user's events out of the logs of `buckets` and their tails, each written with
-    /// a new revision so that no ``BucketLogCache`` entry serves the old bytes: a log from its
-    /// bytes, a bucket's tails (a few events) as one tail, or as the log if the log held only
-    /// the user's events.
+    /// Records the user's events in the logs of `buckets` and their tails, and hides them with
+    /// a removal tail in each bucket that has some (see ``BucketLogTails``): a new revision, so
+    /// that no ``BucketLogCache`` entry serves the old log. The logs are left as they are.
     private func removeFromLogs(_ removal: inout UserRemoval, buckets: [Int64]) async throws {
         guard !buckets.isEmpty else { return }
-        var logs: [Int64: ByteBuffer] = [:]
-        var tails: [Int64: [BucketLog.Entry]] = [:]
-        for (bucket, events, isTail) in try await rows(
+        var hidden: Set<Int64> = []
+        for (bucket, events) in try await rows(
             """
-            SELECT bucket, events, false FROM bucket_log WHERE app_id = \(app) AND bucket = ANY(\(buckets))
-            UNION ALL SELECT bucket, events, true FROM bucket_log_tail WHERE app_id = \(app) AND bucket = ANY(\(buckets))
-            """, as: (Int64, ByteBuffer, Bool).self)
-        {
-            if isTail {
-                tails[bucket, default: []] += try events.withUnsafeReadableBytes { try BucketLog(encoded: $0) }.entries
-            } else {
-                logs[bucket] = events
-            }
-        }
-        var replaced: [(bucket: Int64, events: ByteBuffer)] = []
-        var deleted: [Int64] = []
-        var newTails: [(bucket: Int64, events: ByteBuffer)] = []
-        var tailsGone: [Int64] = []
-        for (bucket, bytes) in logs {
-            var log = try bytes.withUnsafeReadableBytes { try removal.log(encoded: $0, bucket: bucket) }
-            var tail = tails[bucket].map { removal.log(BucketLog($0), bucket: bucket) } ?? .unchanged
-            // A log left empty takes its tails' events: no tail waits without a log.
-            if case .deleted = log, case .replaced(let bytes) = tail { (log, tail) = (.replaced(bytes), .deleted) }
-            if case .deleted = log, case .unchanged = tail, let entries = tails[bucket] {
-                (log, tail) = (.replaced(BucketLog(entries).encoded), .deleted)
-            }
-            switch log {
-            case .unchanged: break
-            case .replaced(let bytes): replaced.append((bucket, ByteBuffer(bytes: bytes)))
-            case .deleted: deleted.append(bucket)
-            }
-            switch tail {
-            case .unchanged: break
-            case .replaced(let bytes):
-                newTails.append((bucket, ByteBuffer(bytes: bytes)))
-                tailsGone.append(bucket)
-            case .deleted: tailsGone.append(bucket)
-            }
+            SELECT bucket, events FROM bucket_log WHERE app_id = \(app) AND bucket = ANY(\(buckets))
+            UNION ALL SELECT bucket, events FROM bucket_log_tail WHERE app_id = \(app) AND bucket = ANY(\(buckets)) AND removed_user IS NULL
+            """, as: (Int64, ByteBuffer).self)
+        where try events.withUnsafeReadableBytes({ try removal.find(in: $0, bucket: bucket) }) {
+            hidden.insert(bucket)
         }
         try await execute(
             """
-            WITH cleared AS (DELETE FROM bucket_log_tail WHERE app_id = \(app) AND bucket = ANY(\(tailsGone))),
-            deleted AS (DELETE FROM bucket_log WHERE app_id = \(app) AND bucket = ANY(\(deleted))),
-            updated AS (
-                UPDATE bucket_log t SET revision = nextval('bucket_log_revision'), events = r.events
-                FROM unnest(\(replaced.map(\.bucket)), \(replaced.map(\.events))) AS r (bucket, events)
-                WHERE t.app_id = \(app) AND t.bucket = r.bucket
-            )
-            INSERT INTO bucket_log_tail (app_id, bucket, revision, events)
-            SELECT \(app), bucket, nextval('bucket_log_revision'), events
-            FROM unnest(\(newTails.map(\.bucket)), \(newTails.map(\.events))) AS r (bucket, events)
+            INSERT INTO bucket_log_tail (app_id, bucket, revision, events, removed_user)
+            SELECT \(app), bucket, nextval('bucket_log_revision'), '', \(Int64(removal.number)) FROM unnest(\(Array(hidden))) AS r (bucket)
             """)
     }
 
-    /// Takes the user out of the `bucket_activity` rows of `buckets`.
-    private func removeFromActivity(_ removal: UserRemoval, buckets: [Int64]) async throws {
-        guard !buckets.isEmpty else { return }
+    /// The statement that takes the user out of the `bucket_activity` rows of `buckets`, which
+    /// it reads.
+    private func activityWithoutUser(_ removal: UserRemoval, buckets: [Int64]) async throws -> PostgresQuery {
         var replaced: [(bucket: Int64, names: ByteBuffer, versions: ByteBuffer)] = []
         var deleted: [Int64] = []
         for (bucket, names, versions) in try await rows(
@@ -218,30 +221,29 @@ struct PostgresUserDeletion {
             case .deleted: deleted.append(bucket)
             }
         }
-        try await execute(
-            """
+        return """
             WITH deleted AS (DELETE FROM bucket_activity WHERE app_id = \(app) AND bucket = ANY(\(deleted)))
             UPDATE bucket_activity t SET names = r.names, versions = r.versions
             FROM unnest(\(replaced.map(\.bucket)), \(replaced.map(\.names)), \(replaced.map(\.versions))) AS r (bucket, names, versions)
             WHERE t.app_id = \(app) AND t.bucket = r.bucket
-            """)
+            """
     }
 
-    /// Subtracts `counts` from the `count` column of `table`, deleting the rows that reach 0.
+    /// Subtracts `counts` from the `count` column of `table`, deleting the rows that reach 0,
+    /// in one statement.
     private func subtract(_ counts: [UserRemoval.Labeled: Int64], from table: String, keyColumn: String) async throws {
         guard !counts.isEmpty else { return }
         let rows = Array(counts)
         let (buckets, labels, values) = (rows.map(\.key.bucket), rows.map(\.key.label), rows.map(\.value))
         try await execute(
             """
-            UPDATE \(unescaped: table) t SET count = t.count - r.count
-            FROM unnest(\(buckets), \(labels), \(values)) AS r (bucket, label, count)
-            WHERE t.app_id = \(app) AND t.bucket = r.bucket AND t.\(unescaped: keyColumn) = r.label
-            """)
-        try await execute(
-            """
-            DELETE FROM \(unescaped: table) t USING unnest(\(buckets), \(labels)) AS r (bucket, label)
-            WHERE t.app_id = \(app) AND t.bucket = r.bucket AND t.\(unescaped: keyColumn) = r.label AND t.count <= 0
+            WITH r AS (SELECT * FROM unnest(\(buckets), \(labels), \(values)) AS r (bucket, label, count)),
+            deleted AS (
+                DELETE FROM \(unescaped: table) t USING r
+                WHERE t.app_id = \(app) AND t.bucket = r.bucket AND t.\(unescaped: keyColumn) = r.label AND t.count <= r.count
+            )
+            UPDATE \(unescaped: table) t SET count = t.count - r.count FROM r
+            WHERE t.app_id = \(app) AND t.bucket = r.bucket AND t.\(unescaped: keyColumn) = r.label AND t.count > r.count
             """)
     }
 

@@ -130,11 +130,13 @@ struct PostgresRollupRows: RollupRows {
                 var tails = BucketLogTails()
                 let tailed = missing.filter(\.2).map(\.0)
                 if !tailed.isEmpty {
-                    for (bucket, revision, events) in try await query(
-                        "SELECT bucket, revision, events FROM bucket_log_tail WHERE app_id = \(app) AND bucket = ANY(\(tailed))",
-                        as: (Int64, Int64, ByteBuffer).self)
+                    for (bucket, revision, events, removed) in try await query(
+                        "SELECT bucket, revision, events, removed_user FROM bucket_log_tail WHERE app_id = \(app) AND bucket = ANY(\(tailed))",
+                        as: (Int64, Int64, ByteBuffer, Int64?).self)
                     {
-                        try events.withUnsafeReadableBytes { try tails.add(bucket: bucket, revision: revision, bytes: $0) }
+                        try events.withUnsafeReadableBytes {
+                            try tails.add(bucket: bucket, revision: revision, removedUser: removed.map { UInt32(truncatingIfNeeded: $0) }, bytes: $0)
+                        }
                     }
                 }
                 for (bucket, revision, events) in try await query(

@@ -1,13 +1,26 @@
 extension PostgresSchema {
     /// Migration 4: `bucket_log_tail`, as SQLite's "v6" (see ``Schema/createBucketLogTails(_:)``).
-    /// Migration 2 creates it too, before its rebuild, which writes as ingest does today.
+    /// Migration 2 creates it too, before its rebuild, which writes as ingest does today: with
+    /// migration 12's column.
     static let bucketLogTails = """
         CREATE TABLE IF NOT EXISTS bucket_log_tail (
             app_id bigint NOT NULL,
             bucket bigint NOT NULL,
             revision bigint NOT NULL,
             events bytea NOT NULL,
+            removed_user bigint,
             PRIMARY KEY (app_id, bucket, revision)
         );
+        """
+
+    /// Migration 12: a tail's `removed_user` and `bucket_log_tail_removals`, as SQLite's "v13"
+    /// (see ``Schema/addRemovalTails(_:)``); and `bucket_activity`'s blobs stored without
+    /// compression, which they defeat (varints of user gaps: 17.5 MB of the 60-day fixture
+    /// took 17.5 MB compressed) and which cost a user's deletion, which rewrites them, 40% of
+    /// the rewrite (138–157 ms against 84–92 ms for the fixture's 5,761 rows).
+    static let removalTails = """
+        ALTER TABLE bucket_log_tail ADD COLUMN IF NOT EXISTS removed_user bigint;
+        CREATE INDEX bucket_log_tail_removals ON bucket_log_tail (app_id, bucket) WHERE removed_user IS NOT NULL;
+        ALTER TABLE bucket_activity ALTER COLUMN names SET STORAGE EXTERNAL, ALTER COLUMN versions SET STORAGE EXTERNAL;
         """
 }

@@ -184,6 +184,7 @@ enum PostgresSchema {
         (9, userDeletions),
         (10, alerts),
         (11, purchases),
+        (12, removalTails),
     ]
 
     /// What migration `version` does after its SQL, in the same transaction: version 2 fills

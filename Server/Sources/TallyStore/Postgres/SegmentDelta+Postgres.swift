@@ -150,21 +150,40 @@ extension PostgresRollupWrites {
             }
             folded[bucket] = log
         }
+        try await fold(folded, appending: appended)
+    }
+
+    /// Folds buckets into their `bucket_log` rows (see ``BucketLogTails``): for each bucket of
+    /// `folded`, its stored log, its tails and its new events in `folded` into its log, written
+    /// with a new revision, without the events of the users its removal tails name; its tails
+    /// deleted, and its log too if no event is left. Then inserts the tails `appended`.
+    ///
+    /// - Throws: ``DamagedRollup`` if a stored log or tail does not decode.
+    func fold(_ folded: [Int64: BucketLog], appending appended: [(bucket: Int64, events: ByteBuffer)] = []) async throws {
+        var folded = folded
         let foldedBuckets = Array(folded.keys)
+        var removed: [Int64: Set<UInt32>] = [:]
         if !folded.isEmpty {
-            for (bucket, events) in try await rows(
+            for (bucket, events, user) in try await rows(
                 """
-                SELECT bucket, events FROM bucket_log WHERE app_id = \(app) AND bucket = ANY(\(foldedBuckets))
-                UNION ALL SELECT bucket, events FROM bucket_log_tail WHERE app_id = \(app) AND bucket = ANY(\(foldedBuckets))
-                """, as: (Int64, ByteBuffer).self)
+                SELECT bucket, events, NULL::bigint FROM bucket_log WHERE app_id = \(app) AND bucket = ANY(\(foldedBuckets))
+                UNION ALL SELECT bucket, events, removed_user FROM bucket_log_tail WHERE app_id = \(app) AND bucket = ANY(\(foldedBuckets))
+                """, as: (Int64, ByteBuffer, Int64?).self)
             {
-                folded[bucket]?.merge(try events.withUnsafeReadableBytes { try BucketLog(encoded: $0) }.entries)
+                if let user {
+                    removed[bucket, default: []].insert(UInt32(truncatingIfNeeded: user))
+                } else {
+                    folded[bucket]?.merge(try events.withUnsafeReadableBytes { try BucketLog(encoded: $0) }.entries)
+                }
             }
         }
-        let logs = folded.map { (bucket: $0.key, events: ByteBuffer(bytes: $0.value.encoded)) }
+        for (bucket, users) in removed { folded[bucket]?.removeAll(users: users) }
+        let logs = folded.filter { !$0.value.entries.isEmpty }.map { (bucket: $0.key, events: ByteBuffer(bytes: $0.value.encoded)) }
+        let emptied = folded.filter(\.value.entries.isEmpty).map(\.key)
         try await connection.query(
             """
             WITH cleared AS (DELETE FROM bucket_log_tail WHERE app_id = \(app) AND bucket = ANY(\(foldedBuckets))),
+            emptied AS (DELETE FROM bucket_log WHERE app_id = \(app) AND bucket = ANY(\(emptied))),
             logged AS (
                 INSERT INTO bucket_log (app_id, bucket, revision, events)
                 SELECT \(app), bucket, nextval('bucket_log_revision'), events FROM unnest(\(logs.map(\.bucket)), \(logs.map(\.events))) AS r (bucket, events)

@@ -22,6 +22,21 @@ extension SQLiteBackend {
         }
     }
 
+    func foldUserRemovals(limit: Int) async throws -> Int {
+        try await pool.write { db in
+            let buckets = try Row.fetchAll(
+                db, sql: "SELECT DISTINCT app_id, bucket FROM bucket_log_tail WHERE removed_user IS NOT NULL ORDER BY app_id, bucket LIMIT ?",
+                arguments: [limit]
+            ).map { (app: $0[0] as Int64, bucket: $0[1] as Int64) }
+            var folder: (app: Int64, folder: SegmentDelta.LogFolder)?
+            for (app, bucket) in buckets {
+                if folder?.app != app { folder = (app, try SegmentDelta.LogFolder(db, app: AppID(rawValue: app))) }
+                try folder!.folder.fold(bucket: bucket)
+            }
+            return buckets.count
+        }
+    }
+
     func userDeletions(app: AppID) async throws -> [UserDeletion] {
         try await pool.read { db in
             try Row.fetchAll(
@@ -146,51 +161,31 @@ extension SQLiteBackend {
         }
     }
 
-    /// Takes the user's events out of the logs of `buckets` and their tails, each written with
-    /// a new revision so that no ``BucketLogCache`` entry serves the old bytes: a log from its
-    /// bytes, a bucket's tails (a few events) as one tail, or as the log if the log held only
-    /// the user's events.
+    /// Records the user's events in the logs of `buckets` and their tails, and hides them with
+    /// a removal tail in each bucket that has some (see ``BucketLogTails``): a new revision, so
+    /// that no ``BucketLogCache`` entry serves the old log. The logs are left as they are.
     private static func removeFromLogs(_ removal: inout UserRemoval, buckets: [Int64], _ db: Database, app: AppID) throws {
         guard !buckets.isEmpty else { return }
-        let readLog = try RawStatement(db, sql: "SELECT events FROM bucket_log WHERE app_id = ?1 AND bucket = ?2")
-        let readTails = try RawStatement(db, sql: "SELECT events FROM bucket_log_tail WHERE app_id = ?1 AND bucket = ?2")
-        readLog.bind(app.rawValue, at: 1)
-        readTails.bind(app.rawValue, at: 1)
-        let nextRevision = try RawStatement(db, sql: "UPDATE bucket_log_revision SET revision = revision + 1 RETURNING revision")
-        let revision = try nextRevision.executeReturningRow { $0.int64(at: 0) }
-        let tailRevision = try nextRevision.executeReturningRow { $0.int64(at: 0) }
+        let readStored = try RawStatement(
+            db,
+            sql: """
+                SELECT events FROM bucket_log WHERE app_id = ?1 AND bucket = ?2
+                UNION ALL SELECT events FROM bucket_log_tail WHERE app_id = ?1 AND bucket = ?2 AND removed_user IS NULL
+                """)
+        let hide = try RawStatement(
+            db, sql: "INSERT INTO bucket_log_tail (app_id, bucket, revision, events, removed_user) VALUES (?1, ?2, ?3, x'', ?4)")
+        for statement in [readStored, hide] { statement.bind(app.rawValue, at: 1) }
+        hide.bind(try SegmentDelta.LogFolder.nextRevision(db), at: 3)
+        hide.bind(Int64(removal.number), at: 4)
         for bucket in buckets {
-            readLog.bind(bucket, at: 2)
-            readTails.bind(bucket, at: 2)
-            var tails: [BucketLog.Entry] = []
-            try readTails.forEachRow { row in tails += try row.withBlob(at: 0) { try BucketLog(encoded: $0) }.entries }
-            var log =
-                try readLog.executeReturningFirstRow { row in try row.withBlob(at: 0) { try removal.log(encoded: $0, bucket: bucket) } }
-                ?? .unchanged
-            var tail = tails.isEmpty ? .unchanged : removal.log(BucketLog(tails), bucket: bucket)
-            // A log left empty takes its tails' events: no tail waits without a log.
-            if case .deleted = log, case .replaced(let bytes) = tail { (log, tail) = (.replaced(bytes), .deleted) }
-            if case .deleted = log, case .unchanged = tail, !tails.isEmpty { (log, tail) = (.replaced(BucketLog(tails).encoded), .deleted) }
-            let arguments: StatementArguments = [app.rawValue, bucket]
-            switch log {
-            case .unchanged: break
-            case .replaced(let bytes):
-                try db.execute(
-                    sql: "REPLACE INTO bucket_log (app_id, bucket, revision, events) VALUES (?, ?, ?, ?)",
-                    arguments: arguments + [revision, Data(bytes)])
-            case .deleted:
-                try db.execute(sql: "DELETE FROM bucket_log WHERE app_id = ? AND bucket = ?", arguments: arguments)
+            readStored.bind(bucket, at: 2)
+            var found = false
+            try readStored.forEachRow { row in
+                if try row.withBlob(at: 0, { try removal.find(in: $0, bucket: bucket) }) { found = true }
             }
-            switch tail {
-            case .unchanged: break
-            case .replaced(let bytes):
-                try db.execute(sql: "DELETE FROM bucket_log_tail WHERE app_id = ? AND bucket = ?", arguments: arguments)
-                try db.execute(
-                    sql: "INSERT INTO bucket_log_tail (app_id, bucket, revision, events) VALUES (?, ?, ?, ?)",
-                    arguments: arguments + [tailRevision, Data(bytes)])
-            case .deleted:
-                try db.execute(sql: "DELETE FROM bucket_log_tail WHERE app_id = ? AND bucket = ?", arguments: arguments)
-            }
+            guard found else { continue }
+            hide.bind(bucket, at: 2)
+            try hide.execute()
         }
     }
 

@@ -72,9 +72,13 @@ struct SQLiteRollupRows: RollupRows {
         for range in revisions.missing(logs) {
             var tails = BucketLogTails()
             let tailRows = try self.rows(
-                sql: "SELECT bucket, revision, events FROM bucket_log_tail WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3", in: range)
+                sql: "SELECT bucket, revision, events, removed_user FROM bucket_log_tail WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3",
+                in: range)
             while try tailRows.step() {
-                try tailRows.withBlob(at: 2) { try tails.add(bucket: tailRows.int64(at: 0), revision: tailRows.int64(at: 1), bytes: $0) }
+                let removed = tailRows.isNull(at: 3) ? nil : UInt32(truncatingIfNeeded: tailRows.int64(at: 3))
+                try tailRows.withBlob(at: 2) {
+                    try tails.add(bucket: tailRows.int64(at: 0), revision: tailRows.int64(at: 1), removedUser: removed, bytes: $0)
+                }
             }
             let rows = try self.rows(
                 sql: "SELECT bucket, revision, events FROM bucket_log WHERE app_id = ?1 AND bucket >= ?2 AND bucket < ?3", in: range)

@@ -4,7 +4,7 @@ extension Schema {
     /// Migration "v6": `bucket_log_tail`, a bucket's newest events beside its `bucket_log`
     /// row until a commit folds them into it (see ``BucketLogTails``), each tail with its
     /// revision, numbered as the logs' are. Migration "v4" creates it too, before its rebuild,
-    /// which writes as ingest does today.
+    /// which writes as ingest does today: with migration "v13"'s column.
     static func createBucketLogTails(_ db: Database) throws {
         try db.execute(
             sql: """
@@ -13,8 +13,20 @@ extension Schema {
                     bucket INTEGER NOT NULL,
                     revision INTEGER NOT NULL,
                     events BLOB NOT NULL,
+                    removed_user INTEGER,
                     PRIMARY KEY (app_id, bucket, revision)
                 ) WITHOUT ROWID;
                 """)
+    }
+
+    /// Migration "v13": a tail's `removed_user`, the number of a deleted user whose events the
+    /// bucket's log and tails no longer show (its `events` empty), and
+    /// `bucket_log_tail_removals`, the buckets that have such tails, for
+    /// ``EventStore/foldUserRemovals()``.
+    static func addRemovalTails(_ db: Database) throws {
+        if try !db.columns(in: "bucket_log_tail").contains(where: { $0.name == "removed_user" }) {
+            try db.execute(sql: "ALTER TABLE bucket_log_tail ADD COLUMN removed_user INTEGER")
+        }
+        try db.execute(sql: "CREATE INDEX bucket_log_tail_removals ON bucket_log_tail(app_id, bucket) WHERE removed_user IS NOT NULL")
     }
 }

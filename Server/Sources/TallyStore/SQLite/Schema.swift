@@ -34,7 +34,8 @@ import TallyEvent
 ///   `bucket_log_revisions` reads a range's revisions without the rows' pages. Since "v6", a
 ///   bucket's newest events wait in `bucket_log_tail` rows, revisions from the same counter,
 ///   until a commit folds them into its log (``BucketLogTails``). Since "v7", each event's
-///   session is in its log too (``SessionHash``).
+///   session is in its log too (``SessionHash``). Since "v13", a tail may name a deleted user
+///   whose events the bucket no longer shows (``addRemovalTails(_:)``).
 /// - `day_key_users`: per UTC day and segment key, the ``UserSet`` of users with an event of
 ///   that key, so a filtered window of whole days reads one set per day and key.
 /// - `user_trait`: per app, user property (its name's `label` id) and user, the latest value
@@ -288,6 +289,7 @@ enum Schema {
         migrator.registerMigration("v10", migrate: createUserDeletions)
         migrator.registerMigration("v11", migrate: createAlerts)
         migrator.registerMigration("v12", migrate: createPurchases)
+        migrator.registerMigration("v13", migrate: addRemovalTails)
         return migrator
     }
 

@@ -138,23 +138,12 @@ extension SegmentDelta {
         let tailSizes = try RawStatement(
             db, sql: "SELECT count(*), coalesce(sum(length(events)), 0) FROM bucket_log_tail WHERE app_id = ?1 AND bucket = ?2")
         let appendTail = try RawStatement(db, sql: "INSERT INTO bucket_log_tail (app_id, bucket, revision, events) VALUES (?1, ?2, ?3, ?4)")
-        let readStored = try RawStatement(
-            db,
-            sql: """
-                SELECT events FROM bucket_log WHERE app_id = ?1 AND bucket = ?2
-                UNION ALL SELECT events FROM bucket_log_tail WHERE app_id = ?1 AND bucket = ?2
-                """)
-        let replaceLog = try RawStatement(db, sql: "REPLACE INTO bucket_log (app_id, bucket, revision, events) VALUES (?1, ?2, ?3, ?4)")
-        let revision = try RawStatement(db, sql: "UPDATE bucket_log_revision SET revision = revision + 1 RETURNING revision")
-            .executeReturningRow { $0.int64(at: 0) }
-        let statements = [logSize, tailSizes, appendTail, readStored, replaceLog]
-        for statement in statements { statement.bind(app.rawValue, at: 1) }
-        appendTail.bind(revision, at: 3)
-        replaceLog.bind(revision, at: 3)
+        let folder = try LogFolder(db, app: app)
+        for statement in [logSize, tailSizes, appendTail] { statement.bind(app.rawValue, at: 1) }
+        appendTail.bind(folder.revision, at: 3)
         for (bucket, entries) in buckets {
-            for statement in statements { statement.bind(bucket, at: 2) }
-            var log = BucketLog(entries)
-            var tails = 0
+            for statement in [logSize, tailSizes, appendTail] { statement.bind(bucket, at: 2) }
+            let log = BucketLog(entries)
             if let size = try logSize.executeReturningFirstRow({ Int($0.int64(at: 0)) }) {
                 let stored = try tailSizes.executeReturningRow { (count: Int($0.int64(at: 0)), bytes: Int($0.int64(at: 1))) }
                 let new = log.encoded
@@ -163,15 +152,68 @@ extension SegmentDelta {
                     try appendTail.execute()
                     continue
                 }
-                tails = stored.count
             }
-            // Folded: the log, its tails and the new events, into the log.
-            try readStored.forEachRow { row in log.merge(try row.withBlob(at: 0) { try BucketLog(encoded: $0) }.entries) }
-            replaceLog.bind(log.encoded, at: 4)
-            try replaceLog.execute()
-            if tails > 0 {
-                try db.execute(sql: "DELETE FROM bucket_log_tail WHERE app_id = ? AND bucket = ?", arguments: [app.rawValue, bucket])
+            try folder.fold(bucket: bucket, adding: log)
+        }
+    }
+
+    /// Folds buckets of an app into their `bucket_log` rows (see ``BucketLogTails``), inside a
+    /// write: the stored log, its tails and new events into the log, written with a new
+    /// revision, without the events of the users its removal tails name; its tails deleted,
+    /// and its log too if no event is left.
+    struct LogFolder {
+        /// The revision the folded logs take.
+        let revision: Int64
+        private let readStored: RawStatement
+        private let replaceLog: RawStatement
+        private let deleteLog: RawStatement
+        private let deleteTails: RawStatement
+
+        init(_ db: Database, app: AppID) throws {
+            readStored = try RawStatement(
+                db,
+                sql: """
+                    SELECT events, NULL, false FROM bucket_log WHERE app_id = ?1 AND bucket = ?2
+                    UNION ALL SELECT events, removed_user, true FROM bucket_log_tail WHERE app_id = ?1 AND bucket = ?2
+                    """)
+            replaceLog = try RawStatement(db, sql: "REPLACE INTO bucket_log (app_id, bucket, revision, events) VALUES (?1, ?2, ?3, ?4)")
+            deleteLog = try RawStatement(db, sql: "DELETE FROM bucket_log WHERE app_id = ?1 AND bucket = ?2")
+            deleteTails = try RawStatement(db, sql: "DELETE FROM bucket_log_tail WHERE app_id = ?1 AND bucket = ?2")
+            revision = try Self.nextRevision(db)
+            for statement in [readStored, replaceLog, deleteLog, deleteTails] { statement.bind(app.rawValue, at: 1) }
+            replaceLog.bind(revision, at: 3)
+        }
+
+        /// A new revision of a `bucket_log` or `bucket_log_tail` row, never used before.
+        static func nextRevision(_ db: Database) throws -> Int64 {
+            try RawStatement(db, sql: "UPDATE bucket_log_revision SET revision = revision + 1 RETURNING revision").executeReturningRow {
+                $0.int64(at: 0)
             }
+        }
+
+        /// Folds `bucket`, with `new` events.
+        ///
+        /// - Throws: ``DamagedRollup`` if a stored log or tail does not decode.
+        func fold(bucket: Int64, adding new: BucketLog = BucketLog()) throws {
+            for statement in [readStored, replaceLog, deleteLog, deleteTails] { statement.bind(bucket, at: 2) }
+            var log = new
+            var (tails, removed) = (0, Set<UInt32>())
+            try readStored.forEachRow { row in
+                tails += Int(row.int64(at: 2))
+                if row.isNull(at: 1) {
+                    log.merge(try row.withBlob(at: 0) { try BucketLog(encoded: $0) }.entries)
+                } else {
+                    removed.insert(UInt32(truncatingIfNeeded: row.int64(at: 1)))
+                }
+            }
+            log.removeAll(users: removed)
+            if log.entries.isEmpty {
+                try deleteLog.execute()
+            } else {
+                replaceLog.bind(log.encoded, at: 4)
+                try replaceLog.execute()
+            }
+            if tails > 0 { try deleteTails.execute() }
         }
     }
 

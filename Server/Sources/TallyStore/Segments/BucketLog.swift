@@ -53,12 +53,7 @@ struct BucketLog: Equatable {
         entries.reserveCapacity(view.count)
         for section in view.sections {
             try view.forEachRun(of: section) { user, events in
-                for index in events {
-                    entries.append(
-                        Entry(
-                            user: user, offset: view.offset(at: index), name: section.name, key: view.keys[view.keyIndex(at: index)],
-                            screen: view.screens[view.screenIndex(at: index)], session: view.sessions[view.sessionIndex(at: index)]))
-                }
+                for index in events { entries.append(view.entry(at: index, user: user, name: section.name)) }
             }
         }
     }
@@ -81,6 +76,12 @@ struct BucketLog: Equatable {
         merged += entries[old...]
         merged += new[added...]
         entries = merged
+    }
+
+    /// Takes the events of `users` out.
+    mutating func removeAll(users: Set<UInt32>) {
+        guard !users.isEmpty else { return }
+        entries.removeAll { users.contains($0.user) }
     }
 
     /// The blob.
@@ -296,6 +297,14 @@ struct BucketLog: Equatable {
                 defer { first += Int(events) }
                 return (UInt32(user), first..<first + Int(events))
             }
+        }
+
+        /// Event `index`, of `user`'s run in the section of name `name`.
+        @inline(__always)
+        func entry(at index: Int, user: UInt32, name: Int64) -> Entry {
+            Entry(
+                user: user, offset: offset(at: index), name: name, key: keys[keyIndex(at: index)], screen: screens[screenIndex(at: index)],
+                session: sessions[sessionIndex(at: index)])
         }
 
         /// The dictionary index of the key of event `index`.

@@ -10,6 +10,11 @@ protocol UserDataBackend: Sendable {
     /// the user afterwards, and the user's next event makes a new user.
     func deleteUser(_ user: String, app: AppID, by actor: String, at time: Date) async throws -> UserDeletion?
 
+    /// Folds the logs of at most `limit` buckets that hide a deleted user's events behind a
+    /// removal tail (see ``BucketLogTails``), in one transaction, so that the events leave
+    /// them; returns how many it folded.
+    func foldUserRemovals(limit: Int) async throws -> Int
+
     /// The records of the deletions in `app`, oldest first.
     func userDeletions(app: AppID) async throws -> [UserDeletion]
 

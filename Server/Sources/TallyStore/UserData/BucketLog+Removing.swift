@@ -1,39 +1,52 @@
 extension BucketLog {
-    /// An encoded log without `user`'s events, written straight from the encoded `bytes`, and
-    /// the events it took out; `nil` when the log has none of the user's.
-    ///
-    /// The bytes are those ``encoded`` writes for the events left: sections and runs without
-    /// the user's, dictionaries without the values only the user's events had (a screen left
-    /// in a dictionary would be counted, as 0, by a scan), index columns remapped. No entry is
-    /// made, sorted or searched for, as decoding and encoding a busy bucket's log would.
+    /// The events of `user` in the encoded log `bytes`, found from the runs of its sections:
+    /// only the user's events are decoded.
     ///
     /// - Throws: ``DamagedRollup`` if `bytes` is not a log.
-    static func removing(_ user: UInt32, from bytes: UnsafeRawBufferPointer) throws -> (bytes: [UInt8], removed: [Entry])? {
+    static func events(of user: UInt32, in bytes: UnsafeRawBufferPointer) throws -> [Entry] {
         let view = try View(bytes)
-        var removed: [Entry] = []
+        var found: [Entry] = []
+        for section in view.sections {
+            var iterator = view.runs(of: section)
+            while let run = try iterator.next() {
+                guard run.user >= user else { continue }
+                if run.user == user { found += run.events.map { view.entry(at: $0, user: user, name: section.name) } }
+                break
+            }
+        }
+        return found
+    }
+
+    /// An encoded log without the events of `users`, written straight from the encoded
+    /// `bytes`; `nil` when the log has none of theirs.
+    ///
+    /// The bytes are those ``encoded`` writes for the events left: sections and runs without
+    /// the users', dictionaries without the values only their events had (a screen left in a
+    /// dictionary would be counted, as 0, by a scan), index columns remapped. No entry is made,
+    /// sorted or searched for, as decoding and encoding a busy bucket's log would.
+    ///
+    /// - Throws: ``DamagedRollup`` if `bytes` is not a log.
+    static func removing(_ users: Set<UInt32>, from bytes: UnsafeRawBufferPointer) throws -> [UInt8]? {
+        let view = try View(bytes)
         var isRemoved = [Bool](repeating: false, count: view.count)
+        var anyRemoved = false
         var sections: [SectionRuns] = []
         for section in view.sections {
             var runs: [(user: UInt32, count: Int)] = []
             var events = 0
             var iterator = view.runs(of: section)
             while let run = try iterator.next() {
-                guard run.user == user else {
+                guard users.contains(run.user) else {
                     runs.append((run.user, run.events.count))
                     events += run.events.count
                     continue
                 }
-                for index in run.events {
-                    isRemoved[index] = true
-                    removed.append(
-                        Entry(
-                            user: user, offset: view.offset(at: index), name: section.name, key: view.keys[view.keyIndex(at: index)],
-                            screen: view.screens[view.screenIndex(at: index)], session: view.sessions[view.sessionIndex(at: index)]))
-                }
+                for index in run.events { isRemoved[index] = true }
+                anyRemoved = true
             }
             if events > 0 { sections.append((section.name, events, runs)) }
         }
-        guard !removed.isEmpty else { return nil }
+        guard anyRemoved else { return nil }
         let kept = (0..<view.count).filter { !isRemoved[$0] }
         /// The values of a dictionary that kept events use, still ascending, and each old
         /// index's new one.
@@ -75,6 +88,6 @@ extension BucketLog {
             let offset = view.offset(at: event)
             for byte in 0..<3 { output.append(UInt8(truncatingIfNeeded: offset >> (8 * byte))) }
         }
-        return (output, removed)
+        return output
     }
 }

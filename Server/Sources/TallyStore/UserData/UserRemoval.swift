@@ -6,9 +6,10 @@
 ///
 /// 1. the user sets (`day_users`, `bucket_users`, `day_key_users`, `trait_users`):
 ///    ``sets(active:first:)`` and ``set(_:)`` take the user's number out;
-/// 2. each bucket the user was active in: ``log(_:bucket:)`` takes the user's events out of
-///    the bucket's ``BucketLog`` (its tails merged in) and records them, and
-///    ``activity(names:versions:)`` takes the user out of its ``BucketActivity``;
+/// 2. each bucket the user was active in: ``find(in:bucket:)`` records the user's events in
+///    the bucket's ``BucketLog`` and its tails, which a removal tail then hides (see
+///    ``BucketLogTails``), and ``activity(names:versions:)`` takes the user out of its
+///    ``BucketActivity``;
 /// 3. then the recorded events give what the counts lose: ``names`` (`name_bucket`, the
 ///    same counts `bucket_activity` holds), ``screens`` (`screen_bucket`), the
 ///    ``dayKeys`` whose sets held the user, and the ``milliseconds`` of the raw events.
@@ -23,15 +24,15 @@ struct UserRemoval {
 
     /// The user's number in the app (`app_user.number`).
     let number: UInt32
-    /// The events taken out of the logs.
+    /// The user's events in the logs.
     private(set) var events = 0
-    /// The events taken out per bucket and name.
+    /// The user's events per bucket and name.
     private(set) var names: [Labeled: Int64] = [:]
-    /// The `screen_view` events taken out per bucket and screen.
+    /// The user's `screen_view` events per bucket and screen.
     private(set) var screens: [Labeled: Int64] = [:]
-    /// The days and segment keys of the events taken out.
+    /// The days and segment keys of the user's events.
     private(set) var dayKeys: Set<SegmentDelta.DayKey> = []
-    /// The milliseconds since 1970 of the events taken out, each once.
+    /// The milliseconds since 1970 of the user's events, each once.
     private(set) var milliseconds: Set<Int64> = []
 
     init(number: UInt32) {
@@ -53,32 +54,17 @@ struct UserRemoval {
         return active.isEmpty && first.isEmpty ? .deleted : .replaced((active, first))
     }
 
-    /// A bucket's log (with its tails merged) without the user's events, which it records.
-    mutating func log(_ log: BucketLog, bucket: Int64) -> RowChange<[UInt8]> {
-        var kept: [BucketLog.Entry] = []
-        kept.reserveCapacity(log.entries.count)
-        for entry in log.entries {
-            guard entry.user == number else {
-                kept.append(entry)
-                continue
-            }
-            record(entry, bucket: bucket)
-        }
-        guard kept.count != log.entries.count else { return .unchanged }
-        return kept.isEmpty ? .deleted : .replaced(BucketLog(kept).encoded)
-    }
-
-    /// A bucket's encoded log (without tails) without the user's events, which it records,
-    /// rewritten from its bytes (see ``BucketLog/removing(_:from:)``).
+    /// Records the user's events in a bucket's encoded log or tail, and returns whether it had
+    /// any. The log keeps them; a removal tail hides them (see ``BucketLogTails``).
     ///
     /// - Throws: ``DamagedRollup`` if `bytes` is not a log.
-    mutating func log(encoded bytes: UnsafeRawBufferPointer, bucket: Int64) throws -> RowChange<[UInt8]> {
-        guard let (kept, removed) = try BucketLog.removing(number, from: bytes) else { return .unchanged }
-        for entry in removed { record(entry, bucket: bucket) }
-        return removed.count == (try BucketLog.View(bytes)).count ? .deleted : .replaced(kept)
+    mutating func find(in bytes: UnsafeRawBufferPointer, bucket: Int64) throws -> Bool {
+        let found = try BucketLog.events(of: number, in: bytes)
+        for entry in found { record(entry, bucket: bucket) }
+        return !found.isEmpty
     }
 
-    /// Counts one of the user's events taken out of a bucket's log.
+    /// Counts one of the user's events in a bucket's log.
     private mutating func record(_ entry: BucketLog.Entry, bucket: Int64) {
         events += 1
         names[Labeled(bucket: bucket, label: entry.name), default: 0] += 1

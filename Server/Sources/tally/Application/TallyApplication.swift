@@ -70,7 +70,8 @@ struct TallyApplication {
                 HTTP1WebSocketUpgradeChannel(responder: $0, webSocketResponder: sockets, configuration: .init(http1: http1))
             },
             configuration: settings.application(logger: logger),
-            services: [CommitForwarder(store: store, bus: bus), RawEventPruner(store: store), alerts] + dashboard.services,
+            services: [CommitForwarder(store: store, bus: bus), RawEventPruner(store: store), UserRemovalFolder(store: store), alerts]
+                + dashboard.services,
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )

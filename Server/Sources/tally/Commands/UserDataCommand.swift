@@ -60,6 +60,7 @@ struct UserDataCommand: AsyncParsableCommand {
             let store = try await EventStore(database: database.location())
             let app = try await store.app(named: target.app)
             let deletion = try await store.deleteUserData(app: app.id, user: target.user, by: "cli")
+            try await store.foldUserRemovals()
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             encoder.dateEncodingStrategy = .iso8601

@@ -8,6 +8,7 @@ import Testing
 /// rather than hangs.
 final class CommandProcess: Sendable {
     private let process: Process
+    private let pipes: [Pipe]
     private let output = Collected()
     private let errors = Collected()
 
@@ -24,15 +25,18 @@ final class CommandProcess: Sendable {
         process.standardError = standardError
         for (pipe, collected) in [(standardOutput, output), (standardError, errors)] {
             pipe.fileHandleForReading.readabilityHandler = { handle in
-                let data = handle.nextBytes()
+                let data = handle.availableData
                 collected.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
             }
         }
+        pipes = [standardOutput, standardError]
         try process.run()
     }
 
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        // A handler left on would keep a dispatch source on a descriptor the pipe closes.
+        for pipe in pipes { pipe.fileHandleForReading.readabilityHandler = nil }
     }
 
     /// Everything the process wrote to standard output so far.

@@ -135,6 +135,37 @@ enum UserDataOracle {
         return read
     }
 
+    /// How many of a user's events (its number under each app id of `numbers`) the bucket
+    /// logs and tails of those ids still hold, and how many removal tails hide a user's events
+    /// there (see ``BucketLogTails``).
+    static func logEvents(of numbers: [AppID: UInt32], in store: EventStore, database: TestDatabase) async throws -> (
+        events: Int, removalTails: Int
+    ) {
+        var counted = (events: 0, removalTails: 0)
+        for (app, number) in numbers {
+            let sql = """
+                SELECT events, NULL FROM bucket_log WHERE app_id = \(app.rawValue)
+                UNION ALL SELECT events, removed_user FROM bucket_log_tail WHERE app_id = \(app.rawValue)
+                """
+            let rows: [(events: [UInt8], removed: Int64?)] =
+                switch database {
+                case .sqlite: try await store.pool.read { db in try Row.fetchAll(db, sql: sql).map { ([UInt8]($0[0] as Data), $0[1]) } }
+                case .postgres:
+                    try await store.postgres.rows(PostgresQuery(unsafeSQL: sql), as: (ByteBuffer, Int64?).self).map {
+                        (Array($0.readableBytesView), $1)
+                    }
+                }
+            for row in rows {
+                guard row.removed == nil else {
+                    counted.removalTails += 1
+                    continue
+                }
+                counted.events += try row.events.withUnsafeBytes { try BucketLog(encoded: $0) }.entries.count { $0.user == number }
+            }
+        }
+        return counted
+    }
+
     /// Where `text` is stored in the database behind `store`: each table and column of text,
     /// JSON or blob whose value holds it.
     static func columns(holding text: String, in store: EventStore, database: TestDatabase) async throws -> [String] {

@@ -31,6 +31,11 @@ import Testing
         }
         // Caches warm with the user before the deletion.
         let before = try await UserDataOracle.metrics(all, app: apps[0], timeZone: timeZone)
+        var numbers: [AppID: UInt32] = [:]
+        for id in [apps[0], apps[0].debug] {
+            numbers[id] = try await all.backend.userNumbers(app: id, users: [UserDataOracle.deleted])[UserDataOracle.deleted]
+        }
+        let logged = try await UserDataOracle.logEvents(of: numbers, in: all, database: database).events
 
         let deletion = try await all.deleteUserData(app: apps[0], user: UserDataOracle.deleted, by: "ada")
 
@@ -48,6 +53,27 @@ import Testing
         #expect(try await all.timeline(app: other, user: UserDataOracle.deleted)?.events.count == 1)
         #expect(try await all.userDeletions(app: apps[0]) == [deletion])
         #expect(try await all.userDeletions(app: other) == [])
+
+        // The logs keep the user's events, hidden by removal tails, until buckets are folded:
+        // some by the commits of later events in them (33 fold a bucket's 32 tails), the rest
+        // by the folding of removals. Then no log holds them and every read is still exact.
+        let hidden = try await UserDataOracle.logEvents(of: numbers, in: all, database: database)
+        #expect(hidden.events == logged && hidden.events > 0 && hidden.removalTails > 0)
+        let userTimes = events.filter { $0.userID == UserDataOracle.deleted && !$0.isDebug }.map(\.timestamp).sorted()
+        for round in 0..<33 {
+            let later = userTimes.prefix(3).map { event(at: $0, user: "later\(round)") }
+            for (store, app) in zip([all, without], apps) { _ = try await store.insert(later, app: app) }
+        }
+        let committed = try await UserDataOracle.logEvents(of: numbers, in: all, database: database)
+        #expect(committed.events < hidden.events && committed.removalTails < hidden.removalTails)
+        #expect(try await all.foldUserRemovals() == committed.removalTails)
+        #expect(try await all.foldUserRemovals() == 0)
+        let folded = try await UserDataOracle.logEvents(of: numbers, in: all, database: database)
+        #expect(folded.events == 0 && folded.removalTails == 0)
+        let afterFolds = try await UserDataOracle.metrics(all, app: apps[0], timeZone: timeZone)
+        let expectedAfterFolds = try await UserDataOracle.metrics(without, app: apps[1], timeZone: timeZone)
+        let differingAfterFolds = Set(afterFolds.keys).union(expectedAfterFolds.keys).filter { afterFolds[$0] != expectedAfterFolds[$0] }
+        #expect(differingAfterFolds.isEmpty, "seed \(seed), \(timeZone): \(differingAfterFolds.sorted().prefix(5)) after folds")
     }
 
     @Test(arguments: TestDatabase.all)

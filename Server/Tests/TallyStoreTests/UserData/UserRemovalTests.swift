@@ -4,8 +4,8 @@ import Testing
 
 @testable import TallyStore
 
-/// A user taken out of encoded rollups straight from their bytes gives, byte for byte, what
-/// encoding the rollup without the user gives.
+/// Users taken out of encoded rollups straight from their bytes give, byte for byte, what
+/// encoding the rollup without them gives; a user's events are found in a log's bytes.
 @Suite struct UserRemovalTests {
     @Test(arguments: 1...40 as ClosedRange<UInt64>)
     func aLogWithoutTheUserIsTheLogOfTheOtherEvents(seed: UInt64) throws {
@@ -21,10 +21,17 @@ import Testing
         }
         let log = BucketLog(entries)
         let user = log.entries.randomElement(using: &random)!.user
-        let removed = try #require(try log.encoded.withUnsafeBytes { try BucketLog.removing(user, from: $0) })
-        #expect(removed.bytes == BucketLog(log.entries.filter { $0.user != user }).encoded)
-        #expect(removed.removed == log.entries.filter { $0.user == user })
-        #expect(try log.encoded.withUnsafeBytes { try BucketLog.removing(users + 1, from: $0) } == nil)
+        // One user, or several (deleted before the bucket's next fold).
+        let removedUsers: Set = seed % 2 == 0 ? [user] : [user, log.entries.randomElement(using: &random)!.user, users + 5]
+        let removed = try #require(try log.encoded.withUnsafeBytes { try BucketLog.removing(removedUsers, from: $0) })
+        #expect(removed == BucketLog(log.entries.filter { !removedUsers.contains($0.user) }).encoded)
+        #expect(try log.encoded.withUnsafeBytes { try BucketLog.removing([users + 1], from: $0) } == nil)
+        var filtered = log
+        filtered.removeAll(users: removedUsers)
+        #expect(filtered.encoded == removed)
+        // The user's events are found in the bytes as the log holds them.
+        #expect(try log.encoded.withUnsafeBytes { try BucketLog.events(of: user, in: $0) } == log.entries.filter { $0.user == user })
+        #expect(try log.encoded.withUnsafeBytes { try BucketLog.events(of: users + 1, in: $0) }.isEmpty)
 
         var activity = BucketActivity()
         for entry in log.entries {

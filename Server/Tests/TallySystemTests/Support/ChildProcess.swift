@@ -46,7 +46,7 @@ final class ChildProcess: Sendable {
         // leave a chatty child blocked on a full pipe.
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: errors)
-        output.fileHandleForReading.readabilityHandler = { [weak self] handle in self?.gather(handle.nextBytes()) }
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in self?.gather(handle.availableData) }
         try process.run()
     }
 
