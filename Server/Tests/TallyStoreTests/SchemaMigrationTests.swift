@@ -130,6 +130,40 @@ import Testing
         #expect(revenue.payingUsers == 1)
     }
 
+    /// A store from before removal tails (SQLite "v13", PostgreSQL 12) whose logs are rebuilt
+    /// by an earlier migration (SQLite "v7", PostgreSQL 6) gets `removed_user` before the
+    /// rebuild writes them, reads as before, and deletes a user as a new store does.
+    @Test(arguments: TestDatabase.all)
+    func logsAreRebuiltInAStoreFromBeforeRemovalTails(database: TestDatabase) async throws {
+        let url = try await database.makeDatabase()
+        func open() async throws -> EventStore { try await EventStore(database: url) }
+        let store = try await open()
+        let app = try await store.createApp(name: "Old").app.id
+        let start = instant("2026-03-01T10:00:00Z")
+        try await store.insert(
+            (0..<40).map { event(name: $0 % 2 == 0 ? "open" : "tap", at: start.addingTimeInterval(Double($0) * 600), user: "u\($0 % 3)") },
+            app: app)
+        let funnel = try await store.funnel(app: app, steps: ["open", "tap"], from: "2026-03-01", to: "2026-03-01", timeZone: "UTC")
+        let downgrade = ["DROP INDEX bucket_log_tail_removals", "ALTER TABLE bucket_log_tail DROP COLUMN removed_user"]
+        if database == .sqlite {
+            try await DatabaseQueue(path: url).write { db in
+                for statement in downgrade + ["DELETE FROM grdb_migrations WHERE identifier IN ('v7', 'v13')"] { try db.execute(sql: statement) }
+            }
+        } else {
+            try await TestDatabase.withClient(on: url) { client in
+                for statement in downgrade + ["DELETE FROM tally_migration WHERE version IN (6, 12)"] {
+                    try await client.query(PostgresQuery(unsafeSQL: statement))
+                }
+            }
+        }
+        let upgraded = try await open()
+        #expect(try await upgraded.funnel(app: app, steps: ["open", "tap"], from: "2026-03-01", to: "2026-03-01", timeZone: "UTC") == funnel)
+        _ = try await upgraded.deleteUserData(app: app, user: "u0", by: "cli")
+        #expect(try await upgraded.foldUserRemovals() > 0)
+        let after = try await upgraded.metrics(app: app, date: "2026-03-01", timeZone: "UTC")
+        #expect(after.dau == 2)
+    }
+
     /// A "v8" SQLite database gets "v9", the raw event retention: its apps keep every raw
     /// event, none was pruned, and a retention can then be set.
     @Test func aV8StoreKeepsEveryRawEventAfterTheUpgrade() async throws {

@@ -191,7 +191,8 @@ enum PostgresSchema {
     /// what segments and funnels read from the raw events of every app and its debug id (see
     /// ``SegmentDelta/rebuild(_:app:properties:logger:)``), as SQLite's "v4" does, after
     /// creating `bucket_log_tail` (migration 4), which the rebuild writes to; version 6
-    /// rebuilds them under each app's segment properties, as "v7" does. No ingest runs
+    /// rebuilds them under each app's segment properties, as "v7" does, after adding the
+    /// tails' `removed_user` (migration 12), which the rebuild reads. No ingest runs
     /// meanwhile: `ALTER TABLE app` or `LOCK TABLE app` holds the table until the migration
     /// commits.
     private static func finish(version: Int, _ connection: PostgresConnection, logger: Logger) async throws {
@@ -200,6 +201,7 @@ enum PostgresSchema {
             try await connection.query(PostgresQuery(unsafeSQL: bucketLogTails), logger: logger)
             try await rebuildSegments(connection, logger: logger) { _ in SegmentProperties() }
         case 6:
+            try await connection.query(PostgresQuery(unsafeSQL: removedUser), logger: logger)
             try await rebuildSegments(connection, logger: logger) { SegmentProperties(json: $0) }
         default:
             return

@@ -24,9 +24,14 @@ extension Schema {
     /// `bucket_log_tail_removals`, the buckets that have such tails, for
     /// ``EventStore/foldUserRemovals()``.
     static func addRemovalTails(_ db: Database) throws {
-        if try !db.columns(in: "bucket_log_tail").contains(where: { $0.name == "removed_user" }) {
-            try db.execute(sql: "ALTER TABLE bucket_log_tail ADD COLUMN removed_user INTEGER")
-        }
+        try addRemovedUser(db)
         try db.execute(sql: "CREATE INDEX bucket_log_tail_removals ON bucket_log_tail(app_id, bucket) WHERE removed_user IS NOT NULL")
+    }
+
+    /// `bucket_log_tail`'s `removed_user`, if missing: migration "v7" rebuilds the logs as
+    /// ingest writes them today, which reads it.
+    static func addRemovedUser(_ db: Database) throws {
+        guard try !db.columns(in: "bucket_log_tail").contains(where: { $0.name == "removed_user" }) else { return }
+        try db.execute(sql: "ALTER TABLE bucket_log_tail ADD COLUMN removed_user INTEGER")
     }
 }

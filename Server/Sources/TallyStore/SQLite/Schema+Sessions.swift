@@ -5,6 +5,7 @@ extension Schema {
     /// paths read: every app's logs and what is rebuilt with them are rebuilt from the raw
     /// events under the app's segment properties.
     static func addSessionsToBucketLogs(_ db: Database) throws {
+        try addRemovedUser(db)
         for row in try Row.fetchAll(db, sql: "SELECT id, segment_properties FROM app") {
             let (app, properties): (Int64, String) = (row[0], row[1])
             for id in [app, -app] {
