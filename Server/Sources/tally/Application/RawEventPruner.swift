@@ -12,13 +12,7 @@ struct RawEventPruner: Service {
     var logger = Logger(label: "tally.pruner")
 
     func run() async {
-        // Graceful shutdown cancels the round in progress between two of its batches.
-        _ = try? await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                await prune()
-                try await Task.sleep(for: interval)
-            }
-        }
+        await runRounds(every: interval) { await prune() }
     }
 
     /// One round: prunes and logs what it did, or why it failed.

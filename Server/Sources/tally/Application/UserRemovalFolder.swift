@@ -13,12 +13,7 @@ struct UserRemovalFolder: Service {
     var logger = Logger(label: "tally.user-removals")
 
     func run() async {
-        _ = try? await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                await fold()
-                try await Task.sleep(for: interval)
-            }
-        }
+        await runRounds(every: interval) { await fold() }
     }
 
     /// One round: folds and logs how many buckets, or why it failed.
