@@ -109,18 +109,8 @@ import Testing
         let url = try await database.makeDatabase()
         func open() async throws -> EventStore { try await EventStore(database: url) }
         let app = try await open().createApp(name: "Old").app.id
-        let downgrade = ["ALTER TABLE app DROP COLUMN purchase_event", "DROP TABLE purchase"]
-        if database == .sqlite {
-            try await DatabaseQueue(path: url).write { db in
-                for statement in downgrade + ["DELETE FROM grdb_migrations WHERE identifier = 'v12'"] { try db.execute(sql: statement) }
-            }
-        } else {
-            try await TestDatabase.withClient(on: url) { client in
-                for statement in downgrade + ["DELETE FROM tally_migration WHERE version = 11"] {
-                    try await client.query(PostgresQuery(unsafeSQL: statement))
-                }
-            }
-        }
+        try await Self.downgrade(
+            url, on: database, ["ALTER TABLE app DROP COLUMN purchase_event", "DROP TABLE purchase"], sqlite: ["v12"], postgres: [11])
         let upgraded = try await open()
         #expect(try await upgraded.app(id: app)?.purchaseEvent == "purchase")
         let time = instant("2026-03-01T10:00:00Z")
@@ -144,18 +134,9 @@ import Testing
             (0..<40).map { event(name: $0 % 2 == 0 ? "open" : "tap", at: start.addingTimeInterval(Double($0) * 600), user: "u\($0 % 3)") },
             app: app)
         let funnel = try await store.funnel(app: app, steps: ["open", "tap"], from: "2026-03-01", to: "2026-03-01", timeZone: "UTC")
-        let downgrade = ["DROP INDEX bucket_log_tail_removals", "ALTER TABLE bucket_log_tail DROP COLUMN removed_user"]
-        if database == .sqlite {
-            try await DatabaseQueue(path: url).write { db in
-                for statement in downgrade + ["DELETE FROM grdb_migrations WHERE identifier IN ('v7', 'v13')"] { try db.execute(sql: statement) }
-            }
-        } else {
-            try await TestDatabase.withClient(on: url) { client in
-                for statement in downgrade + ["DELETE FROM tally_migration WHERE version IN (6, 12)"] {
-                    try await client.query(PostgresQuery(unsafeSQL: statement))
-                }
-            }
-        }
+        try await Self.downgrade(
+            url, on: database, ["DROP INDEX bucket_log_tail_removals", "ALTER TABLE bucket_log_tail DROP COLUMN removed_user"],
+            sqlite: ["v7", "v13"], postgres: [6, 12])
         let upgraded = try await open()
         #expect(try await upgraded.funnel(app: app, steps: ["open", "tap"], from: "2026-03-01", to: "2026-03-01", timeZone: "UTC") == funnel)
         _ = try await upgraded.deleteUserData(app: app, user: "u0", by: "cli")
@@ -215,18 +196,7 @@ import Testing
         let app = try await store.createApp(name: "Old").app.id
         _ = try await store.insert(
             [event(at: instant("2026-02-10T10:00:00Z"), user: "a"), event(at: instant("2026-02-10T11:00:00Z"), user: "b")], app: app)
-        switch database {
-        case .sqlite:
-            try await store.pool.write { db in
-                try db.execute(sql: "DROP TABLE user_deletion; DROP TABLE user_number_floor; DELETE FROM grdb_migrations WHERE identifier = 'v10'")
-            }
-        case .postgres:
-            try await TestDatabase.withClient(on: url) { client in
-                for statement in ["DROP TABLE user_deletion", "DROP TABLE user_number_floor", "DELETE FROM tally_migration WHERE version = 9"] {
-                    try await client.query(PostgresQuery(unsafeSQL: statement))
-                }
-            }
-        }
+        try await Self.downgrade(url, on: database, ["DROP TABLE user_deletion", "DROP TABLE user_number_floor"], sqlite: ["v10"], postgres: [9])
         let upgraded = try await EventStore(database: url)
         #expect(try await upgraded.userDeletions(app: app).isEmpty)
         let deletion = try await upgraded.deleteUserData(app: app, user: "a", by: "cli")
@@ -287,5 +257,25 @@ import Testing
         #expect(try await store.annotations(app: app.id, from: Date(timeIntervalSince1970: 0), to: Date(timeIntervalSince1970: 20)).count == 1)
         let keys = try await store.rotateKeys(app.id)
         #expect(try await store.app(writeToken: keys.writeToken)?.id == app.id)
+    }
+
+    /// Runs `statements` on the database at `url`, then forgets the migrations that made what
+    /// they undo (SQLite's identifiers `sqlite`, PostgreSQL's versions `postgres`), so that the
+    /// next store opened there applies them again.
+    static func downgrade(_ url: String, on database: TestDatabase, _ statements: [String], sqlite: [String], postgres: [Int]) async throws {
+        switch database {
+        case .sqlite:
+            try await DatabaseQueue(path: url).write { db in
+                for statement in statements { try db.execute(sql: statement) }
+                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN (\(sqlite.map { "'\($0)'" }.joined(separator: ", ")))")
+            }
+        case .postgres:
+            try await TestDatabase.withClient(on: url) { client in
+                for statement in statements + ["DELETE FROM tally_migration WHERE version IN (\(postgres.map(String.init).joined(separator: ", ")))"]
+                {
+                    try await client.query(PostgresQuery(unsafeSQL: statement))
+                }
+            }
+        }
     }
 }
