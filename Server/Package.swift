@@ -44,6 +44,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess.git", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
     ],
     targets: [
         // Storage, rollups and exact metrics over SQLite or PostgreSQL.
@@ -130,13 +132,15 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // Test support for servers: a live collector on an ephemeral port.
+        // Test support for servers: a live collector on an ephemeral port, child processes.
         .target(
             name: "TallyServerTesting",
             dependencies: [
                 "TallyHTTP", "TallyServer", "TallyStoreTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strict
         ),

@@ -24,8 +24,8 @@ final class CommandTests {
 
     var db: String { folder.appendingPathComponent("tally.sqlite").path }
 
-    @Test func appCreatePrintsTheKeysAsJSON() throws {
-        let output = try run(["app", "create", "Bills", "--tz", "Asia/Shanghai", "--db", db])
+    @Test func appCreatePrintsTheKeysAsJSON() async throws {
+        let output = try await run(["app", "create", "Bills", "--tz", "Asia/Shanghai", "--db", db])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
         #expect(json["app"] as? String == "Bills")
         #expect(json["app_id"] as? Int == 1)
@@ -35,75 +35,75 @@ final class CommandTests {
     }
 
     @Test func appCreateTakesTheAcceptedEventAge() async throws {
-        try run(["app", "create", "Bills", "--max-event-age-days", "90", "--db", db])
+        try await run(["app", "create", "Bills", "--max-event-age-days", "90", "--db", db])
         let store = try EventStore(path: db)
         #expect(try await store.apps().first?.acceptedEventAge == 90 * 86_400)
     }
 
-    @Test func appCreateRefusesAnUnknownTimeZone() throws {
-        #expect(throws: CommandFailure.self) { try run(["app", "create", "Bills", "--tz", "Mars/Olympus", "--db", db]) }
+    @Test func appCreateRefusesAnUnknownTimeZone() async throws {
+        await #expect(throws: CommandFailure.self) { try await run(["app", "create", "Bills", "--tz", "Mars/Olympus", "--db", db]) }
     }
 
     /// `tally app create --owner` makes a user the new app's owner; an unknown owner creates no app.
     @Test func appCreateGrantsTheOwnerRole() async throws {
-        try run(["user", "create", "ana", "--db", db])
-        try run(["app", "create", "Bills", "--owner", "ana", "--db", db])
+        try await run(["user", "create", "ana", "--db", db])
+        try await run(["app", "create", "Bills", "--owner", "ana", "--db", db])
         let store = try EventStore(path: db)
         let ana = try #require(try await store.user(named: "ana")).user
         let app = try #require(try await store.apps().first)
         #expect(try await store.members(app: app.id) == [AppMember(user: ana, role: .owner)])
-        #expect(throws: CommandFailure.self) { try run(["app", "create", "Shop", "--owner", "nobody", "--db", db]) }
+        await #expect(throws: CommandFailure.self) { try await run(["app", "create", "Shop", "--owner", "nobody", "--db", db]) }
         #expect(try await store.apps().count == 1)
     }
 
     /// `tally user grant` and `revoke` take the app by id or name, say what changed, and
     /// refuse unknown users, apps and roles, and removing an app's last owner.
     @Test func userGrantAndRevokeChangeRolesAndSaySo() async throws {
-        try run(["user", "create", "ana", "--db", db])
-        try run(["user", "create", "bo", "--db", db])
-        try run(["app", "create", "Bills", "--owner", "ana", "--db", db])
-        #expect(try run(["user", "grant", "bo", "Bills", "viewer", "--db", db]) == "bo in app 1 (Bills): granted viewer\n")
-        #expect(try run(["user", "grant", "bo", "1", "editor", "--db", db]) == "bo in app 1 (Bills): changed from viewer to editor\n")
+        try await run(["user", "create", "ana", "--db", db])
+        try await run(["user", "create", "bo", "--db", db])
+        try await run(["app", "create", "Bills", "--owner", "ana", "--db", db])
+        #expect(try await run(["user", "grant", "bo", "Bills", "viewer", "--db", db]) == "bo in app 1 (Bills): granted viewer\n")
+        #expect(try await run(["user", "grant", "bo", "1", "editor", "--db", db]) == "bo in app 1 (Bills): changed from viewer to editor\n")
         let store = try EventStore(path: db)
         let bo = try #require(try await store.user(named: "bo")).user
         #expect(try await store.role(of: bo.id, in: AppID(rawValue: 1)) == .editor)
-        #expect(try run(["user", "revoke", "bo", "Bills", "--db", db]) == "bo in app 1 (Bills): editor revoked\n")
+        #expect(try await run(["user", "revoke", "bo", "Bills", "--db", db]) == "bo in app 1 (Bills): editor revoked\n")
         #expect(try await store.role(of: bo.id, in: AppID(rawValue: 1)) == nil)
         for refused in [
             ["user", "grant", "nobody", "Bills", "viewer"], ["user", "grant", "bo", "Shop", "viewer"], ["user", "grant", "bo", "Bills", "admin"],
             ["user", "revoke", "ana", "Bills"], ["user", "grant", "ana", "1", "viewer"],
         ] {
-            #expect(throws: CommandFailure.self, "\(refused)") { try run(refused + ["--db", db]) }
+            await #expect(throws: CommandFailure.self, "\(refused)") { try await run(refused + ["--db", db]) }
         }
         #expect(try await store.members(app: AppID(rawValue: 1)).map(\.role) == [.owner])
     }
 
     @Test func appUpdateSetsTheSegmentPropertiesAndSaysTheyRebuildTheIndex() async throws {
-        try run(["app", "create", "Bills", "--db", db])
+        try await run(["app", "create", "Bills", "--db", db])
         let id = try #require(try await EventStore(path: db).apps().first?.id.rawValue)
         func stored() async throws -> SegmentProperties? {
             try await EventStore(path: db).app(id: AppID(rawValue: id))?.segmentProperties
         }
-        let output = try run([
+        let output = try await run([
             "app", "update", "\(id)", "--segment-event-property", "source", "--segment-event-property", "tier",
             "--segment-user-property", "plan", "--db", db,
         ])
         #expect(output.contains("segment event properties [source, tier], user properties [plan]"))
         #expect(try await stored() == SegmentProperties(event: ["source", "tier"], user: ["plan"]))
         // Each list given replaces its own; the other is kept, as are the other settings.
-        try run(["app", "update", "\(id)", "--segment-user-property", "role", "--tz", "Asia/Shanghai", "--db", db])
+        try await run(["app", "update", "\(id)", "--segment-user-property", "role", "--tz", "Asia/Shanghai", "--db", db])
         #expect(try await stored() == SegmentProperties(event: ["source", "tier"], user: ["role"]))
-        try run(["app", "update", "\(id)", "--clear-segment-properties", "--segment-user-property", "plan", "--db", db])
+        try await run(["app", "update", "\(id)", "--clear-segment-properties", "--segment-user-property", "plan", "--db", db])
         #expect(try await stored() == SegmentProperties(user: ["plan"]))
-        try run(["app", "update", "\(id)", "--clear-segment-properties", "--db", db])
+        try await run(["app", "update", "\(id)", "--clear-segment-properties", "--db", db])
         #expect(try await stored() == SegmentProperties())
         #expect(try await EventStore(path: db).apps().first?.timeZone == "Asia/Shanghai")
         // A built-in dimension, or more than four event properties, is refused.
-        #expect(throws: CommandFailure.self) { try run(["app", "update", "\(id)", "--segment-event-property", "platform", "--db", db]) }
+        await #expect(throws: CommandFailure.self) { try await run(["app", "update", "\(id)", "--segment-event-property", "platform", "--db", db]) }
         let five = ["a", "b", "c", "d", "e"].flatMap { ["--segment-event-property", $0] }
-        #expect(throws: CommandFailure.self) { try run(["app", "update", "\(id)"] + five + ["--db", db]) }
+        await #expect(throws: CommandFailure.self) { try await run(["app", "update", "\(id)"] + five + ["--db", db]) }
         #expect(try await stored() == SegmentProperties())
-        let help = try run(["app", "update", "--help"]).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let help = try await run(["app", "update", "--help"]).split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(help.contains("--segment-event-property <name>"))
         #expect(help.contains("--segment-user-property <name>"))
         #expect(help.contains("rebuilds the segment index from the stored raw events"))
@@ -112,17 +112,17 @@ final class CommandTests {
     /// `tally app update --purchase-event` names the event revenue counts, says so, keeps the
     /// other settings, and refuses a name no event may have.
     @Test func appUpdateSetsThePurchaseEvent() async throws {
-        try run(["app", "create", "Bills", "--db", db])
+        try await run(["app", "create", "Bills", "--db", db])
         let id = try #require(try await EventStore(path: db).apps().first?.id.rawValue)
         #expect(try await EventStore(path: db).apps().first?.purchaseEvent == "purchase")
-        let output = try run(["app", "update", "\(id)", "--purchase-event", "subscription_paid", "--db", db])
+        let output = try await run(["app", "update", "\(id)", "--purchase-event", "subscription_paid", "--db", db])
         #expect(output.contains("purchase event subscription_paid"))
         #expect(try await EventStore(path: db).apps().first?.purchaseEvent == "subscription_paid")
-        try run(["app", "update", "\(id)", "--tz", "Asia/Shanghai", "--db", db])
+        try await run(["app", "update", "\(id)", "--tz", "Asia/Shanghai", "--db", db])
         #expect(try await EventStore(path: db).apps().first?.purchaseEvent == "subscription_paid")
-        #expect(throws: CommandFailure.self) { try run(["app", "update", "\(id)", "--purchase-event", "", "--db", db]) }
+        await #expect(throws: CommandFailure.self) { try await run(["app", "update", "\(id)", "--purchase-event", "", "--db", db]) }
         #expect(try await EventStore(path: db).apps().first?.purchaseEvent == "subscription_paid")
-        let help = try run(["app", "update", "--help"]).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let help = try await run(["app", "update", "--help"]).split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(help.contains("--purchase-event <name>"))
     }
 
@@ -130,41 +130,31 @@ final class CommandTests {
     /// one that does not outlast the accepted age by a day, and `export` says on standard error
     /// what it no longer has.
     @Test func appUpdateSetsTheRawRetentionAndExportSaysWhatIsPruned() async throws {
-        try run(["app", "create", "Bills", "--max-event-age-days", "1", "--db", db])
+        try await run(["app", "create", "Bills", "--max-event-age-days", "1", "--db", db])
         let store = try EventStore(path: db)
         let id = try #require(try await store.apps().first?.id)
-        #expect(try run(["app", "update", "\(id.rawValue)", "--raw-retention-days", "2", "--db", db]).contains("raw events kept 2 days,"))
-        #expect(throws: CommandFailure.self) { try run(["app", "update", "\(id.rawValue)", "--raw-retention-days", "1", "--db", db]) }
-        #expect(throws: CommandFailure.self) { try run(["app", "update", "\(id.rawValue)", "--raw-retention-days", "soon", "--db", db]) }
+        #expect(try await run(["app", "update", "\(id.rawValue)", "--raw-retention-days", "2", "--db", db]).contains("raw events kept 2 days,"))
+        await #expect(throws: CommandFailure.self) { try await run(["app", "update", "\(id.rawValue)", "--raw-retention-days", "1", "--db", db]) }
+        await #expect(throws: CommandFailure.self) { try await run(["app", "update", "\(id.rawValue)", "--raw-retention-days", "soon", "--db", db]) }
         let now = Date()
         try await store.insert(
             [now.addingTimeInterval(-5 * 86_400), now].map { Event(id: UUID(), name: "open", timestamp: $0, userID: "u") }, app: id)
         #expect(try await store.pruneRawEvents(now: now).deletedEvents == 1)
-        let export = try runReadingErrors(["export", "--from", "2000-01-01", "--to", "2100-01-01", "--db", db])
+        let export = try await runReadingErrors(["export", "--from", "2000-01-01", "--to", "2100-01-01", "--db", db])
         #expect(export.output.split(separator: "\n").count == 1)
         #expect(export.errors.contains("app \(id.rawValue): raw events before "))
         #expect(export.errors.contains("are no longer kept"))
-        let forever = try run(["app", "update", "\(id.rawValue)", "--raw-retention-days", "forever", "--db", db])
+        let forever = try await run(["app", "update", "\(id.rawValue)", "--raw-retention-days", "forever", "--db", db])
         #expect(forever.contains("raw events kept forever (kept since "))
         #expect(try await store.app(id: id)?.rawRetentionDays == nil)
     }
 
     @Test func serveDemoServesTheDemoAppsMetricsAndExportWritesNDJSON() async throws {
-        let process = Process()
-        process.executableURL = try executable()
-        process.arguments = ["serve", "--demo", "--demo-users", "12", "--port", "0", "--db", db]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let server = try await ChildProcess("tally", ["serve", "--demo", "--demo-users", "12", "--port", "0", "--db", db])
 
         // Lines: "tally listening on <url> ...", "demo app created ...", the keys, "try: ...".
-        var text = ""
-        while !text.contains("\"read_token\"") || !text.hasSuffix("\n") {
-            let chunk = output.fileHandleForReading.nextBytes()
-            try #require(!chunk.isEmpty, "tally exited early: \(text)")
-            text += String(decoding: chunk, as: UTF8.self)
-        }
+        _ = try await server.firstLine { $0.contains("\"read_token\"") ? $0 : nil }
+        let text = server.standardOutput
         let base = try #require(text.firstMatch(of: /listening on (http:\/\/[0-9.:]+)/)?.1)
         let token = try #require(text.firstMatch(of: /"read_token":"([^"]+)"/)?.1)
         let sent = try #require(text.firstMatch(of: /filled: (\d+) events/)?.1).flatMap { Int($0) }
@@ -188,16 +178,16 @@ final class CommandTests {
         #expect((revenue["paying_users"] as? Int ?? 0) > 0)
         #expect((revenue["currencies"] as? [String: Any])?.isEmpty == false)
 
-        process.terminate()
-        process.waitUntilExit()
+        server.send(SIGTERM)
+        #expect(try await server.exitStatus(within: .seconds(30)) == 0)
 
-        let lines = try run(["export", "--from", "2000-01-01", "--to", "2100-01-01", "--db", db])
+        let lines = try await run(["export", "--from", "2000-01-01", "--to", "2100-01-01", "--db", db])
             .split(separator: "\n")
         #expect(lines.count == sent)
         let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
         #expect(Set(first.keys).isSuperset(of: ["app", "id", "name", "timestamp", "device_timestamp", "user_id", "properties"]))
 
-        let csv = try run(["export", "--from", "2000-01-01", "--to", "2100-01-01", "--format", "csv", "--db", db])
+        let csv = try await run(["export", "--from", "2000-01-01", "--to", "2100-01-01", "--format", "csv", "--db", db])
         #expect(csv.hasPrefix(ExportFormat.csvHeader))
         #expect(csv.filter { $0 == "\n" }.count == (sent ?? 0) + 1)  // the demo's fields hold no line breaks
     }
@@ -205,7 +195,7 @@ final class CommandTests {
     /// `tally user create` prints a generated password once; only its bcrypt hash is stored,
     /// and it signs in.
     @Test func userCreatePrintsAGeneratedPasswordThatSignsIn() async throws {
-        let output = try run(["user", "create", "ana", "--db", db])
+        let output = try await run(["user", "create", "ana", "--db", db])
         let json = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: String])
         #expect(json["user"] == "ana")
         let password = try #require(json["password"])
@@ -215,32 +205,32 @@ final class CommandTests {
         #expect(stored.passwordHash.hasPrefix("$2") && !stored.passwordHash.contains(password))
         let signedIn = try await DashboardAccess(store: store).signIn(name: "ana", password: password, from: "test")
         #expect(signedIn.session.user.name == "ana")
-        #expect(throws: CommandFailure.self, "a taken name is refused") { try run(["user", "create", "ana", "--db", db]) }
+        await #expect(throws: CommandFailure.self, "a taken name is refused") { try await run(["user", "create", "ana", "--db", db]) }
     }
 
     @Test func aSecondServerOnATakenPortSaysWhyAndExits() async throws {
-        let first = try CommandProcess(["serve", "--port", "0", "--db", db])
+        let first = try await ChildProcess("tally", ["serve", "--port", "0", "--db", db])
         let port = try await first.listeningPort()
-        let second = try CommandProcess(["serve", "--port", "\(port)", "--db", folder.appendingPathComponent("other.sqlite").path])
-        let status = try await second.exitStatus(within: 30)
+        let second = try await ChildProcess("tally", ["serve", "--port", "\(port)", "--db", folder.appendingPathComponent("other.sqlite").path])
+        let status = try await second.exitStatus(within: .seconds(30))
         #expect(status != nil && status != 0, "a server that cannot listen must exit with an error")
         #expect(second.standardError.contains("127.0.0.1:\(port)"))
         #expect(second.standardError.contains("Address already in use"))
         first.send(SIGTERM)
-        #expect(try await first.exitStatus(within: 30) == 0)
+        #expect(try await first.exitStatus(within: .seconds(30)) == 0)
     }
 
     @Test func sigtermEndsTheServerWhileTheDemoIsStillSending() async throws {
         // 2,000 users take seconds to fill: 200 were filled before a loaded machine sent the signal.
-        let server = try CommandProcess(["serve", "--demo", "--demo-users", "2000", "--port", "0", "--db", db])
+        let server = try await ChildProcess("tally", ["serve", "--demo", "--demo-users", "2000", "--port", "0", "--db", db])
         _ = try await server.listeningPort()
         server.send(SIGTERM)
-        #expect(try await server.exitStatus(within: 30) == 0, "\(server.standardError)")
+        #expect(try await server.exitStatus(within: .seconds(30)) == 0, "\(server.standardError)")
         #expect(!server.standardOutput.contains("filled"), "the demo was meant to be still running")
     }
 
     @Test func serveTakesItsOptionsFromTheEnvironmentAndLogsEachRequestWithItsID() async throws {
-        let server = try CommandProcess(["serve"], environment: ["TALLY_PORT": "0", "TALLY_DB": db, "TALLY_LOG_LEVEL": "info"])
+        let server = try await ChildProcess("tally", ["serve"], environment: ["TALLY_PORT": "0", "TALLY_DB": db, "TALLY_LOG_LEVEL": "info"])
         let port = try await server.listeningPort()
         #expect(server.standardOutput.contains("(database \(db))"))
         let (_, response) = try await URLSession.shared.data(from: URL(string: "http://127.0.0.1:\(port)/healthz")!)
@@ -248,13 +238,14 @@ final class CommandTests {
         let logged = try await Self.waitFor { server.standardError.contains("/healthz") }
         #expect(logged && server.standardError.contains("hb.request.id="), "\(server.standardError)")
         server.send(SIGTERM)
-        #expect(try await server.exitStatus(within: 30) == 0)
+        #expect(try await server.exitStatus(within: .seconds(30)) == 0)
     }
 
     /// Behind an HTTPS proxy on the same host, as deployed: cookies are `Secure` and
     /// `__Host-` prefixed, and `/metrics` knows a forwarded request from one of the host's own.
     @Test func behindATrustedHTTPSProxyCookiesAreSecureAndForwardedClientsAreNotLocal() async throws {
-        let server = try CommandProcess(
+        let server = try await ChildProcess(
+            "tally",
             ["serve", "--port", "0", "--db", db],
             environment: ["TALLY_TRUSTED_PROXIES": "127.0.0.1", "TALLY_PUBLIC_URL": "https://tally.example.com"])
         let base = "http://127.0.0.1:\(try await server.listeningPort())"
@@ -270,17 +261,18 @@ final class CommandTests {
         #expect((try await session.data(for: forwarded).1 as? HTTPURLResponse)?.statusCode == 401)
         #expect((try await session.data(from: URL(string: base + "/metrics")!).1 as? HTTPURLResponse)?.statusCode == 200)
         server.send(SIGTERM)
-        #expect(try await server.exitStatus(within: 30) == 0)
+        #expect(try await server.exitStatus(within: .seconds(30)) == 0)
     }
 
     @Test func anOptionOnTheCommandLineBeatsItsVariable() async throws {
-        let server = try CommandProcess(
+        let server = try await ChildProcess(
+            "tally",
             ["serve", "--db", db, "--port", "0", "--log-level", "warning"],
             environment: ["TALLY_DB": folder.appendingPathComponent("missing/other.sqlite").path, "TALLY_PORT": "1", "TALLY_LOG_LEVEL": "loud"])
         _ = try await server.listeningPort()
         #expect(server.standardOutput.contains("(database \(db))"))
         server.send(SIGTERM)
-        #expect(try await server.exitStatus(within: 30) == 0)
+        #expect(try await server.exitStatus(within: .seconds(30)) == 0)
     }
 
     @Test(arguments: [
@@ -289,8 +281,8 @@ final class CommandTests {
         ("TALLY_MAX_CONNECTIONS_PER_ADDRESS", "many"), ("TALLY_REQUEST_HEAD_TIMEOUT", "soon"),
     ])
     func aVariableThatDoesNotParseStopsServeNamingIt(variable: String, value: String) async throws {
-        let server = try CommandProcess(["serve", "--db", db], environment: [variable: value])
-        let status = try await server.exitStatus(within: 30)
+        let server = try await ChildProcess("tally", ["serve", "--db", db], environment: [variable: value])
+        let status = try await server.exitStatus(within: .seconds(30))
         #expect(status != nil && status != 0)
         #expect(server.standardError.contains(variable), "\(server.standardError)")
     }
@@ -307,8 +299,8 @@ final class CommandTests {
 
     @Test func aDatabaseThatCannotBeOpenedIsNamedByItsPath() async throws {
         let path = folder.appendingPathComponent("missing-folder/tally.sqlite").path
-        let server = try CommandProcess(["serve", "--port", "0", "--db", path])
-        let status = try await server.exitStatus(within: 30)
+        let server = try await ChildProcess("tally", ["serve", "--port", "0", "--db", path])
+        let status = try await server.exitStatus(within: .seconds(30))
         #expect(status != nil && status != 0)
         #expect(server.standardError.contains(path))
     }
@@ -323,8 +315,8 @@ final class CommandTests {
             metrics:
               - {key: bills, label: Bills, cuont: bill_created}
         """.write(to: file, atomically: true, encoding: .utf8)
-        let server = try CommandProcess(["serve", "--port", "0", "--db", db, "--dashboard-config", file.path])
-        let status = try await server.exitStatus(within: 30)
+        let server = try await ChildProcess("tally", ["serve", "--port", "0", "--db", db, "--dashboard-config", file.path])
+        let status = try await server.exitStatus(within: .seconds(30))
         #expect(status != nil && status != 0)
         #expect(server.standardError.contains("line 5"))
         #expect(server.standardError.contains("sections[0].metrics[0]"))
@@ -340,7 +332,7 @@ final class CommandTests {
         let shop = try await store.createApp(name: "Shop")
         let ana = try await DashboardAccess(store: store, passwordCost: 4).createUser(name: "ana", password: "correct horse battery")
         try await store.setRole(.owner, of: ana.id, in: shop.app.id)
-        let server = try CommandProcess(["serve", "--port", "0", "--db", db, "--dashboard-config", file.path])
+        let server = try await ChildProcess("tally", ["serve", "--port", "0", "--db", db, "--dashboard-config", file.path])
         let port = try await server.listeningPort()
         defer { server.send(SIGTERM) }
         let token = try await DashboardAccess(store: store).signIn(name: "ana", password: "correct horse battery", from: "test").token
@@ -351,32 +343,22 @@ final class CommandTests {
         #expect(html.matches(of: /data-section="([^"]+)"/).map { String($0.1) } == ["orders"])
     }
 
-    /// The built `tally` command.
-    func executable() throws -> URL {
-        try #require(BuiltProduct.url(named: "tally"), "the tally command is not built")
-    }
-
     /// Runs `tally` with `arguments` and returns its standard output.
     @discardableResult
-    func run(_ arguments: [String]) throws -> String {
-        try runReadingErrors(arguments).output
+    func run(_ arguments: [String]) async throws -> String {
+        try await runReadingErrors(arguments).output
     }
 
     /// Runs `tally` with `arguments` and returns its standard output and standard error.
-    func runReadingErrors(_ arguments: [String]) throws -> (output: String, errors: String) {
-        let process = Process()
-        process.executableURL = try executable()
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.bytesToEnd()
-        let errorData = errors.fileHandleForReading.bytesToEnd()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else { throw CommandFailure(status: process.terminationStatus, output: text) }
-        return (text, String(decoding: errorData, as: UTF8.self))
+    func runReadingErrors(_ arguments: [String]) async throws -> (output: String, errors: String) {
+        let outcome = try await ChildProcess.run("tally", arguments)
+        guard outcome.status == 0 else { throw CommandFailure(status: outcome.status, output: outcome.text) }
+        return (outcome.text, outcome.errors)
     }
+}
+
+/// A `tally` command that failed: its exit status and standard output.
+struct CommandFailure: Error {
+    let status: Int32
+    let output: String
 }

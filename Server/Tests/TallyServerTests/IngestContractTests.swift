@@ -134,7 +134,7 @@ struct IngestContractTests {
             #expect(try await server.ingest(huge, key: app.ingestKey).status == 413)
 
             // A gzip bomb: 10 MiB of zeros compress to about 10 KiB.
-            let bomb = try gzip(Data(count: 10 << 20))
+            let bomb = try await gzip(Data(count: 10 << 20))
             #expect(bomb.count < 64 << 10)
             let response = try await server.ingest(bomb, key: app.ingestKey, headers: ["Content-Encoding": "gzip"])
             #expect(response.status == 413)
@@ -144,7 +144,7 @@ struct IngestContractTests {
     @Test(arguments: TestDatabase.all) func gzipBodiesAreAcceptedAndCorruptOnesAre400(database: TestDatabase) async throws {
         try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
-            let body = try gzip(Batch.body((0..<3).map { _ in Batch.event() }))
+            let body = try await gzip(Batch.body((0..<3).map { _ in Batch.event() }))
             let accepted = try await server.ingest(body, key: app.ingestKey, headers: ["Content-Encoding": "gzip"])
             #expect(accepted.status == 200)
             #expect(accepted.json["accepted"] as? Int == 3)

@@ -20,7 +20,7 @@ struct MetricsExpositionTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let db = folder.appendingPathComponent("tally.sqlite").path
         let app = try await EventStore(path: db).createApp(name: "Metrics")
-        let server = try CommandProcess(["serve", "--port", "0", "--db", db])
+        let server = try await ChildProcess("tally", ["serve", "--port", "0", "--db", db])
         let base = "http://127.0.0.1:\(try await server.listeningPort())"
 
         func post(_ path: String, _ body: Any, headers: [String: String]) async throws -> Int {
@@ -52,7 +52,7 @@ struct MetricsExpositionTests {
         #expect((1...2).contains(samples["tally_group_commit_batches_count"] ?? 0))
         #expect((samples["tally_fsync_seconds_count"] ?? 0) >= 1)
         server.send(SIGTERM)
-        #expect(try await server.exitStatus(within: 30) == 0)
+        #expect(try await server.exitStatus(within: .seconds(30)) == 0)
     }
 
     @Test func onlyClientsOnThisHostOrTheTokenMayRead() {

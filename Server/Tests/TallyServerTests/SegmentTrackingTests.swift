@@ -69,7 +69,7 @@ struct SegmentTrackingTests {
             }
             let names = try await server.storedEvents(app).map(\.name).sorted()
             #expect(names == ["Signed Up", "identify", "page_view", "screen_view"])
-            let zipped = try gzip(JSONSerialization.data(withJSONObject: ["batch": [["type": "track", "event": "z", "userId": "u"]]]))
+            let zipped = try await gzip(JSONSerialization.data(withJSONObject: ["batch": [["type": "track", "event": "z", "userId": "u"]]]))
             let response = try await server.request(
                 "/v1/batch", method: "POST", headers: ["Content-Encoding": "gzip", "Authorization": basic(app.ingestKey)], body: zipped)
             #expect(response.status == 200)

@@ -7,44 +7,36 @@ import Testing
 /// `tally user-data export` and `delete`, run as a child process the way an operator runs them.
 extension CommandTests {
     @Test func userDataExportsAndDeletesOneUserAndNamesAnUnknownOne() async throws {
-        try run(["app", "create", "Bills", "--db", db])
+        try await run(["app", "create", "Bills", "--db", db])
         let store = try EventStore(path: db)
         let app = try #require(try await store.apps().first).id
         let now = Date()
         _ = try await store.insert(
             ["ann", "ann", "bob"].map { Event(id: UUID(), name: "open", timestamp: now, userID: $0, appVersion: "1.0", platform: "iOS") }, app: app)
 
-        let lines = try run(["user-data", "export", "--app", "Bills", "ann", "--db", db]).split(separator: "\n")
+        let lines = try await run(["user-data", "export", "--app", "Bills", "ann", "--db", db]).split(separator: "\n")
         let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         #expect(objects.map { $0["record"] as? String ?? "event" } == ["user", "event", "event", "summary"])
         #expect(objects.allSatisfy { $0["user_id"] == nil || $0["user_id"] as? String == "ann" })
 
-        let deleted = try run(["user-data", "delete", "--app", "1", "ann", "--db", db])
+        let deleted = try await run(["user-data", "delete", "--app", "1", "ann", "--db", db])
         let record = try #require(try JSONSerialization.jsonObject(with: Data(deleted.utf8)) as? [String: Any])
         #expect(record["deleted_by"] as? String == "cli" && (record["events"] as? NSNumber)?.intValue == 2 && record["deleted_at"] is String)
         #expect(!deleted.contains("ann"), "the record holds no user id")
         #expect(try await store.users(app: app, prefix: "").map(\.id) == ["bob"])
 
         for command in ["delete", "export"] {
-            let failure = try runFailing(["user-data", command, "--app", "Bills", "ann", "--db", db])
+            let failure = try await runFailing(["user-data", command, "--app", "Bills", "ann", "--db", db])
             #expect(failure.status != 0 && failure.errors.contains(#"The app has no user "ann"."#), "\(failure.errors)")
         }
-        let unknownApp = try runFailing(["user-data", "delete", "--app", "Shop", "bob", "--db", db])
+        let unknownApp = try await runFailing(["user-data", "delete", "--app", "Shop", "bob", "--db", db])
         #expect(unknownApp.status != 0 && unknownApp.errors.contains(#"no app has the id or name "Shop""#), "\(unknownApp.errors)")
         #expect(try await store.users(app: app, prefix: "").map(\.id) == ["bob"])
     }
 
     /// Runs `tally` with `arguments`, expected to fail, and returns its status and standard error.
-    func runFailing(_ arguments: [String]) throws -> (status: Int32, errors: String) {
-        let process = Process()
-        process.executableURL = try executable()
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardOutput = Pipe()
-        process.standardError = errors
-        try process.run()
-        let data = errors.fileHandleForReading.bytesToEnd()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    func runFailing(_ arguments: [String]) async throws -> (status: Int32, errors: String) {
+        let outcome = try await ChildProcess.run("tally", arguments)
+        return (outcome.status, outcome.errors)
     }
 }

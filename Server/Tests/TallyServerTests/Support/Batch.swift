@@ -76,21 +76,6 @@ func utcDay(_ date: Date) -> String {
 }
 
 /// Gzips `data` with the system's `gzip`.
-func gzip(_ data: Data) throws -> Data {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["gzip", "-c"]
-    let input = Pipe()
-    let output = Pipe()
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-    let writer = Thread {
-        input.fileHandleForWriting.write(data)
-        try? input.fileHandleForWriting.close()
-    }
-    writer.start()
-    let compressed = output.fileHandleForReading.bytesToEnd()
-    process.waitUntilExit()
-    return compressed
+func gzip(_ data: Data) async throws -> Data {
+    try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["gzip", "-c"], input: data).output
 }

@@ -20,31 +20,31 @@ struct CollectorCrashTests {
         defer { database.removeDatabase(url) }
         let (store, app, key) = try await Self.app(on: url)
         let collector = try await Collector(database: url)
-        let clients = try (0..<3).map { _ in try SDKClient(collector: collector.url, key: key) }
+        let clients = try await SDKClient.start(3, collector: collector.url, key: key)
         try await Self.crash(under: clients, seed: 15) { _ in
-            collector.kill()
+            await collector.kill()
             try await Self.expectAcknowledgedStoredOnce(clients, in: store, app: app)
             try await collector.start()
         }
         try await Self.expectEverythingDeliveredOnce(clients, in: store, app: app)
-        collector.kill()
+        await collector.kill()
     }
 
     @Test(.enabled(if: postgres, "needs PostgreSQL (.ci/run installs it)"))
     func acknowledgedEventsSurviveTwentyPostgresCrashes() async throws {
-        let server = try ThrowawayPostgres()
-        defer { server.remove() }
-        let (store, app, key) = try await Self.app(on: server.url)
-        let collector = try await Collector(database: server.url)
-        defer { collector.kill() }
-        let clients = try (0..<3).map { _ in try SDKClient(collector: collector.url, key: key) }
-        try await Self.crash(under: clients, seed: 16, waiting: .seconds(30)) { _ in
-            let acknowledged = clients.acknowledged
-            try server.crash()
-            try server.start()
-            try await Self.expectStoredOnce(atLeast: acknowledged, in: store, app: app)
+        try await ThrowawayPostgres.with { server in
+            let (store, app, key) = try await Self.app(on: server.url)
+            let collector = try await Collector(database: server.url)
+            let clients = try await SDKClient.start(3, collector: collector.url, key: key)
+            try await Self.crash(under: clients, seed: 16, waiting: .seconds(30)) { _ in
+                let acknowledged = clients.acknowledged
+                try await server.crash()
+                try await server.start()
+                try await Self.expectStoredOnce(atLeast: acknowledged, in: store, app: app)
+            }
+            try await Self.expectEverythingDeliveredOnce(clients, in: store, app: app)
+            await collector.kill()
         }
-        try await Self.expectEverythingDeliveredOnce(clients, in: store, app: app)
     }
 
     @Test(.enabled(if: postgres, "needs PostgreSQL (.ci/run installs it)"))
@@ -52,15 +52,17 @@ struct CollectorCrashTests {
         let url = try await TestDatabase.postgres.makeDatabase()
         let (store, app, key) = try await Self.app(on: url)
         let collectors = [try await Collector(database: url), try await Collector(database: url)]
-        let clients = try collectors.flatMap { collector in try (0..<2).map { _ in try SDKClient(collector: collector.url, key: key) } }
+        let clients =
+            try await SDKClient.start(2, collector: collectors[0].url, key: key)
+            + SDKClient.start(2, collector: collectors[1].url, key: key)
         try await Self.crash(under: clients, seed: 17) { crash in
             let victim = collectors[crash % 2]
-            victim.kill()
+            await victim.kill()
             try await Self.expectAcknowledgedStoredOnce(clients, in: store, app: app)
             try await victim.start()
         }
         try await Self.expectEverythingDeliveredOnce(clients, in: store, app: app)
-        for collector in collectors { collector.kill() }
+        for collector in collectors { await collector.kill() }
     }
 
     /// Runs `crash` (given its round) ``crashes`` times, each once the collectors have

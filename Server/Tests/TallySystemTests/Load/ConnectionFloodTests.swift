@@ -20,7 +20,6 @@ struct ConnectionFloodTests {
         defer { TestDatabase.sqlite.removeDatabase(database) }
         _ = try await EventStore(database: database)
         let collector = try await Collector(database: database, options: ["--request-head-timeout", "\(Self.headTimeout)"])
-        defer { collector.kill() }
         let port = UInt16(collector.port)
 
         let probe = ConnectionFlood.Probe()
@@ -42,5 +41,6 @@ struct ConnectionFloodTests {
         #expect(flood.opened + flood.failed == Self.connections)
         #expect(stillOpen == 0, "every held connection is closed within the head timeout")
         #expect(!latencies.isEmpty && latencies.allSatisfy { $0 != nil }, "every /healthz is answered (within 5 s)")
+        await collector.kill()
     }
 }

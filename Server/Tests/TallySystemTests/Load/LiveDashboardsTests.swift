@@ -75,7 +75,7 @@ struct LiveDashboardsTests {
             tabs.stop.store(true, ordering: .releasing)
             try await group.waitForAll()
         }
-        collector.kill()
+        await collector.kill()
     }
 
     /// What the tabs received, and when they should close.

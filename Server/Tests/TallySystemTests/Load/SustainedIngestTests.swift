@@ -1,4 +1,5 @@
 import Foundation
+import TallyServerTesting
 import TallyStore
 import TallyStoreTesting
 import Testing
@@ -67,7 +68,7 @@ struct SustainedIngestTests {
     static func run(
         _ wrk: String, seconds: Int, against collector: Collector, keys: [String], sampling: Bool = false
     ) async throws -> (result: [String: Int], samples: [Int]) {
-        let load = try ChildProcess(
+        let load = try await ChildProcess(
             executable: URL(fileURLWithPath: wrk),
             [
                 "-t2", "-c16", "-d\(seconds)s", "--timeout", "30s", "-s",

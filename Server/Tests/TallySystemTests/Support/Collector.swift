@@ -1,7 +1,8 @@
 import Foundation
+import TallyServerTesting
 
 /// `tally serve` on a database, as a child process that tests kill and start again on the
-/// same port.
+/// same port. One still running when its last reference goes is killed.
 final class Collector {
     /// The database's path or URL.
     let database: String
@@ -23,20 +24,17 @@ final class Collector {
 
     /// Starts the collector (again) and waits until it listens.
     func start() async throws {
-        let child = try ChildProcess("tally", ["serve", "--db", database, "--port", String(port)] + options)
+        let child = try await ChildProcess("tally", ["serve", "--db", database, "--port", String(port)] + options)
         self.child = child
-        port = try await child.firstLine { line in
-            line.hasPrefix("tally listening on http://127.0.0.1:")
-                ? Int(line.dropFirst("tally listening on http://127.0.0.1:".count).prefix { $0.isNumber }) : nil
-        }
+        port = try await child.listeningPort()
     }
 
     /// The running collector's process id.
-    var processID: pid_t? { child?.id }
+    var processID: Int32? { child?.id }
 
-    /// Kills the collector with SIGKILL.
-    func kill() {
-        child?.kill()
+    /// Kills the collector with SIGKILL and waits until it is gone.
+    func kill() async {
+        await child?.kill()
         child = nil
     }
 }

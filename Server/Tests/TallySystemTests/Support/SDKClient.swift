@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TallyServerTesting
 
 /// An app's SDK in its own process (the `IngestingClient` fixture): it tracks events without
 /// pause and uploads them to a collector until ``finish()``.
@@ -8,9 +9,16 @@ struct SDKClient {
     private let child: ChildProcess
 
     /// Starts tracking, uploading to `collector` with the ingest key `key`.
-    init(collector: URL, key: String) throws {
+    init(collector: URL, key: String) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-sdk-\(UUID().uuidString)")
-        child = try ChildProcess("IngestingClient", [collector.absoluteString, key, folder.path]) { [printed] in printed.take($0) }
+        child = try await ChildProcess("IngestingClient", [collector.absoluteString, key, folder.path]) { [printed] in printed.take($0) }
+    }
+
+    /// Starts `count` clients uploading to `collector`.
+    static func start(_ count: Int, collector: URL, key: String) async throws -> [SDKClient] {
+        var clients: [SDKClient] = []
+        for _ in 0..<count { clients.append(try await SDKClient(collector: collector, key: key)) }
+        return clients
     }
 
     /// The ids of the events tracked so far, in lowercase.
@@ -24,7 +32,7 @@ struct SDKClient {
 
     /// Stops tracking and waits until every tracked event has been delivered.
     func finish(within limit: Duration = .seconds(120)) async throws {
-        try child.closeInput()
+        child.closeInput()
         let deadline = ContinuousClock.now + limit
         while !printed.state.withLock(\.done) {
             guard ContinuousClock.now < deadline else { throw child.timeout(after: limit) }

@@ -1,4 +1,5 @@
 import Foundation
+import TallyServerTesting
 import TallyStoreTesting
 import Testing
 
@@ -10,9 +11,23 @@ struct ThrowawayPostgres {
     /// Its folder: data, socket, log and port.
     private let folder: String
 
+    /// Runs `body` with a cluster of its own, which it then stops and deletes, whether `body`
+    /// throws or not.
+    static func with<Result>(_ body: (ThrowawayPostgres) async throws -> Result) async throws -> Result {
+        let server = try await ThrowawayPostgres()
+        do {
+            let result = try await body(server)
+            await server.remove()
+            return result
+        } catch {
+            await server.remove()
+            throw error
+        }
+    }
+
     /// Creates and starts a cluster.
-    init() throws {
-        let (output, errors) = try Self.script([])
+    private init() async throws {
+        let (output, errors) = try await Self.script([])
         url = output.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let line = errors.split(separator: "\n").last(where: { $0.hasPrefix("PostgreSQL in ") }) else {
             throw ScriptError(arguments: [], errors: errors)
@@ -22,37 +37,23 @@ struct ThrowawayPostgres {
 
     /// Stops the cluster the way a power cut would: `pg_ctl stop -m immediate`, no checkpoint,
     /// recovery from the write-ahead log at the next start.
-    func crash() throws { try Self.script(["crash", folder]) }
+    func crash() async throws { try await Self.script(["crash", folder]) }
 
     /// Starts the stopped cluster again, on its port.
-    func start() throws { try Self.script(["start", folder]) }
+    func start() async throws { try await Self.script(["start", folder]) }
 
     /// Stops the cluster and deletes its folder.
-    func remove() {
-        _ = try? Self.script(["stop", folder])
+    private func remove() async {
+        _ = try? await Self.script(["stop", folder])
         try? FileManager.default.removeItem(atPath: folder)
     }
 
     /// Runs `.ci/postgres arguments` and returns its standard output and error.
     @discardableResult
-    private static func script(_ arguments: [String]) throws -> (output: String, errors: String) {
-        let process = Process()
-        process.executableURL = try #require(PackageRoot.url()).appending(path: "../.ci/postgres")
-        process.arguments = arguments
-        // Files, not pipes: the server the script starts may inherit a pipe's end and keep
-        // it open, so a pipe would never reach its end.
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("tally-postgres-\(UUID().uuidString).out")
-        let errors = output.appendingPathExtension("err")
-        for file in [output, errors] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
-        defer { for file in [output, errors] { try? FileManager.default.removeItem(at: file) } }
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
-        process.waitUntilExit()
-        let printed = try String(contentsOf: output, encoding: .utf8)
-        let complaints = try String(contentsOf: errors, encoding: .utf8)
-        guard process.terminationStatus == 0 else { throw ScriptError(arguments: arguments, errors: complaints) }
-        return (printed, complaints)
+    private static func script(_ arguments: [String]) async throws -> (output: String, errors: String) {
+        let outcome = try await ChildProcess.run(try #require(PackageRoot.url()).appending(path: "../.ci/postgres"), arguments)
+        guard outcome.status == 0 else { throw ScriptError(arguments: arguments, errors: outcome.errors) }
+        return (outcome.text, outcome.errors)
     }
 
     /// `.ci/postgres` failed.
