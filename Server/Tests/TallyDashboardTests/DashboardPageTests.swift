@@ -160,6 +160,18 @@ import Testing
         _ = page.show(try await DayReport.load(from: store, app: app, layout: .default, query: query))
         #expect(page.html.contains("No purchases in this range."))
         #expect(metric("revenue:paying_users", in: page.html) == nil)
+        #expect(!page.html.contains("Daily paying users"))
+
+        // Purchases on earlier days: the chart below shows them, and the empty range says
+        // which days the chart spans.
+        let earlier = try Date("2026-11-15T12:00:00Z", strategy: .iso8601)
+        try await store.insert([Self.event("purchase", user: "ann", at: earlier, ["revenue": .int(5), "currency": .string("EUR")])], app: app)
+        let report = try await DayReport.load(from: store, app: app, layout: .default, query: query)
+        _ = page.show(report)
+        let days = try #require(report.revenueTrend?.dates.count)
+        #expect(page.html.contains("No purchases in this range; the chart shows the last \(days) days."))
+        #expect(page.html.contains("Daily paying users"))
+        #expect(metric("revenue:paying_users", in: page.html) == nil)
     }
 
     @Test func aSavedOrderIsShownAndHiddenSectionsAreLeftOut() {

@@ -72,7 +72,7 @@ public final class SectionComponent: Component, ListComponent, ResponderEventHan
             if !expanded, rows > Self.rowsShown { hiddenRows += 1 }
             return expanded || rows <= Self.rowsShown
         }
-        if tiles.isEmpty { tiles = [Tile(id: "empty:\(id)", label: emptyText, value: "", style: .empty)] }
+        if tiles.isEmpty { tiles = [Tile(id: "empty:\(id)", label: emptyText(of: report), value: "", style: .empty)] }
         cached = (viewModel.reportVersion, expanded, tiles)
         return tiles
     }
@@ -86,7 +86,7 @@ public final class SectionComponent: Component, ListComponent, ResponderEventHan
     private var isLong = false
 
     /// What the section says when the range has nothing for it.
-    private var emptyText: String {
+    private func emptyText(of report: DayReport) -> String {
         switch section.content {
         case .screens: "No screen was viewed in this range."
         case .topEvents, .metrics, .app: "No events in this range."
@@ -94,7 +94,13 @@ public final class SectionComponent: Component, ListComponent, ResponderEventHan
         case .liveFeed: "No events yet: they show here as they arrive."
         case .funnel: "Nobody took the first step in this range."
         case .retention: "No users to follow back yet."
-        case .revenue: "No purchases in this range."
+        case .revenue:
+            // The chart below the tiles spans the trend's days, which may hold purchases.
+            if let days = report.revenueTrend?.dates.count, footer(of: report) != nil {
+                "No purchases in this range; the chart shows the last \(days) days."
+            } else {
+                "No purchases in this range."
+            }
         case .dataHealth: "Nothing was sent on this day."
         }
     }
