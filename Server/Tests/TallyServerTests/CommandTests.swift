@@ -278,6 +278,7 @@ final class CommandTests {
     @Test(arguments: [
         ("TALLY_PORT", "eighty"), ("TALLY_DEMO", "maybe"), ("TALLY_DEMO_USERS", "-"), ("TALLY_LOG_LEVEL", "loud"),
         ("TALLY_TRUSTED_PROXIES", "proxy.internal"), ("TALLY_FORWARDED_HEADER", "via"), ("TALLY_SECURE_COOKIES", "maybe"),
+        ("TALLY_ALLOW_PRIVATE_WEBHOOKS", "sometimes"),
         ("TALLY_MAX_CONNECTIONS_PER_ADDRESS", "many"), ("TALLY_REQUEST_HEAD_TIMEOUT", "soon"),
     ])
     func aVariableThatDoesNotParseStopsServeNamingIt(variable: String, value: String) async throws {

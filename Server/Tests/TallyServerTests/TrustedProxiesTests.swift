@@ -12,6 +12,22 @@ import Testing
         proxies = try TrustedProxies(parsing: "127.0.0.1, 10.0.0.0/8, fd00::/8")
     }
 
+    /// Public addresses, and IANA's special-purpose ones at the edges of their blocks.
+    @Test func publicAddressesAreTheOnesOutsideTheSpecialPurposeBlocks() {
+        let publicAddresses = [
+            "8.8.8.8", "1.1.1.1", "11.0.0.0", "9.255.255.255", "172.15.255.255", "172.32.0.0", "100.63.255.255", "100.128.0.0",
+            "169.253.255.255", "223.255.255.255", "2606:4700:4700::1111", "2a00:1450:4001::200e", "64:ff9b::808:808",
+        ]
+        let special = [
+            "0.0.0.0", "10.0.0.0", "10.255.255.255", "100.64.0.1", "127.0.0.1", "127.255.255.254", "169.254.169.254", "172.16.0.1",
+            "172.31.255.255", "192.0.0.8", "192.0.2.1", "192.168.1.1", "198.18.0.1", "198.51.100.7", "203.0.113.9", "224.0.0.1",
+            "240.0.0.1", "255.255.255.255", "::", "::1", "::ffff:10.0.0.1", "::ffff:127.0.0.1", "64:ff9b::a00:1", "64:ff9b:1::1",
+            "100::1", "2001:db8::1", "2001::1", "2002:c000:204::1", "fc00::1", "fd12:3456::1", "fe80::1", "febf::1", "ff02::1",
+        ]
+        for text in publicAddresses { #expect(IPAddress(text)?.isPublic == true, "\(text)") }
+        for text in special { #expect(IPAddress(text)?.isPublic == false, "\(text)") }
+    }
+
     @Test func addressesAndRangesParse() throws {
         #expect(IPAddress("192.0.2.1")?.bytes == [192, 0, 2, 1])
         #expect(IPAddress("::ffff:192.0.2.1") == IPAddress("192.0.2.1"))

@@ -71,6 +71,10 @@ public struct ServerSettings: Sendable {
     public var metricsToken: String?
     /// The least severe messages the server logs.
     public var logLevel: Logger.Level = .warning
+    /// Whether alert webhooks may go to loopback, private, link-local and other non-public
+    /// addresses; off by default, so that an app's editor cannot make the server POST to the
+    /// services beside it.
+    public var allowsPrivateWebhooks = false
     /// The server's clock; tests inject their own.
     public var now: @Sendable () -> Date = { Date() }
 

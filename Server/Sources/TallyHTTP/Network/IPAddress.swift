@@ -32,6 +32,29 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         bytes.count == 4 ? bytes[0] == 127 : bytes == Array(repeating: 0, count: 15) + [1]
     }
 
+    /// Whether the address is public: one a host on the internet may have, outside IANA's
+    /// special-purpose ranges (loopback, private, shared, link-local, documentation,
+    /// benchmarking, multicast, reserved, unique local, unspecified). A NAT64 address
+    /// (`64:ff9b::/96`, what DNS64 answers for an IPv4-only host) is as public as the IPv4
+    /// address it carries.
+    public var isPublic: Bool {
+        if bytes.count == 16, Self.nat64.contains(self) { return IPAddress(bytes: Array(bytes.suffix(4))).isPublic }
+        return !Self.special.contains { $0.contains(self) }
+    }
+
+    private init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    private static let nat64 = IPAddressRange("64:ff9b::/96")!
+
+    /// IANA's special-purpose address registries, the blocks not forwarded on the internet.
+    private static let special = [
+        "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12", "192.0.0.0/24",
+        "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16", "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/3",
+        "::/127", "64:ff9b:1::/48", "100::/64", "2001::/23", "2001:db8::/32", "2002::/16", "fc00::/7", "fe80::/10", "ff00::/8",
+    ].map { IPAddressRange($0)! }
+
     public var description: String {
         if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
         var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))

@@ -41,7 +41,7 @@ struct TallyApplication {
         let fileAlerts = layout.alerts
         alerts = AlertServices(
             evaluator: AlertEvaluator(store: store, fileRules: { app in fileAlerts.rules(of: app.id) }),
-            deliverer: WebhookDeliverer(store: store))
+            deliverer: WebhookDeliverer(store: store, transport: HTTPWebhookTransport(allowsPrivateAddresses: settings.allowsPrivateWebhooks)))
     }
 
     /// Every HTTP route, the collector's and the dashboard's; each request is logged at `info`

@@ -41,6 +41,7 @@ struct Serve: AsyncParsableCommand {
             variable: "TALLY_MAX_CONNECTIONS_PER_ADDRESS", defaultValue: ServerSettings().maximumConnectionsPerAddress)
         static let requestHeadTimeout = EnvironmentSetting(
             variable: "TALLY_REQUEST_HEAD_TIMEOUT", defaultValue: ServerSettings().requestHeadTimeout)
+        static let allowPrivateWebhooks = EnvironmentSetting(variable: "TALLY_ALLOW_PRIVATE_WEBHOOKS", defaultValue: false)
     }
 
     @OptionGroup var database: DatabaseOptions
@@ -92,6 +93,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: Setting.requestHeadTimeout.help("Seconds a client has to send a request head before the server answers 408 and closes."))
     var requestHeadTimeout: Double?
 
+    @Flag(
+        inversion: .prefixedNo,
+        help: Setting.allowPrivateWebhooks.help(
+            "Let alert webhooks go to loopback, private and link-local addresses, such as a chat server on the local network."))
+    var allowPrivateWebhooks: Bool?
+
     func run() async throws {
         #if os(Linux)
             // Blocks of a MiB or more always come from mmap and go back to the system when
@@ -128,6 +135,7 @@ struct Serve: AsyncParsableCommand {
         }
         configuration.maximumConnectionsPerAddress = try Setting.connectionsPerAddress.value(maxConnectionsPerAddress)
         configuration.requestHeadTimeout = try Setting.requestHeadTimeout.value(requestHeadTimeout)
+        configuration.allowsPrivateWebhooks = try Setting.allowPrivateWebhooks.value(allowPrivateWebhooks)
         let publicURL = try Setting.publicURL.value(publicURL)
         guard publicURL.isEmpty || URL(string: publicURL)?.host != nil else {
             throw ValidationError("--public-url \(publicURL.prefix(100)) is not an absolute URL (\(Setting.publicURL.variable))")

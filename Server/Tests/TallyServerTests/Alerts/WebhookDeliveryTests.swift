@@ -17,6 +17,9 @@ import Testing
         return logger
     }()
 
+    /// The transport of these tests, whose receiver is on loopback.
+    static let loopback = HTTPWebhookTransport(allowsPrivateAddresses: true)
+
     /// HMAC-SHA256 by its definition (RFC 2104) over SHA-256 alone, so the check does not
     /// share the code that signed.
     static func hmac(_ message: [UInt8], key: [UInt8]) -> String {
@@ -46,7 +49,7 @@ import Testing
         try await WebhookReceiver.with(answer: { $0 < 3 ? .internalServerError : .ok }) { receiver in
             let app = try await Self.fire(store, url: receiver.url())
             let clock = ManualClock(Self.start)
-            let deliverer = WebhookDeliverer(store: store, clock: clock, logger: Self.quiet)
+            let deliverer = WebhookDeliverer(store: store, transport: Self.loopback, clock: clock, logger: Self.quiet)
             for (due, attempts) in [(0.0, 1), (10, 2), (30, 3), (70, 4)] {
                 if due > 0 {
                     clock.advance(to: Self.start.addingTimeInterval(due - 0.5))
@@ -84,7 +87,7 @@ import Testing
         try await WebhookReceiver.with(answer: { _ in .serviceUnavailable }) { receiver in
             let app = try await Self.fire(store, url: receiver.url())
             let clock = ManualClock(Self.start)
-            let deliverer = WebhookDeliverer(store: store, clock: clock, logger: Self.quiet)
+            let deliverer = WebhookDeliverer(store: store, transport: Self.loopback, clock: clock, logger: Self.quiet)
             var attemptedAt: [Int] = []
             for second in stride(from: 0, through: 7_200, by: 10) {
                 clock.advance(to: Self.start.addingTimeInterval(Double(second)))
@@ -116,7 +119,7 @@ import Testing
             }
             let after = try await EventStore(database: url)
             let clock = ManualClock(Self.start.addingTimeInterval(1))
-            let deliverer = WebhookDeliverer(store: after, clock: clock, logger: Self.quiet)
+            let deliverer = WebhookDeliverer(store: after, transport: Self.loopback, clock: clock, logger: Self.quiet)
             #expect(await deliverer.deliverDue() == 1)
             clock.advance(to: Self.start.addingTimeInterval(60))
             #expect(await deliverer.deliverDue() == 1)
@@ -136,7 +139,7 @@ import Testing
         try await WebhookReceiver.with { receiver in
             for _ in 0..<40 { _ = try await Self.fire(one, url: receiver.url()) }
             let clock = ManualClock(Self.start)
-            let deliverers = [one, two, one, two].map { WebhookDeliverer(store: $0, clock: clock, logger: Self.quiet) }
+            let deliverers = [one, two, one, two].map { WebhookDeliverer(store: $0, transport: Self.loopback, clock: clock, logger: Self.quiet) }
             await withTaskGroup(of: Void.self) { group in
                 for deliverer in deliverers {
                     group.addTask { for _ in 0..<12 { await deliverer.deliverDue() } }
@@ -151,17 +154,41 @@ import Testing
     /// A redirect is not followed, and an answer that does not come is a timeout: both fail.
     @Test func redirectsAndSilenceAreFailures() async throws {
         try await WebhookReceiver.with { receiver in
-            let status = try await HTTPWebhookTransport().post(to: URL(string: receiver.url("/redirect"))!, body: [], headers: [])
+            let status = try await Self.loopback.post(to: URL(string: receiver.url("/redirect"))!, body: [], headers: [])
             #expect(status == 302)
             #expect(await receiver.log.received.isEmpty)
             // The receiver answers after 5 s.
-            let transport = HTTPWebhookTransport(timeout: .seconds(1))
+            let transport = HTTPWebhookTransport(timeout: .seconds(1), allowsPrivateAddresses: true)
             await #expect(throws: (any Error).self) {
                 try await transport.post(to: URL(string: receiver.url("/hang"))!, body: [], headers: [])
             }
             await #expect(throws: (any Error).self) {
                 try await transport.post(to: URL(string: "http://127.0.0.1:1/")!, body: [], headers: [])
             }
+        }
+    }
+
+    /// An editor's rule cannot make the server POST to the services beside it: a webhook on a
+    /// loopback, private or link-local address, written as an address in any notation or as
+    /// a name resolving to one, is refused before any connection, unless the server allows
+    /// private webhooks.
+    @Test func nonPublicAddressesAreRefusedUnlessAllowed() async throws {
+        try await WebhookReceiver.with { receiver in
+            let port = receiver.port
+            let refused = [
+                receiver.url(), "http://localhost:\(port)/hook", "http://[::1]:\(port)/hook", "http://[::ffff:127.0.0.1]:\(port)/hook",
+                "http://2130706433:\(port)/hook", "http://0x7f.1:\(port)/hook", "http://10.0.0.1/hook", "https://192.168.1.1/hook",
+                "http://169.254.169.254/latest/meta-data", "http://[fd00::1]/hook", "http://0.0.0.0:\(port)/hook",
+            ]
+            for url in refused {
+                await #expect(throws: HTTPWebhookTransport.Failure.self, "\(url)") {
+                    try await HTTPWebhookTransport().post(to: URL(string: url)!, body: [], headers: [])
+                }
+            }
+            #expect(await receiver.log.received.isEmpty)
+            let status = try await Self.loopback.post(to: URL(string: receiver.url())!, body: [], headers: [])
+            #expect(status == 200)
+            #expect(await receiver.log.received.count == 1)
         }
     }
 }
