@@ -53,6 +53,27 @@ import Testing
         #expect(try await fixture.store.alertRules(app: fixture.app.app.id).isEmpty)
     }
 
+    /// A rule whose webhook is on loopback or another non-public address is refused with a
+    /// message, storing nothing, unless the server sends webhooks to such addresses.
+    @Test func aWebhookOnANonPublicAddressIsRefusedUnlessAllowed() async throws {
+        let fixture = try await DashboardFixture()
+        let (page, errors) = Self.page(fixture, role: .editor)
+        let urls = [
+            "http://127.0.0.1:9090/hook", "http://localhost/hook", "http://api.localhost/hook", "http://[::1]/hook", "https://10.1.2.3/hook",
+            "http://169.254.169.254/latest", "https://[fd00::1]/hook", "http://[::ffff:192.168.0.1]/hook",
+        ]
+        for (index, url) in urls.enumerated() {
+            await page.saveAlert(try AlertRule(name: "r\(index)", metric: .headline(.dau), condition: .below(1), webhook: url, secret: "s"))
+            #expect(errors().count == index + 1 && errors().last?.contains("not a public address") == true, "\(url)")
+        }
+        #expect(try await fixture.store.alertRules(app: fixture.app.app.id).isEmpty)
+
+        page.allowsPrivateWebhooks = true
+        await page.saveAlert(try AlertRule(name: "Local", metric: .headline(.dau), condition: .below(1), webhook: urls[0], secret: "s"))
+        #expect(try await fixture.store.alertRules(app: fixture.app.app.id).map(\.name) == ["Local"])
+        #expect(errors().count == urls.count)
+    }
+
     /// An annotation added in the sheet is marked on the App section's chart, its text in
     /// the marker's title and label; a viewer sees it and no form.
     @Test func annotationsAreMarkedOnTheCharts() async throws {

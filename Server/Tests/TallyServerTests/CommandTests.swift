@@ -324,6 +324,27 @@ final class CommandTests {
         #expect(!server.standardOutput.contains("listening"))
     }
 
+    /// An alert of the dashboard file whose webhook is on a non-public address stops `serve`,
+    /// naming it, unless private webhooks are allowed.
+    @Test func aDashboardFileAlertOnAPrivateAddressStopsServeUnlessAllowed() async throws {
+        let file = folder.appendingPathComponent("dashboard.yaml")
+        try """
+        sections:
+          - {id: bills, title: Bills, metrics: [{key: bills, label: Bills, count: bill_created}]}
+        alerts:
+          - {name: Few bills, metric: dau, condition: below 1, webhook: "http://10.0.0.7/hook", secret: s}
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let refused = try await ChildProcess("tally", ["serve", "--port", "0", "--db", db, "--dashboard-config", file.path])
+        let status = try await refused.exitStatus(within: .seconds(30))
+        #expect(status != nil && status != 0)
+        #expect(refused.standardError.contains("Few bills") && refused.standardError.contains("10.0.0.7"), "\(refused.standardError)")
+        let allowed = try await ChildProcess(
+            "tally", ["serve", "--port", "0", "--db", db, "--dashboard-config", file.path, "--allow-private-webhooks"])
+        _ = try await allowed.listeningPort()
+        allowed.send(SIGTERM)
+        #expect(try await allowed.exitStatus(within: .seconds(30)) == 0)
+    }
+
     /// A good layout file is what the dashboard shows.
     @Test func aDashboardConfigIsServed() async throws {
         let file = folder.appendingPathComponent("dashboard.json")

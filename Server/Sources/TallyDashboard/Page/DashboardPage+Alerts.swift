@@ -1,16 +1,23 @@
 import Foundation
 import TallyEvent
+import TallyHTTP
 public import TallyStore
 
 extension DashboardPage {
     /// Stores `rule` for the page's app (replacing a stored rule of its name), then shows the
     /// alerts sheet again with the rule's secret, shown this once. Refused, with a message to
     /// the browser and nothing changed, unless the page's user may edit the app; so is a
-    /// rule the dashboard file has already, or one past the app's limit.
+    /// rule the dashboard file has already, one past the app's limit, or one whose webhook is
+    /// on a non-public address the server does not send to (``allowsPrivateWebhooks``).
     public func saveAlert(_ rule: AlertRule) async {
         guard let store, mayEdit("add-alert") else { return }
         guard !viewModel.layout.alerts.rules(of: app.id).contains(where: { $0.name == rule.name }) else {
             send(PageMessage(error: "The dashboard file has an alert named \u{201C}\(rule.name)\u{201D}: choose another name."))
+            return
+        }
+        if !allowsPrivateWebhooks, let host = IPAddress.nonPublicHost(of: rule.webhook) {
+            send(
+                PageMessage(error: "The webhook\u{2019}s host \(host) is not a public address: this server sends webhooks to public addresses only."))
             return
         }
         do {

@@ -32,6 +32,10 @@ public final class DashboardPage: ComponentContext {
     /// The apps the signed-in user has a role in, by id, ``app`` among them: the header's app
     /// menu links each when there is more than one. The server sets them; empty otherwise.
     public var apps: [App] = []
+    /// Whether the server sends alert webhooks to loopback and other non-public addresses
+    /// (`tally serve --allow-private-webhooks`). When not, ``saveAlert(_:)`` refuses a rule whose
+    /// webhook names one; a name that resolves to one is refused when its POST is due.
+    public var allowsPrivateWebhooks = false
     /// Where reports are read; `nil` for a page that only renders what it is shown.
     let store: EventStore?
     /// Opens sheets by URL (see ``SheetTarget``).

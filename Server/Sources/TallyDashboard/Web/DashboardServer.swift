@@ -48,18 +48,21 @@ public struct DashboardServer: Sendable {
     let messages: RateLimiter<DashboardUserID>
     /// Sockets opened, per user (``SocketLimits/opened``).
     let sockets: RateLimiter<DashboardUserID>
+    /// Whether the server sends alert webhooks to non-public addresses (``DashboardPage/allowsPrivateWebhooks``).
+    let allowsPrivateWebhooks: Bool
 
     /// Creates the dashboard over `store`, hearing new events on `bus`, showing `layout`, with
     /// the users of `access` (by default over `store`). Sign-ins through `trustedProxies` are
     /// counted by the client address the proxy names. With `secureCookies`, for a dashboard
     /// served over HTTPS, its cookies are `Secure` and `__Host-` prefixed; each user's live
     /// sockets are held to `socketLimits`. The filter bar lists the app's saved segments, from
-    /// `store`.
+    /// `store`. Unless `allowsPrivateWebhooks`, an alert rule made in the dashboard is refused
+    /// when its webhook names a loopback or other non-public address.
     @MainActor
     public init(
         store: EventStore, bus: EventBus, layout: DashboardLayout = .default, access: DashboardAccess? = nil,
         trustedProxies: TrustedProxies = .init(), secureCookies: Bool = false, socketLimits: SocketLimits = .init(),
-        tick: Duration = .milliseconds(100)
+        allowsPrivateWebhooks: Bool = false, tick: Duration = .milliseconds(100)
     ) {
         self.store = store
         self.layout = layout
@@ -68,6 +71,7 @@ public struct DashboardServer: Sendable {
         cookies = DashboardCookies(secure: secureCookies)
         messages = RateLimiter(limit: socketLimits.messages)
         sockets = RateLimiter(limit: socketLimits.opened)
+        self.allowsPrivateWebhooks = allowsPrivateWebhooks
         live = LiveUpdates(bus: bus, tick: tick) { app, query in
             try await DayReport.load(from: store, app: app, layout: layout, query: query)
         }

@@ -87,11 +87,12 @@ extension DashboardServer {
         // A read that fails leaves the list empty: the page works without it.
         let segments = (try? await store.savedSegments(app: app.id)) ?? []
         let apps = (try? await store.apps(visibleTo: user)) ?? []
-        return await MainActor.run { [store, layout, channel] in
+        return await MainActor.run { [store, layout, channel, allowsPrivateWebhooks] in
             let page = DashboardPage(
                 app: app, layout: layout, query: query, order: saved, store: store, channel: channel, savedSegments: segments,
                 filterNotice: filterNotice, role: role)
             page.apps = apps
+            page.allowsPrivateWebhooks = allowsPrivateWebhooks
             // Saves run one after another, so the last order chosen is the one kept.
             var saving: Task<Void, Never>?
             page.orderDidChange = { order in

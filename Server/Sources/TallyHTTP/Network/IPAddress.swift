@@ -1,3 +1,5 @@
+public import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -40,6 +42,14 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     public var isPublic: Bool {
         if bytes.count == 16, Self.nat64.contains(self) { return IPAddress(bytes: Array(bytes.suffix(4))).isPublic }
         return !Self.special.contains { $0.contains(self) }
+    }
+
+    /// The host of `url` when it is `localhost` (or under it) or an address that is not
+    /// public; `nil` for a public address or another name, which only its resolution tells.
+    public static func nonPublicHost(of url: URL) -> String? {
+        guard let host = url.host?.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased() else { return nil }
+        if host == "localhost" || host.hasSuffix(".localhost") { return host }
+        return IPAddress(host).flatMap { $0.isPublic ? nil : host }
     }
 
     private init(bytes: [UInt8]) {

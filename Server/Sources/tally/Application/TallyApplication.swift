@@ -37,7 +37,7 @@ struct TallyApplication {
         collector = try TallyServer(store: store, settings: settings)
         dashboard = DashboardServer(
             store: store, bus: bus, layout: layout, access: access, trustedProxies: settings.trustedProxies,
-            secureCookies: secureCookies, socketLimits: socketLimits, tick: tick)
+            secureCookies: secureCookies, socketLimits: socketLimits, allowsPrivateWebhooks: settings.allowsPrivateWebhooks, tick: tick)
         let fileAlerts = layout.alerts
         alerts = AlertServices(
             evaluator: AlertEvaluator(store: store, fileRules: { app in fileAlerts.rules(of: app.id) }),

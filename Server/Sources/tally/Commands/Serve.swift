@@ -143,6 +143,14 @@ struct Serve: AsyncParsableCommand {
         let secure =
             try secureCookies ?? Setting.secureCookies.parse(ProcessInfo.processInfo.environment) ?? publicURL.lowercased().hasPrefix("https://")
         let layout = try dashboardConfig.isEmpty ? .default : DashboardLayout(contentsOfFile: dashboardConfig)
+        if !configuration.allowsPrivateWebhooks,
+            let (rule, host) = layout.alerts.entries.lazy.compactMap({ entry in
+                IPAddress.nonPublicHost(of: entry.rule.webhook).map { (entry.rule.name, $0) }
+            }).first
+        {
+            throw ValidationError(
+                "the alert \(rule) of \(dashboardConfig) posts to \(host), not a public address (--allow-private-webhooks allows it)")
+        }
         let application = try await TallyApplication(store: store, settings: configuration, layout: layout, secureCookies: secure)
         let (ports, running) = AsyncStream.makeStream(of: Int.self)
 
