@@ -51,7 +51,7 @@ public final class ChildProcess: Sendable {
     ) async throws {
         name = "\(executable.lastPathComponent) \(arguments.prefix(1).joined())"
         let printed = Printed(onLine: onLine)
-        let (requests, requested) = AsyncStream<Request>.makeStream()
+        let (requestStream, requests) = AsyncStream<Request>.makeStream()
         let configuration = Configuration(executable: executable, arguments, environment: environment)
         let started = Started()
         var running: Task<Void, Never>?
@@ -65,7 +65,7 @@ public final class ChildProcess: Sendable {
                         // Signals and the closing of the input go through the execution, which
                         // signals the process by its descriptor: never another that took its id.
                         let control = Task {
-                            for await request in requests {
+                            for await request in requestStream {
                                 switch request {
                                 case .signal(let signal): try? execution.send(signal: Signal(rawValue: signal))
                                 case .closeInput: try? await execution.standardInputWriter.finish()
@@ -86,7 +86,7 @@ public final class ChildProcess: Sendable {
             }
         }
         self.printed = printed
-        self.requests = requested
+        self.requests = requests
         self.running = running!
     }
 
