@@ -96,7 +96,7 @@ public final class SectionComponent: Component, ListComponent, ResponderEventHan
         case .retention: "No users to follow back yet."
         case .revenue:
             // The chart below the tiles spans the trend's days, which may hold purchases.
-            if let days = report.revenueTrend?.dates.count, footer(of: report) != nil {
+            if let days = Self.chartedRevenue(of: report)?.dates.count {
                 "No purchases in this range; the chart shows the last \(days) days."
             } else {
                 "No purchases in this range."
@@ -141,7 +141,7 @@ public final class SectionComponent: Component, ListComponent, ResponderEventHan
                 annotations: report.annotations)
             return Cell("chart", ["html": AlertBanner(fired: report.firedAlerts).html + chart.html])
         case .revenue:
-            guard let trend = report.revenueTrend, trend.dailyPayingUsers.contains(where: { $0 > 0 }) else { return nil }
+            guard let trend = Self.chartedRevenue(of: report) else { return nil }
             return Cell("chart", ["html": RevenueTiles.chart(of: trend, annotations: report.annotations).html])
         case .dataHealth(let share):
             guard let health = report.health, health.isUnreliable(share: share) else { return nil }
@@ -155,6 +155,12 @@ public final class SectionComponent: Component, ListComponent, ResponderEventHan
         default:
             return nil
         }
+    }
+
+    /// The revenue trend the section's chart draws: the report's, when a day of it has a
+    /// paying user.
+    private static func chartedRevenue(of report: DayReport) -> RevenueMetrics? {
+        report.revenueTrend.flatMap { trend in trend.dailyPayingUsers.contains { $0 > 0 } ? trend : nil }
     }
 
     /// The App section's headlines are one row that scrolls sideways on a narrow screen
