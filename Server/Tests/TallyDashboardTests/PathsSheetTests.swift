@@ -303,7 +303,7 @@ import Testing
         #expect(!page.sheetHTML.contains("<img"))
     }
 
-    /// The filter bar's Paths button opens the sheet on the day's most shown screen.
+    /// The filter bar's Paths button opens the sheet on the page's most shown screen.
     @Test func theFilterBarOpensThePathsOfTheFirstScreen() async throws {
         let page = try await page(nil)
         let bar = DashboardViews.filterBar(for: page)
@@ -315,6 +315,23 @@ import Testing
         #expect(
             DashboardViews.filterBar(for: empty).contains(
                 #"href="?date=2026-11-20&amp;sheet=paths&amp;kind=screen" data-event="sheet" data-value="paths">"#))
+    }
+
+    /// A page of several days ranks the range's screens and events, and its Paths button
+    /// opens on the range's most shown screen, though its last day has none.
+    @Test func aRangeRanksItsScreensAndStartsItsPathsFromThem() async throws {
+        let query = PageQuery(date: CalendarDay("2026-11-21")!, from: CalendarDay("2026-11-19"))
+        let page = DashboardPage(app: app, layout: .default, query: query, store: store)
+        await page.refresh()
+        #expect(page.viewModel.report.value?.metrics.screens == [:])
+        let html = page.html
+        for (key, views) in [("screen:Home", 6), ("screen:BillEditor", 2), ("screen:Calendar", 2), ("screen:Settings", 1)] {
+            #expect(html.contains(#"data-metric="\#(key)">\#(views)<"#), "\(key)")
+        }
+        #expect(html.contains(#"data-metric="event:screen_view">12<"#))
+        #expect(html.contains(#"data-metric="event:login">1<"#))
+        #expect(html.components(separatedBy: "class=\"detail paths-link\"").count - 1 == 5, "one per screen of the range")
+        #expect(DashboardViews.filterBar(for: page).contains(#"data-event="sheet" data-value="paths:Home">Paths</a>"#))
     }
 
     // MARK: Hostile input

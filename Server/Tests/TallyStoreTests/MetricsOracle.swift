@@ -56,6 +56,17 @@ struct MetricsOracle {
         return (users.count, users.filter { (from...to).contains(day(of: firstEvents[$0]!)) }.count)
     }
 
+    /// `screen_view` events per `screen` property on the days `from` through `to`.
+    func screenViews(from: String, to: String) -> [String: Int] {
+        let screens: [String] = events.compactMap { event in
+            guard event.name == "screen_view", (from...to).contains(days[event.id]!), case .string(let screen)? = event.properties["screen"] else {
+                return nil
+            }
+            return screen
+        }
+        return Dictionary(grouping: screens, by: { $0 }).mapValues(\.count)
+    }
+
     func metrics(date: String, timeZone: String) -> DayMetrics {
         let onDay = events.filter { days[$0.id] == date }
         let perUserCounts = Dictionary(grouping: onDay, by: \.name).mapValues { Dictionary(grouping: $0, by: \.userID).mapValues(\.count) }

@@ -7,7 +7,7 @@ extension DayReport {
     public static let feedLength = 8
 
     /// Reads what a page of `query` shows: the report of its last day, the range's metrics
-    /// when it spans days, the charts' window, the day's data health (of everything the app sent), the latest events, the funnels
+    /// and screen views when it spans days, the charts' window, the day's data health (of everything the app sent), the latest events, the funnels
     /// and the revenue over the range and, when it compares, the previous period; of the app's debug builds
     /// when the query asks. Everything but the data health counts only the query's
     /// ``PageQuery/filter``.
@@ -37,6 +37,9 @@ extension DayReport {
         async let range =
             query.days > 1
             ? store.metricsRange(app: app, from: query.from.description, to: query.date.description, timeZone: zone, filter: filter) : nil
+        async let rangeScreens =
+            query.days > 1
+            ? store.screenViews(app: app, from: query.from.description, to: query.date.description, timeZone: zone, filter: filter) : nil
         var report = try await day
         if query.compare {
             async let previousTrend = store.metricsRange(
@@ -51,6 +54,7 @@ extension DayReport {
             report.previousRange = try await previousRange
         }
         report.range = try await range
+        report.rangeScreens = try await rangeScreens
         report.trend = try await trend
         report.health = try await health
         report.latest = try await latest

@@ -22,6 +22,8 @@ public struct DayReport: Hashable, Sendable {
     public var range: RangeMetrics?
     /// The same for the previous period, when such a page compares.
     public var previousRange: RangeMetrics?
+    /// Screen views per screen over the range, when the page shows more than one day.
+    public var rangeScreens: [String: Int]?
     /// Accepted, duplicate, rejected and dropped events of the day.
     public var health: DataHealth?
     /// The app's latest events, newest first: the live feed.
@@ -61,6 +63,12 @@ public struct DayReport: Hashable, Sendable {
         self.returning = returning
         self.funnels = funnels
     }
+
+    /// Screen views per screen over the page's range: the day's on a page of one day.
+    public var screenViews: [String: Int] { rangeScreens ?? metrics.screens }
+
+    /// Events per name over the page's range: the day's on a page of one day.
+    public var eventCounts: [String: Int] { range?.events.mapValues { $0.reduce(0, +) } ?? metrics.events }
 }
 
 /// A funnel as a report holds it: counted, or why it could not be.

@@ -90,7 +90,7 @@ public final class SectionComponent: Component, ListComponent, ResponderEventHan
         switch section.content {
         case .screens: "No screen was viewed in this range."
         case .topEvents, .metrics, .app: "No events in this range."
-        case .versions: "No users in this range."
+        case .versions: report.range == nil ? "No users on this day." : "No users on the range's last day."
         case .liveFeed: "No events yet: they show here as they arrive."
         case .funnel: "Nobody took the first step in this range."
         case .retention: "No users to follow back yet."
@@ -249,14 +249,14 @@ public final class SectionComponent: Component, ListComponent, ResponderEventHan
             return rows(ranked(metrics.versions).map { ("version:\($0.key)", $0.key.isEmpty ? "unknown" : $0.key, $0.value) })
         case .screens(let names):
             // Each screen's row links to its paths.
-            let screens = ranked(metrics.screens)
+            let screens = ranked(report.screenViews)
             return zip(screens, rows(screens.map { ("screen:\($0.key)", names[$0.key] ?? $0.key, $0.value) })).map { screen, row in
                 var tile = row
                 tile.paths = PathQuery.isValidStart(screen.key) ? screen.key : nil
                 return tile
             }
         case .topEvents:
-            return rows(ranked(metrics.events).map { ("event:\($0.key)", $0.key, $0.value) })
+            return rows(ranked(report.eventCounts).map { ("event:\($0.key)", $0.key, $0.value) })
         case .retention:
             return report.returning.map { group in
                 let id = "retention:\(group.days)"

@@ -78,6 +78,27 @@ extension EventStore {
         }
     }
 
+    /// `screen_view` events per `screen` property over every day from `from` through `to`:
+    /// ``DayMetrics/screens`` of the whole range, counted exactly as for one day.
+    ///
+    /// - Parameters:
+    ///   - app: The app.
+    ///   - from: The first day, as `YYYY-MM-DD`.
+    ///   - to: The last day, included, as `YYYY-MM-DD`; the range spans at most ``maximumRangeDays`` days.
+    ///   - timeZone: The IANA identifier whose days these are; `nil` means the app's time zone.
+    ///   - filter: The segment to count (see ``SegmentFilter``); empty counts every event.
+    /// - Throws: The errors of ``metricsRange(app:from:to:timeZone:filter:)``.
+    public func screenViews(
+        app: AppID, from: String, to: String, timeZone: String? = nil, filter: SegmentFilter = SegmentFilter()
+    ) async throws -> [String: Int] {
+        let days = try Self.days(from: from, to: to)
+        return try await read(app: app, timeZone: timeZone, filter: filter) { calendar in
+            RollupNeeds(screens: try calendar.buckets(of: days))
+        } body: { reader, calendar in
+            try reader.screenCounts(in: calendar.buckets(of: days))
+        }
+    }
+
     /// The days `from` through `to`, validated as ``metricsRange(app:from:to:timeZone:)`` documents.
     static func days(from: String, to: String) throws(TallyStoreError) -> ClosedRange<CalendarDay> {
         let first = try CalendarDay(validating: from)
