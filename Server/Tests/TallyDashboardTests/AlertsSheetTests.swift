@@ -53,6 +53,57 @@ import Testing
         #expect(try await fixture.store.alertRules(app: fixture.app.app.id).isEmpty)
     }
 
+    /// The sheet lists the latest webhook deliveries, newest first, each with where it stands:
+    /// waiting, retrying with the last failure's reason, delivered, or given up (marked as a
+    /// failure); a viewer sees them too.
+    @Test func webhookDeliveriesShowHowTheyWent() async throws {
+        let fixture = try await DashboardFixture()
+        let (app, store) = (fixture.app.app, fixture.store)
+        func sheet() async throws -> String {
+            let (page, _) = Self.page(fixture, role: .viewer)
+            try page.receive(BrowserEvent(section: nil, name: "sheet", value: "alerts"))
+            await page.refresh()
+            return page.sheetHTML
+        }
+        #expect(try await sheet().contains("No webhook has been sent."))
+
+        let now = Date()
+        for (index, name) in ["Few bills", "Many ads"].enumerated() {
+            let rule = try AlertRule(name: name, metric: .headline(.dau), condition: .below(1), webhook: "https://example.com/h", secret: "s")
+            let evaluation = AlertEvaluation(
+                rule: name, at: now.addingTimeInterval(Double(index)), day: DashboardFixture.day, endsDay: true, metric: "dau",
+                condition: "below 1", value: 0, previous: nil, fired: true)
+            try await store.record(evaluation, of: rule, app: app, now: now.addingTimeInterval(Double(index)))
+        }
+        #expect(try await sheet().contains(#"<li class="alert-delivery" data-state="pending"><strong>Few bills</strong>"#))
+        #expect(try await sheet().contains("waiting to be sent"))
+
+        var hours = 0.0
+        func attempt(_ rule: String, _ state: WebhookDelivery.State, error: String?) async throws {
+            hours += 1  // past the lease of the claim before
+            let due = try await store.claimDueDeliveries(now: now.addingTimeInterval(hours * 3_600), lease: 60, limit: 10)
+            let delivery = try #require(due.first { $0.rule == rule })
+            try await store.finishAttempt(delivery, state: state, nextAttempt: now, error: error)
+        }
+        try await attempt("Few bills", .pending, error: "the webhook answered 500")
+        #expect(
+            try await sheet().contains(
+                "<strong>Few bills</strong> · \(CalendarDay(now, in: .gmt).readable) \(now.clock(in: .gmt)) · retrying after 1 attempt: the webhook answered 500"
+            ))
+        try await attempt("Few bills", .gaveUp, error: "the webhook answered 503")
+        try await attempt("Many ads", .pending, error: "timed out")
+        try await attempt("Many ads", .delivered, error: nil)
+        let html = try await sheet()
+        let rows = html.matches(of: /<li class="alert-delivery" data-state="(\w+)"><strong>([^<]+)<\/strong> · [^·]+ · ([^<]+)<\/li>/).map {
+            [String($0.output.1), String($0.output.2), String($0.output.3)]
+        }
+        #expect(
+            rows == [
+                ["delivered", "Many ads", "delivered after 2 attempts"],
+                ["failed", "Few bills", "gave up after 2 attempts in an hour: the webhook answered 503"],
+            ])
+    }
+
     /// A rule whose webhook is on loopback or another non-public address is refused with a
     /// message, storing nothing, unless the server sends webhooks to such addresses.
     @Test func aWebhookOnANonPublicAddressIsRefusedUnlessAllowed() async throws {

@@ -74,16 +74,17 @@ extension DashboardPage {
         reload()
     }
 
-    /// What the alerts sheet shows for `query`: the stored rules, the latest firings and the
-    /// annotations of the query's range; `nil` if the store could not be read.
+    /// What the alerts sheet shows for `query`: the stored rules, the latest firings and
+    /// webhook deliveries, and the annotations of the query's range; `nil` if the store could not be read.
     func readAlerts(for query: PageQuery) async -> AlertsSheet.Data? {
         guard let store else { return nil }
         let (from, to) = (PageQuery.start(of: query.from, in: timeZone), PageQuery.start(of: query.date.adding(1), in: timeZone))
         guard let rules = try? await store.alertRules(app: app.id),
             let fired = try? await store.alertEvaluations(app: app.id, firedOnly: true, limit: 20),
+            let deliveries = try? await store.webhookDeliveries(app: app.id, limit: 10),
             let annotations = try? await store.annotations(app: app.id, from: from, to: to)
         else { return nil }
-        return AlertsSheet.Data(query: query, rules: rules, fired: fired, annotations: annotations)
+        return AlertsSheet.Data(query: query, rules: rules, fired: fired, deliveries: deliveries, annotations: annotations)
     }
 
     /// Reads the alerts sheet's data again and redraws it; with `secret`, the sheet shows

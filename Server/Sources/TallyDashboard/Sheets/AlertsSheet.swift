@@ -2,7 +2,8 @@ import Foundation
 import TallyEvent
 import TallyStore
 
-/// The app's alerts and annotations: the alerts fired lately, the rules (the dashboard
+/// The app's alerts and annotations: the alerts fired lately and how their webhooks were
+/// delivered, the rules (the dashboard
 /// file's, and those stored, which an editor deletes), a form that stores a rule (its secret
 /// shown once, after), and the annotations of the page's range with a form that adds one.
 /// Viewers see everything but the forms and the delete buttons; a rule's webhook shows as its
@@ -17,6 +18,8 @@ struct AlertsSheet {
         var rules: [AlertRule]
         /// The latest evaluations that fired, newest first.
         var fired: [AlertEvaluation]
+        /// The latest webhook deliveries, newest first.
+        var deliveries: [WebhookDelivery] = []
         /// The annotations of the query's range.
         var annotations: [Annotation]
         /// The rule just stored and its secret, shown this once.
@@ -37,6 +40,13 @@ struct AlertsSheet {
                 "rule": evaluation.rule, "day": CalendarDay(shown: evaluation.day)?.readable ?? evaluation.day,
                 "text": "\(evaluation.metric) was \(Self.number(evaluation.value))"
                     + (evaluation.previous.map { " against \(Self.number($0)) a week earlier" } ?? "") + ": \(evaluation.condition)",
+            ]
+        }
+        values["deliveries"] = data.deliveries.map { delivery in
+            [
+                "rule": delivery.rule, "state": Self.stateName(delivery.state),
+                "time": "\(CalendarDay(delivery.createdAt, in: page.timeZone).readable) \(delivery.createdAt.clock(in: page.timeZone))",
+                "text": Self.progress(of: delivery),
             ]
         }
         let fileRules = page.viewModel.layout.alerts.rules(of: page.app.id)
@@ -60,6 +70,28 @@ struct AlertsSheet {
             "name": rule.name, "metric": rule.metric.description, "condition": rule.condition.description,
             "host": rule.webhook.host ?? "", "fromFile": !stored, "deletable": stored && canEdit,
         ]
+    }
+
+    /// Where a delivery stands, in words: `delivered`, `retrying after 3 attempts: the
+    /// webhook answered 500`, `gave up after 9 attempts: …`.
+    nonisolated static func progress(of delivery: WebhookDelivery) -> String {
+        let attempts = "\(delivery.attempts) \(delivery.attempts == 1 ? "attempt" : "attempts")"
+        let reason = delivery.lastError.map { ": \($0)" } ?? ""
+        switch delivery.state {
+        case .pending: return delivery.attempts == 0 ? "waiting to be sent" : "retrying after \(attempts)\(reason)"
+        case .delivered: return delivery.attempts > 1 ? "delivered after \(attempts)" : "delivered"
+        case .gaveUp: return "gave up after \(attempts) in an hour\(reason)"
+        case .dropped: return "dropped unsent: the outbox was full"
+        }
+    }
+
+    /// The state as the row's `data-state`, which styles it.
+    private static func stateName(_ state: WebhookDelivery.State) -> String {
+        switch state {
+        case .pending: "pending"
+        case .delivered: "delivered"
+        case .gaveUp, .dropped: "failed"
+        }
     }
 
     /// The metrics the form suggests: the headlines, the layout's counted events and funnels,
