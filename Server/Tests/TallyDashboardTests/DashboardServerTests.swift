@@ -219,6 +219,32 @@ import Testing
         }
     }
 
+    /// An owner's download of a user's data is the store's NDJSON of them, every page of a
+    /// busy user's events streamed whole; a user the app does not have is a 404 that says so.
+    @Test func anOwnerDownloadsAUsersDataOrLearnsThereIsNone() async throws {
+        let fixture = try await DashboardFixture()
+        let app = fixture.app.app.id
+        let noon = try Date("2026-11-20T12:00:00Z", strategy: .iso8601)
+        let events = (0..<10_000).map { index in  // more than two pages of the export
+            Event(id: UUID(), name: "tap", timestamp: noon.addingTimeInterval(Double(index) / 1_000), userID: "bot")
+        }
+        try await fixture.store.insert(events, app: app)
+        var bytes: [UInt8] = []
+        _ = try await fixture.store.exportUserData(app: app, user: "bot") { bytes += $0 }
+        let expected = bytes
+        try await fixture.test { client in
+            let cookie = try await client.signIn()
+            let answer = try await client.execute(uri: "/apps/\(app.rawValue)/users/bot/data", method: .get, headers: [.cookie: cookie])
+            #expect(answer.status == .ok)
+            #expect(answer.headers[.contentType] == "application/x-ndjson; charset=utf-8")
+            #expect(Array(buffer: answer.body) == expected)
+            #expect(answer.text.split(separator: "\n").count == events.count + 2, "the user, the events and the summary")
+            let missing = try await client.execute(uri: "/apps/\(app.rawValue)/users/nobody/data", method: .get, headers: [.cookie: cookie])
+            #expect(missing.status == .notFound)
+            #expect(missing.text.contains("No such user in this app."))
+        }
+    }
+
     @Test func signingOutEndsTheSession() async throws {
         let fixture = try await DashboardFixture()
         try await fixture.test { client in

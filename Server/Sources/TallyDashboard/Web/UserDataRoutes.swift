@@ -9,7 +9,7 @@ import TallyStore
 ///
 /// A user without a role in the app gets the answer about an app that does not exist (404);
 /// a viewer or an editor gets 403. The export is the NDJSON of
-/// ``TallyStore/EventStore/exportUserData(app:user:into:)``; the deletion takes the form's
+/// ``TallyStore/EventStore/exportUserData(app:user:into:)``, streamed; the deletion takes the form's
 /// `csrf` field (the page's CSRF token) and answers with a redirect to the app's page.
 struct UserDataRoutes: Sendable {
     let server: DashboardServer
@@ -20,19 +20,22 @@ struct UserDataRoutes: Sendable {
     func add(to router: Router<DashboardRequestContext>) {
         router.get("/apps/:id/users/:user/data") { request, context in
             let (app, user, _) = try await owned(request, context: context)
-            var bytes: [UInt8] = []
-            do {
-                _ = try await server.store.exportUserData(app: app.id, user: user) { bytes += $0 }
-            } catch TallyStoreError.unknownAppUser {
+            guard try await server.store.hasUserData(app: app.id, user: user) else {
                 throw HTTPError(.notFound, message: "No such user in this app.")
             }
+            let store = server.store
             return Response(
                 status: .ok,
                 headers: [
                     .contentType: "application/x-ndjson; charset=utf-8",
                     .contentDisposition: "attachment; filename=\"user-data-app-\(app.id.rawValue).ndjson\"",
                 ],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+                // Streamed a page of events at a time: a user of millions of events is never
+                // held whole. A deletion between the check and the end cuts the answer short.
+                body: ResponseBody { writer in
+                    _ = try await store.exportUserData(app: app.id, user: user) { try await writer.write(ByteBuffer(bytes: $0)) }
+                    try await writer.finish(nil)
+                })
         }
         router.post("/apps/:id/users/:user/delete") { request, context in
             guard let session = try await server.session(of: request) else { throw HTTPError(.unauthorized, message: "Sign in first.") }

@@ -53,8 +53,23 @@ extension EventStore {
         return try await backend.userDeletions(app: app.production)
     }
 
+    /// The most milliseconds of a user's events ``exportUserData(app:user:into:)`` reads and
+    /// writes at once: a page of about 1.6 MB at 400 bytes an event.
+    static let userExportPage = 4_096
+
+    /// Whether `app` (its production or debug builds) has stored `user`: whether
+    /// ``exportUserData(app:user:into:)`` and ``deleteUserData(app:user:by:)`` find them.
+    ///
+    /// - Throws: ``TallyStoreError/unknownApp(_:)``.
+    public func hasUserData(app: AppID, user: String) async throws -> Bool {
+        guard try await self.app(id: app.production) != nil else { throw TallyStoreError.unknownApp(app) }
+        for id in [app.production, app.debug] where try await backend.appUser(app: id, id: user) != nil { return true }
+        return false
+    }
+
     /// Writes everything stored about `user` in `app` (its production and debug builds) as
-    /// NDJSON, one JSON object per line, keys sorted, into `output`:
+    /// NDJSON, one JSON object per line, keys sorted, into `output`, a page of events at a time
+    /// (``userExportPage``):
     ///
     /// - per build that knows the user, a `"record": "user"` line: `app` (the id the data is
     ///   kept under, negative for debug builds), `user_id`, `first_seen`;
@@ -68,7 +83,7 @@ extension EventStore {
     /// - Returns: how many raw events it wrote.
     /// - Throws: ``TallyStoreError/unknownApp(_:)``, or ``TallyStoreError/unknownAppUser(_:)``
     ///   when neither build of the app has such a user.
-    public func exportUserData(app: AppID, user: String, into output: ([UInt8]) throws -> Void) async throws -> Int {
+    public func exportUserData(app: AppID, user: String, into output: ([UInt8]) async throws -> Void) async throws -> Int {
         guard let settings = try await self.app(id: app.production) else { throw TallyStoreError.unknownApp(app) }
         var found = false
         var written = 0
@@ -79,7 +94,7 @@ extension EventStore {
             line.user(appUser)
             let traits = try await backend.userTraits(app: id, number: number, properties: settings.segmentProperties.user)
             for (property, value) in traits.sorted(by: { $0.key < $1.key }) { line.property(property, value: value) }
-            try output(line.bytes)
+            try await output(line.bytes)
             let firstDay = Bucket.day(of: Bucket.containing(milliseconds: appUser.firstSeen.unixMilliseconds))
             let search = UserEventSearch(
                 store: self, app: id, user: user, number: number, days: firstDay...max(firstDay, lastDay),
@@ -90,14 +105,17 @@ extension EventStore {
                 let logged = try await search.milliseconds(on: day, through: nil, filter: SegmentFilter())
                 events += logged.count
                 let milliseconds = Set(logged).sorted()
-                let page = try await backend.exportUserEvents(app: id, user: user, at: milliseconds)
-                if page.count > 0 { try output(page.bytes) }
-                rawEvents += page.count
+                for start in stride(from: 0, to: milliseconds.count, by: Self.userExportPage) {
+                    let at = Array(milliseconds[start..<min(start + Self.userExportPage, milliseconds.count)])
+                    let page = try await backend.exportUserEvents(app: id, user: user, at: at)
+                    if page.count > 0 { try await output(page.bytes) }
+                    rawEvents += page.count
+                }
             }
             written += rawEvents
             var summary = UserDataLine(app: id)
             summary.summary(events: events, rawEvents: rawEvents)
-            try output(summary.bytes)
+            try await output(summary.bytes)
         }
         guard found else { throw TallyStoreError.unknownAppUser(user) }
         return written

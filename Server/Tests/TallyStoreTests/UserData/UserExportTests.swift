@@ -50,6 +50,42 @@ import Testing
         }
     }
 
+    /// A user of many events on one day is written a page at a time, every event once and in
+    /// order; ``EventStore/hasUserData(app:user:)`` knows the user in either build.
+    @Test(arguments: TestDatabase.all)
+    func aBusyDayIsWrittenAPageAtATime(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
+        let app = try await store.createApp(name: "Export").app.id
+        let start = Date(unixMilliseconds: MetricsPropertyTests.start)
+        let count = EventStore.userExportPage * 2 + 100
+        let events = (0..<count).map { index in
+            Event(id: UUID(), name: "tap", timestamp: start.addingTimeInterval(Double(index) / 1_000), userID: "bot", sessionID: "s")
+        }
+        try await store.insert(events, app: app)
+        try await store.insert([Event(id: UUID(), name: "tap", timestamp: start, userID: "tester", isDebug: true)], app: app)
+
+        var pages: [Int] = []
+        var ids: [String] = []
+        let written = try await store.exportUserData(app: app, user: "bot") { bytes in
+            let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map {
+                try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+            }
+            let events = lines.filter { $0["record"] == nil }
+            if !events.isEmpty { pages.append(events.count) }
+            ids += events.compactMap { $0["id"] as? String }
+        }
+        #expect(written == count)
+        #expect(pages == [EventStore.userExportPage, EventStore.userExportPage, 100])
+        #expect(ids == events.map(\.id.uuidString))
+
+        #expect(try await store.hasUserData(app: app, user: "bot"))
+        #expect(try await store.hasUserData(app: app, user: "tester"), "a user of debug builds only")
+        #expect(try await !store.hasUserData(app: app, user: "nobody"))
+        await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 999))) {
+            try await store.hasUserData(app: AppID(rawValue: 999), user: "bot")
+        }
+    }
+
     /// A JSON number read by `JSONSerialization`, as an integer.
     private func number(_ value: Any?) -> Int64? {
         (value as? NSNumber)?.int64Value ?? (value as? Int).map(Int64.init)
