@@ -102,18 +102,22 @@ extension DayReport {
     /// counting only the events of `filter`.
     ///
     /// Counts and per-user figures come from the day's metrics, so one read of the rollups
-    /// serves every section that shows them; averages, empty shares, distinct users and
-    /// breakdowns are read from the day's raw events, one query each, side by side.
+    /// serves every section that shows them; distinct users from the day's per-user rollup;
+    /// averages, empty shares and breakdowns from the day's raw events (saying so when the
+    /// app no longer keeps them all), one query each, side by side.
     public static func load(
         from store: EventStore, app: AppID, layout: DashboardLayout, date: String, timeZone: String? = nil,
         filter: SegmentFilter = SegmentFilter()
     ) async throws -> DayReport {
         async let dayMetrics = store.metrics(app: app, date: date, timeZone: timeZone, filter: filter)
+        let pruning = try await store.app(id: app.production).flatMap { RawEventHorizon(app: $0, date: date, timeZone: timeZone) }
         // The raw-event measures are independent reads: the store's pool runs them side by side.
         let measured = try await withThrowingTaskGroup(of: (String, MetricValue, Breakdown?)?.self) { group in
             for case .metrics(let list) in layout.sections.map(\.content) {
                 for metric in list {
-                    group.addTask { try await measure(metric, store: store, app: app, date: date, timeZone: timeZone, filter: filter) }
+                    group.addTask {
+                        try await measure(metric, store: store, app: app, date: date, timeZone: timeZone, filter: filter, pruning: pruning)
+                    }
                 }
             }
             var measured: [(String, MetricValue, Breakdown?)] = []
@@ -143,11 +147,14 @@ extension DayReport {
         return DayReport(metrics: metrics, values: values, breakdowns: breakdowns)
     }
 
-    /// The value of `metric` when it is read from the day's raw events; `nil` for the
-    /// measures the day's metrics answer (counts, per-user figures).
+    /// The value of `metric` when it is read on its own; `nil` for the measures the day's
+    /// metrics answer (counts, per-user figures). A value read from raw events says so when
+    /// the day's are not all kept (`pruning`).
     private static func measure(
-        _ metric: DashboardLayout.Metric, store: EventStore, app: AppID, date: String, timeZone: String?, filter: SegmentFilter
+        _ metric: DashboardLayout.Metric, store: EventStore, app: AppID, date: String, timeZone: String?, filter: SegmentFilter,
+        pruning: RawEventHorizon?
     ) async throws -> (String, MetricValue, Breakdown?)? {
+        func marked(_ value: MetricValue) -> MetricValue { pruning?.marked(value) ?? value }
         switch metric.measure {
         case .count, .perUser:
             return nil
@@ -163,20 +170,49 @@ extension DayReport {
                         String(format: "%.1f", average) + (unit.map { " \($0)" } ?? ""),
                         detail: summary.maximum.map { "max " + String(format: "%g", $0) })
                 } ?? MetricValue("—", detail: "no values")
-            return (metric.key, value, nil)
+            return (metric.key, marked(value), nil)
         case .emptyShare(let event, let property):
             let share = try await store.emptyPropertyShare(
                 app: app, event: event, property: property, date: date, timeZone: timeZone, filter: filter)
-            return (
-                metric.key, MetricValue(share.share.map { String(format: "%.0f%%", $0 * 100) } ?? "—", detail: "\(share.empty) of \(share.events)"),
-                nil
-            )
+            let value = MetricValue(share.share.map { String(format: "%.0f%%", $0 * 100) } ?? "—", detail: "\(share.empty) of \(share.events)")
+            return (metric.key, marked(value), nil)
         case .breakdown(let event, let property):
             let breakdown = try await store.breakdown(
                 app: app, event: event, property: property, date: date, timeZone: timeZone, limit: MetricSheet.breakdownLength, filter: filter)
             let value = MetricValue(
                 breakdown.top.first?.value ?? "—", detail: breakdown.top.prefix(3).map { "\($0.value): \($0.events)" }.joined(separator: ", "))
-            return (metric.key, value, breakdown)
+            return (metric.key, marked(value), breakdown)
         }
+    }
+}
+
+/// Where the raw events of a day begin, when the app no longer keeps all of them: the values
+/// read from raw events (an average, an empty share, a breakdown) say so.
+struct RawEventHorizon {
+    /// When the kept raw events begin, within the day or after it.
+    let keptSince: Date
+    /// Whether the day has no raw event left.
+    let isWholeDay: Bool
+    /// The day's time zone, whose clock names ``keptSince``.
+    let zone: TimeZone
+
+    /// The pruning of `date` (in `timeZone`, or the app's) for `app`; `nil` when the app
+    /// keeps every raw event of the day.
+    init?(app: App, date: String, timeZone: String?) {
+        guard let keptSince = app.rawEventsKeptSince, let day = CalendarDay(date) else { return nil }
+        let zone = TimeZone(identifier: timeZone ?? app.timeZone) ?? .gmt
+        guard keptSince > PageQuery.start(of: day, in: zone) else { return nil }
+        self.keptSince = keptSince
+        self.isWholeDay = keptSince >= PageQuery.start(of: day.adding(1), in: zone)
+        self.zone = zone
+    }
+
+    /// `value`, saying that the day's raw events are gone, or from when they are kept.
+    func marked(_ value: MetricValue) -> MetricValue {
+        if isWholeDay { return MetricValue("—", detail: "raw events of this day are no longer kept") }
+        return MetricValue(
+            value.text,
+            detail: [value.detail, "from \(keptSince.clock(in: zone)) on: earlier raw events are no longer kept"].compactMap { $0 }.joined(
+                separator: "; "))
     }
 }

@@ -238,9 +238,13 @@ public final class SectionComponent: Component, ListComponent, ResponderEventHan
                     let value = report.values[metric.key]
                     return [Tile(id: metric.key, label: metric.label, value: value?.text ?? "—", detail: value?.detail)]
                 }
-                let top = report.breakdowns[metric.key]?.top ?? []
+                let breakdown = report.breakdowns[metric.key]
+                let top = breakdown?.top ?? []
                 let heading = Tile(id: metric.key, label: metric.label, value: "", style: .heading)
-                guard !top.isEmpty else { return [heading, Tile(id: "\(metric.key):", label: "No values on this day", value: "", style: .empty)] }
+                guard !top.isEmpty else {
+                    let label = breakdown?.rawEventsKeptSince == nil ? "No values on this day" : "No values in the day's kept raw events"
+                    return [heading, Tile(id: "\(metric.key):", label: label, value: "", style: .empty)]
+                }
                 return [heading] + rows(top.map { ("\(metric.key):\($0.value)", $0.value.isEmpty ? "(empty)" : $0.value, $0.events) })
             }
         case .app:
