@@ -317,7 +317,7 @@ import Testing
                 #"href="?date=2026-11-20&amp;sheet=paths&amp;kind=screen" data-event="sheet" data-value="paths">"#))
     }
 
-    /// A page of several days ranks the range's screens and events, and its Paths button
+    /// A page of several days ranks the range's screens, events and users by version, and its Paths button
     /// opens on the range's most shown screen, though its last day has none.
     @Test func aRangeRanksItsScreensAndStartsItsPathsFromThem() async throws {
         let query = PageQuery(date: CalendarDay("2026-11-21")!, from: CalendarDay("2026-11-19"))
@@ -330,6 +330,7 @@ import Testing
         }
         #expect(html.contains(#"data-metric="event:screen_view">12<"#))
         #expect(html.contains(#"data-metric="event:login">1<"#))
+        #expect(html.contains(#"data-metric="version:">6<"#), "the range's six users, each once")
         #expect(html.components(separatedBy: "class=\"detail paths-link\"").count - 1 == 5, "one per screen of the range")
         #expect(DashboardViews.filterBar(for: page).contains(#"data-event="sheet" data-value="paths:Home">Paths</a>"#))
     }

@@ -67,6 +67,16 @@ struct MetricsOracle {
         return Dictionary(grouping: screens, by: { $0 }).mapValues(\.count)
     }
 
+    /// The users active on the days `from` through `to` by the app version of their last event
+    /// in them (ties by the greater version).
+    func versionUsers(from: String, to: String) -> [String: Int] {
+        let inRange = events.filter { (from...to).contains(days[$0.id]!) }
+        let lastEvents = Dictionary(grouping: inRange, by: \.userID).mapValues { events in
+            events.max { ($0.timestamp, $0.appVersion) < ($1.timestamp, $1.appVersion) }!
+        }
+        return Dictionary(grouping: lastEvents.values, by: \.appVersion).mapValues(\.count)
+    }
+
     func metrics(date: String, timeZone: String) -> DayMetrics {
         let onDay = events.filter { days[$0.id] == date }
         let perUserCounts = Dictionary(grouping: onDay, by: \.name).mapValues { Dictionary(grouping: $0, by: \.userID).mapValues(\.count) }

@@ -83,6 +83,8 @@ import Testing
             #expect((part.users, part.newUsers) == users, "seed \(seed), \(from)…\(to)")
             let screens = try await store.screenViews(app: app, from: from, to: to, timeZone: timeZone)
             #expect(screens == oracle.screenViews(from: from, to: to), "seed \(seed), \(from)…\(to)")
+            let versions = try await store.versionUsers(app: app, from: from, to: to, timeZone: timeZone)
+            #expect(versions == oracle.versionUsers(from: from, to: to), "seed \(seed), \(from)…\(to)")
         }
         for name in Set(oracle.events.map(\.name)) {
             #expect(range.events[name] == expected.map { $0.events[name] ?? 0 }, "seed \(seed), \(name)")

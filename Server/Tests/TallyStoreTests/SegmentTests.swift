@@ -125,6 +125,8 @@ import Testing
                 #expect((part.users, part.newUsers) == users, "seed \(seed), \(filter), \(from)…\(to)")
                 let screens = try await store.screenViews(app: app, from: from, to: to, timeZone: timeZone, filter: filter)
                 #expect(screens == oracle.screenViews(from: from, to: to), "seed \(seed), \(filter), \(from)…\(to)")
+                let versions = try await store.versionUsers(app: app, from: from, to: to, timeZone: timeZone, filter: filter)
+                #expect(versions == oracle.versionUsers(from: from, to: to), "seed \(seed), \(filter), \(from)…\(to)")
             }
             for name in Set(oracle.events.map(\.name)) {
                 #expect(range.events[name] == expected.map { $0.events[name] ?? 0 }, "seed \(seed), \(name), \(filter)")

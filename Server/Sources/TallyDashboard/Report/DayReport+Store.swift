@@ -6,8 +6,8 @@ extension DayReport {
     /// How many of the latest events the live feed shows.
     public static let feedLength = 8
 
-    /// Reads what a page of `query` shows: the report of its last day, the range's metrics
-    /// and screen views when it spans days, the charts' window, the day's data health (of everything the app sent), the latest events, the funnels
+    /// Reads what a page of `query` shows: the report of its last day, the range's metrics,
+    /// screen views and users by version when it spans days, the charts' window, the day's data health (of everything the app sent), the latest events, the funnels
     /// and the revenue over the range and, when it compares, the previous period; of the app's debug builds
     /// when the query asks. Everything but the data health counts only the query's
     /// ``PageQuery/filter``.
@@ -40,6 +40,9 @@ extension DayReport {
         async let rangeScreens =
             query.days > 1
             ? store.screenViews(app: app, from: query.from.description, to: query.date.description, timeZone: zone, filter: filter) : nil
+        async let rangeVersions =
+            query.days > 1
+            ? store.versionUsers(app: app, from: query.from.description, to: query.date.description, timeZone: zone, filter: filter) : nil
         var report = try await day
         if query.compare {
             async let previousTrend = store.metricsRange(
@@ -55,6 +58,7 @@ extension DayReport {
         }
         report.range = try await range
         report.rangeScreens = try await rangeScreens
+        report.rangeVersions = try await rangeVersions
         report.trend = try await trend
         report.health = try await health
         report.latest = try await latest

@@ -24,6 +24,9 @@ public struct DayReport: Hashable, Sendable {
     public var previousRange: RangeMetrics?
     /// Screen views per screen over the range, when the page shows more than one day.
     public var rangeScreens: [String: Int]?
+    /// The range's users by the app version of their last event, when the page shows more
+    /// than one day.
+    public var rangeVersions: [String: Int]?
     /// Accepted, duplicate, rejected and dropped events of the day.
     public var health: DataHealth?
     /// The app's latest events, newest first: the live feed.
@@ -63,6 +66,10 @@ public struct DayReport: Hashable, Sendable {
         self.returning = returning
         self.funnels = funnels
     }
+
+    /// Users by the app version of their last event over the page's range: the day's on a
+    /// page of one day.
+    public var versionUsers: [String: Int] { rangeVersions ?? metrics.versions }
 
     /// Screen views per screen over the page's range: the day's on a page of one day.
     public var screenViews: [String: Int] { rangeScreens ?? metrics.screens }

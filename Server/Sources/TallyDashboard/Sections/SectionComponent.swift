@@ -90,7 +90,7 @@ public final class SectionComponent: Component, ListComponent, ResponderEventHan
         switch section.content {
         case .screens: "No screen was viewed in this range."
         case .topEvents, .metrics, .app: "No events in this range."
-        case .versions: report.range == nil ? "No users on this day." : "No users on the range's last day."
+        case .versions: "No users in this range."
         case .liveFeed: "No events yet: they show here as they arrive."
         case .funnel: "Nobody took the first step in this range."
         case .retention: "No users to follow back yet."
@@ -250,7 +250,7 @@ public final class SectionComponent: Component, ListComponent, ResponderEventHan
         case .app:
             return headlines(of: report)
         case .versions:
-            return rows(ranked(metrics.versions).map { ("version:\($0.key)", $0.key.isEmpty ? "unknown" : $0.key, $0.value) })
+            return rows(ranked(report.versionUsers).map { ("version:\($0.key)", $0.key.isEmpty ? "unknown" : $0.key, $0.value) })
         case .screens(let names):
             // Each screen's row links to its paths.
             let screens = ranked(report.screenViews)

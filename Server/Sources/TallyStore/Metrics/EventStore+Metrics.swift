@@ -99,6 +99,22 @@ extension EventStore {
         }
     }
 
+    /// The users active on the days `from` through `to`, by the app version of their last
+    /// event in them: ``DayMetrics/versions`` of the whole range, each user counted once.
+    ///
+    /// - Parameters: As for ``screenViews(app:from:to:timeZone:filter:)``.
+    /// - Throws: The errors of ``metricsRange(app:from:to:timeZone:filter:)``.
+    public func versionUsers(
+        app: AppID, from: String, to: String, timeZone: String? = nil, filter: SegmentFilter = SegmentFilter()
+    ) async throws -> [String: Int] {
+        let days = try Self.days(from: from, to: to)
+        return try await read(app: app, timeZone: timeZone, filter: filter) { calendar in
+            RollupNeeds(activity: try calendar.buckets(of: days))
+        } body: { reader, calendar in
+            try reader.versionUsers(in: calendar.buckets(of: days))
+        }
+    }
+
     /// The days `from` through `to`, validated as ``metricsRange(app:from:to:timeZone:)`` documents.
     static func days(from: String, to: String) throws(TallyStoreError) -> ClosedRange<CalendarDay> {
         let first = try CalendarDay(validating: from)

@@ -17,8 +17,7 @@ extension RollupReader {
     /// with the day's data.
     func userDetail(in buckets: Range<Int64>) throws -> (perUser: [String: PerUserStats], versions: [String: Int]) {
         if segment != nil { return try segmentUserDetail(in: buckets) }
-        var versionUsers: [Int64: Int] = [:]
-        var assigned = DenseFlags()
+        var versionUsers = VersionUsers()
         var sectionBytes: [UInt8] = []
         var sections: [(name: Int64, bytes: Range<Int>)] = []
         try rows.forEachActivity(in: buckets, latestFirst: true) { _, names, versions in
@@ -26,13 +25,7 @@ extension RollupReader {
                 sections.append((name, sectionBytes.count..<sectionBytes.count + entries.count))
                 sectionBytes.append(contentsOf: entries)
             }
-            try BucketActivity.forEachSection(in: versions) { version, entries in
-                var newUsers = 0
-                try BucketActivity.forEachEntry(in: entries) { user, _ in
-                    if assigned.insert(user) { newUsers += 1 }
-                }
-                if newUsers > 0 { versionUsers[version, default: 0] += newUsers }
-            }
+            try versionUsers.add(versions)
         }
 
         // Name groups, split in two halves of about equal bytes summed on two threads.
@@ -62,9 +55,41 @@ extension RollupReader {
                     average: Double(total.events) / Double(total.users), maximum: Int(total.maximum))
             }
         }
-        var versions: [String: Int] = [:]
-        for (version, users) in versionUsers { versions[try label(version), default: 0] += users }
-        return (perUser, versions)
+        return (perUser, try versionUsers.texts(self))
+    }
+
+    /// The users active in `buckets` by the app version of their last event, counted as
+    /// ``userDetail(in:)`` counts them, without the per-name detail.
+    func versionUsers(in buckets: Range<Int64>) throws -> [String: Int] {
+        if segment != nil { return try segmentUserDetail(in: buckets).versions }
+        var versionUsers = VersionUsers()
+        try rows.forEachActivity(in: buckets, latestFirst: true) { _, _, versions in try versionUsers.add(versions) }
+        return try versionUsers.texts(self)
+    }
+}
+
+/// Users by app version, from `bucket_activity` rows read latest first: each user counts for
+/// the version of the first entry met, their last event.
+private struct VersionUsers {
+    private var users: [Int64: Int] = [:]
+    private var assigned = DenseFlags()
+
+    /// Counts the users of a row's `versions` blob not met in a later row.
+    mutating func add(_ versions: UnsafeRawBufferPointer) throws {
+        try BucketActivity.forEachSection(in: versions) { version, entries in
+            var newUsers = 0
+            try BucketActivity.forEachEntry(in: entries) { user, _ in
+                if assigned.insert(user) { newUsers += 1 }
+            }
+            if newUsers > 0 { users[version, default: 0] += newUsers }
+        }
+    }
+
+    /// The counts by the versions' texts.
+    func texts(_ reader: RollupReader) throws -> [String: Int] {
+        var texts: [String: Int] = [:]
+        for (version, count) in users { texts[try reader.label(version), default: 0] += count }
+        return texts
     }
 }
 
