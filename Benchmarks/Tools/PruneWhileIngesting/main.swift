@@ -126,6 +126,5 @@ print("ingest during prune:" + summary(duringLatencies, over: pruneDuration))
 print("\(clients) clients, batches of \(batchSize) events every \(pause)")
 
 extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
     var milliseconds: Double { seconds * 1e3 }
 }
