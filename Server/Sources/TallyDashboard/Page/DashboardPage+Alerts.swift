@@ -75,7 +75,8 @@ extension DashboardPage {
     }
 
     /// What the alerts sheet shows for `query`: the stored rules, the latest firings and
-    /// webhook deliveries, and the annotations of the query's range; `nil` if the store could not be read.
+    /// webhook deliveries, and the annotations of the query's range; `nil` if the store could
+    /// not be read.
     func readAlerts(for query: PageQuery) async -> AlertsSheet.Data? {
         guard let store else { return nil }
         let (from, to) = (PageQuery.start(of: query.from, in: timeZone), PageQuery.start(of: query.date.adding(1), in: timeZone))

@@ -114,13 +114,13 @@ extension DayReport {
         filter: SegmentFilter = SegmentFilter()
     ) async throws -> DayReport {
         async let dayMetrics = store.metrics(app: app, date: date, timeZone: timeZone, filter: filter)
-        let pruning = try await store.app(id: app.production).flatMap { RawEventHorizon(app: $0, date: date, timeZone: timeZone) }
+        let horizon = try await store.app(id: app.production).flatMap { RawEventHorizon(app: $0, date: date, timeZone: timeZone) }
         // The raw-event measures are independent reads: the store's pool runs them side by side.
         let measured = try await withThrowingTaskGroup(of: (String, MetricValue, Breakdown?)?.self) { group in
             for case .metrics(let list) in layout.sections.map(\.content) {
                 for metric in list {
                     group.addTask {
-                        try await measure(metric, store: store, app: app, date: date, timeZone: timeZone, filter: filter, pruning: pruning)
+                        try await measure(metric, store: store, app: app, date: date, timeZone: timeZone, filter: filter, horizon: horizon)
                     }
                 }
             }
@@ -153,12 +153,12 @@ extension DayReport {
 
     /// The value of `metric` when it is read on its own; `nil` for the measures the day's
     /// metrics answer (counts, per-user figures). A value read from raw events says so when
-    /// the day's are not all kept (`pruning`).
+    /// the day's are not all kept (`horizon`).
     private static func measure(
         _ metric: DashboardLayout.Metric, store: EventStore, app: AppID, date: String, timeZone: String?, filter: SegmentFilter,
-        pruning: RawEventHorizon?
+        horizon: RawEventHorizon?
     ) async throws -> (String, MetricValue, Breakdown?)? {
-        func marked(_ value: MetricValue) -> MetricValue { pruning?.marked(value) ?? value }
+        func marked(_ value: MetricValue) -> MetricValue { horizon?.marked(value) ?? value }
         switch metric.measure {
         case .count, .perUser:
             return nil
@@ -200,7 +200,7 @@ struct RawEventHorizon {
     /// The day's time zone, whose clock names ``keptSince``.
     let zone: TimeZone
 
-    /// The pruning of `date` (in `timeZone`, or the app's) for `app`; `nil` when the app
+    /// The horizon of `date` (in `timeZone`, or the app's) for `app`; `nil` when the app
     /// keeps every raw event of the day.
     init?(app: App, date: String, timeZone: String?) {
         guard let keptSince = app.rawEventsKeptSince, let day = CalendarDay(date) else { return nil }

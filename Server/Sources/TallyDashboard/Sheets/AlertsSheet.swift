@@ -3,9 +3,9 @@ import TallyEvent
 import TallyStore
 
 /// The app's alerts and annotations: the alerts fired lately and how their webhooks were
-/// delivered, the rules (the dashboard
-/// file's, and those stored, which an editor deletes), a form that stores a rule (its secret
-/// shown once, after), and the annotations of the page's range with a form that adds one.
+/// delivered, the rules (the dashboard file's, and those stored, which an editor deletes), a
+/// form that stores a rule (its secret shown once, after), and the annotations of the page's
+/// range with a form that adds one.
 /// Viewers see everything but the forms and the delete buttons; a rule's webhook shows as its
 /// host alone (a Slack webhook's path is a credential).
 @MainActor
@@ -74,7 +74,7 @@ struct AlertsSheet {
 
     /// Where a delivery stands, in words: `delivered`, `retrying after 3 attempts: the
     /// webhook answered 500`, `gave up after 9 attempts: …`.
-    nonisolated static func progress(of delivery: WebhookDelivery) -> String {
+    private static func progress(of delivery: WebhookDelivery) -> String {
         let attempts = "\(delivery.attempts) \(delivery.attempts == 1 ? "attempt" : "attempts")"
         let reason = delivery.lastError.map { ": \($0)" } ?? ""
         switch delivery.state {
