@@ -91,11 +91,10 @@ extension EventStore {
     public func screenViews(
         app: AppID, from: String, to: String, timeZone: String? = nil, filter: SegmentFilter = SegmentFilter()
     ) async throws -> [String: Int] {
-        let days = try Self.days(from: from, to: to)
-        return try await read(app: app, timeZone: timeZone, filter: filter) { calendar in
-            RollupNeeds(screens: try calendar.buckets(of: days))
-        } body: { reader, calendar in
-            try reader.screenCounts(in: calendar.buckets(of: days))
+        try await read(app: app, from: from, to: to, timeZone: timeZone, filter: filter) {
+            RollupNeeds(screens: $0)
+        } body: {
+            try $0.screenCounts(in: $1)
         }
     }
 
@@ -107,11 +106,25 @@ extension EventStore {
     public func versionUsers(
         app: AppID, from: String, to: String, timeZone: String? = nil, filter: SegmentFilter = SegmentFilter()
     ) async throws -> [String: Int] {
+        try await read(app: app, from: from, to: to, timeZone: timeZone, filter: filter) {
+            RollupNeeds(activity: $0)
+        } body: {
+            try $0.versionUsers(in: $1)
+        }
+    }
+
+    /// Runs `body` over the buckets of the days `from` through `to` (validated as
+    /// ``metricsRange(app:from:to:timeZone:filter:)`` documents), in one read of the rollups
+    /// `needs` names for those buckets.
+    private func read<T: Sendable>(
+        app: AppID, from: String, to: String, timeZone: String?, filter: SegmentFilter,
+        needs: @escaping @Sendable (Range<Int64>) -> RollupNeeds, body: @escaping @Sendable (RollupReader, Range<Int64>) throws -> T
+    ) async throws -> T {
         let days = try Self.days(from: from, to: to)
         return try await read(app: app, timeZone: timeZone, filter: filter) { calendar in
-            RollupNeeds(activity: try calendar.buckets(of: days))
+            needs(try calendar.buckets(of: days))
         } body: { reader, calendar in
-            try reader.versionUsers(in: calendar.buckets(of: days))
+            try body(reader, calendar.buckets(of: days))
         }
     }
 
