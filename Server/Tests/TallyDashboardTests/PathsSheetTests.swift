@@ -317,8 +317,9 @@ import Testing
                 #"href="?date=2026-11-20&amp;sheet=paths&amp;kind=screen" data-event="sheet" data-value="paths">"#))
     }
 
-    /// A page of several days ranks the range's screens, events and users by version, and its Paths button
-    /// opens on the range's most shown screen, though its last day has none.
+    /// A page of several days ranks the range's screens, events and users by version, and its
+    /// Paths button opens on the range's most shown screen, though its last day has none; its
+    /// configured metrics name the day they are of.
     @Test func aRangeRanksItsScreensAndStartsItsPathsFromThem() async throws {
         let query = PageQuery(date: CalendarDay("2026-11-21")!, from: CalendarDay("2026-11-19"))
         let page = DashboardPage(app: app, layout: .default, query: query, store: store)
@@ -333,6 +334,10 @@ import Testing
         #expect(html.contains(#"data-metric="version:">6<"#), "the range's six users, each once")
         #expect(html.components(separatedBy: "class=\"detail paths-link\"").count - 1 == 5, "one per screen of the range")
         #expect(DashboardViews.filterBar(for: page).contains(#"data-event="sheet" data-value="paths:Home">Paths</a>"#))
+        // The configured metrics are the last day's, and say so; a page of one day does not.
+        #expect(html.contains("By method, on 21 Nov") && html.contains("max 0 · on 21 Nov"))
+        let day = try await self.page(nil)
+        #expect(!day.html.contains("on 20 Nov") && day.html.contains("By method<"))
     }
 
     // MARK: Hostile input

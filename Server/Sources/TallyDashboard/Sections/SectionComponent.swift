@@ -233,14 +233,17 @@ public final class SectionComponent: Component, ListComponent, ResponderEventHan
         let metrics = report.metrics
         switch section.content {
         case .metrics(let list):
+            // A configured metric is the day's: on a page of several days, its last day, named.
+            let day = report.range == nil ? nil : "on \(TrendChart.shortDate(metrics.date))"
             return list.flatMap { metric -> [Tile] in
                 guard case .breakdown = metric.measure else {
                     let value = report.values[metric.key]
-                    return [Tile(id: metric.key, label: metric.label, value: value?.text ?? "—", detail: value?.detail)]
+                    let detail = [value?.detail, day].compactMap { $0 }.joined(separator: " · ")
+                    return [Tile(id: metric.key, label: metric.label, value: value?.text ?? "—", detail: detail.isEmpty ? nil : detail)]
                 }
                 let breakdown = report.breakdowns[metric.key]
                 let top = breakdown?.top ?? []
-                let heading = Tile(id: metric.key, label: metric.label, value: "", style: .heading)
+                let heading = Tile(id: metric.key, label: day.map { "\(metric.label), \($0)" } ?? metric.label, value: "", style: .heading)
                 guard !top.isEmpty else {
                     let label = breakdown?.rawEventsKeptSince == nil ? "No values on this day" : "No values in the day's kept raw events"
                     return [heading, Tile(id: "\(metric.key):", label: label, value: "", style: .empty)]
