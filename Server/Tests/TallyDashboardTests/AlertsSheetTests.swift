@@ -88,7 +88,7 @@ import Testing
         try await attempt("Few bills", .pending, error: "the webhook answered 500")
         #expect(
             try await sheet().contains(
-                "<strong>Few bills</strong> · \(CalendarDay(now, in: .gmt).readable) \(now.clock(in: .gmt)) · retrying after 1 attempt: the webhook answered 500"
+                "<strong>Few bills</strong> · \(TimelineView.moment(now, in: .gmt)) · retrying after 1 attempt: the webhook answered 500"
             ))
         try await attempt("Few bills", .gaveUp, error: "the webhook answered 503")
         try await attempt("Many ads", .pending, error: "timed out")

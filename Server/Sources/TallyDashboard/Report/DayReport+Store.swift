@@ -114,14 +114,12 @@ extension DayReport {
         filter: SegmentFilter = SegmentFilter()
     ) async throws -> DayReport {
         async let dayMetrics = store.metrics(app: app, date: date, timeZone: timeZone, filter: filter)
-        let horizon = try await store.app(id: app.production).flatMap { RawEventHorizon(app: $0, date: date, timeZone: timeZone) }
+        async let stored = store.app(id: app.production)
         // The raw-event measures are independent reads: the store's pool runs them side by side.
         let measured = try await withThrowingTaskGroup(of: (String, MetricValue, Breakdown?)?.self) { group in
             for case .metrics(let list) in layout.sections.map(\.content) {
                 for metric in list {
-                    group.addTask {
-                        try await measure(metric, store: store, app: app, date: date, timeZone: timeZone, filter: filter, horizon: horizon)
-                    }
+                    group.addTask { try await measure(metric, store: store, app: app, date: date, timeZone: timeZone, filter: filter) }
                 }
             }
             var measured: [(String, MetricValue, Breakdown?)] = []
@@ -129,6 +127,7 @@ extension DayReport {
             return measured
         }
         let metrics = try await dayMetrics
+        let horizon = try await stored.flatMap { RawEventHorizon(app: $0, date: date, timeZone: timeZone) }
         var values: [String: MetricValue] = [:]
         var breakdowns: [String: Breakdown] = [:]
         for (key, value, breakdown) in measured {
@@ -143,7 +142,10 @@ extension DayReport {
                 case .perUser(let event):
                     let (average, maximum) = metrics.perUser[event].map { ($0.average, $0.maximum) } ?? (0, 0)
                     values[metric.key] = MetricValue(String(format: "%.1f", average), detail: "max \(maximum)")
-                default:
+                case .average, .emptyShare, .breakdown:
+                    // Read from raw events: say so when the day's are not all kept.
+                    if let horizon, let value = values[metric.key] { values[metric.key] = horizon.marked(value) }
+                case .distinctUsers:
                     break
                 }
             }
@@ -152,13 +154,10 @@ extension DayReport {
     }
 
     /// The value of `metric` when it is read on its own; `nil` for the measures the day's
-    /// metrics answer (counts, per-user figures). A value read from raw events says so when
-    /// the day's are not all kept (`horizon`).
+    /// metrics answer (counts, per-user figures).
     private static func measure(
-        _ metric: DashboardLayout.Metric, store: EventStore, app: AppID, date: String, timeZone: String?, filter: SegmentFilter,
-        horizon: RawEventHorizon?
+        _ metric: DashboardLayout.Metric, store: EventStore, app: AppID, date: String, timeZone: String?, filter: SegmentFilter
     ) async throws -> (String, MetricValue, Breakdown?)? {
-        func marked(_ value: MetricValue) -> MetricValue { horizon?.marked(value) ?? value }
         switch metric.measure {
         case .count, .perUser:
             return nil
@@ -174,18 +173,20 @@ extension DayReport {
                         String(format: "%.1f", average) + (unit.map { " \($0)" } ?? ""),
                         detail: summary.maximum.map { "max " + String(format: "%g", $0) })
                 } ?? MetricValue("—", detail: "no values")
-            return (metric.key, marked(value), nil)
+            return (metric.key, value, nil)
         case .emptyShare(let event, let property):
             let share = try await store.emptyPropertyShare(
                 app: app, event: event, property: property, date: date, timeZone: timeZone, filter: filter)
-            let value = MetricValue(share.share.map { String(format: "%.0f%%", $0 * 100) } ?? "—", detail: "\(share.empty) of \(share.events)")
-            return (metric.key, marked(value), nil)
+            return (
+                metric.key, MetricValue(share.share.map { String(format: "%.0f%%", $0 * 100) } ?? "—", detail: "\(share.empty) of \(share.events)"),
+                nil
+            )
         case .breakdown(let event, let property):
             let breakdown = try await store.breakdown(
                 app: app, event: event, property: property, date: date, timeZone: timeZone, limit: MetricSheet.breakdownLength, filter: filter)
             let value = MetricValue(
                 breakdown.top.first?.value ?? "—", detail: breakdown.top.prefix(3).map { "\($0.value): \($0.events)" }.joined(separator: ", "))
-            return (metric.key, marked(value), breakdown)
+            return (metric.key, value, breakdown)
         }
     }
 }

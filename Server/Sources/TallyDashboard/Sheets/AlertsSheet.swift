@@ -45,7 +45,7 @@ struct AlertsSheet {
         values["deliveries"] = data.deliveries.map { delivery in
             [
                 "rule": delivery.rule, "state": Self.stateName(delivery.state),
-                "time": "\(CalendarDay(delivery.createdAt, in: page.timeZone).readable) \(delivery.createdAt.clock(in: page.timeZone))",
+                "time": TimelineView.moment(delivery.createdAt, in: page.timeZone),
                 "text": Self.progress(of: delivery),
             ]
         }

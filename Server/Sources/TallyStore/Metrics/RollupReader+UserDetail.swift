@@ -55,7 +55,7 @@ extension RollupReader {
                     average: Double(total.events) / Double(total.users), maximum: Int(total.maximum))
             }
         }
-        return (perUser, try versionUsers.texts(self))
+        return (perUser, try texts(of: versionUsers.users))
     }
 
     /// The users active in `buckets` by the app version of their last event, counted as
@@ -64,14 +64,15 @@ extension RollupReader {
         if segment != nil { return try segmentUserDetail(in: buckets).versions }
         var versionUsers = VersionUsers()
         try rows.forEachActivity(in: buckets, latestFirst: true) { _, _, versions in try versionUsers.add(versions) }
-        return try versionUsers.texts(self)
+        return try texts(of: versionUsers.users)
     }
 }
 
 /// Users by app version, from `bucket_activity` rows read latest first: each user counts for
 /// the version of the first entry met, their last event.
 private struct VersionUsers {
-    private var users: [Int64: Int] = [:]
+    /// The users counted so far, by the version's `label` id.
+    private(set) var users: [Int64: Int] = [:]
     private var assigned = DenseFlags()
 
     /// Counts the users of a row's `versions` blob not met in a later row.
@@ -83,13 +84,6 @@ private struct VersionUsers {
             }
             if newUsers > 0 { users[version, default: 0] += newUsers }
         }
-    }
-
-    /// The counts by the versions' texts.
-    func texts(_ reader: RollupReader) throws -> [String: Int] {
-        var texts: [String: Int] = [:]
-        for (version, count) in users { texts[try reader.label(version), default: 0] += count }
-        return texts
     }
 }
 
