@@ -23,7 +23,19 @@ KEY_FIELDS = {
 
 @schemathesis.hook
 def map_body(context, body):
+    """The key in every body shape: an object's own field, and each event of an array (PostHog's
+    `/batch/` takes a bare array of events, each carrying the key); an array with no object in
+    it gets one event, so that no generated shape is refused for its key alone."""
     field = KEY_FIELDS.get(context.operation.path)
-    if field and isinstance(body, dict):
+    if field is None:
+        return body
+    if isinstance(body, dict):
         body[field] = INGEST_KEY
+    elif isinstance(body, list):
+        events = [item for item in body if isinstance(item, dict)]
+        if not events:
+            body.append({"event": "schemathesis", "distinct_id": "schemathesis"})
+            events = body[-1:]
+        for event in events:
+            event[field] = INGEST_KEY
     return body

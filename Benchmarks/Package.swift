@@ -238,6 +238,18 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
+            name: "ReadsBesideIngest",
+            dependencies: [
+                "PipelineWorkload", "ServedApplication",
+                .product(name: "TallyDashboard", package: "TallyServer"),
+                .product(name: "TallyHTTP", package: "TallyServer"),
+                .product(name: "TallyStore", package: "TallyServer"),
+                .product(name: "TallyEvent", package: "Tally"),
+            ],
+            path: "Tools/ReadsBesideIngest",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
             name: "ExportVersusSQLite",
             dependencies: [
                 "PipelineWorkload",

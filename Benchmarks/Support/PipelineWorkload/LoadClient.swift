@@ -8,7 +8,7 @@ import Foundation
 /// calls, two system calls per request. It stands in for the many devices of a real
 /// collector at a small fraction of URLSession's cost (about 350 µs of CPU per request on
 /// Linux), so the benchmark measures the server rather than its client.
-enum LoadClient {
+package enum LoadClient {
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
@@ -39,6 +39,38 @@ enum LoadClient {
                 }
             }
             try await group.waitForAll()
+        }
+    }
+
+    /// Sends requests on one keep-alive connection to `127.0.0.1:port`, each `timed` until
+    /// `done`, and returns each one's status and time in milliseconds.
+    ///
+    /// - Parameter next: The request to send next: method, path, headers and body, or `nil` to stop.
+    package static func timed(
+        port: Int, pause: Duration = .zero, _ next: @escaping @Sendable () -> (method: String, path: String, headers: [String: String], body: Data)?
+    ) async throws -> [(status: Int, milliseconds: Double)] {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(
+                    with: Result {
+                        let socket = try connect(port: port)
+                        defer { close(socket) }
+                        var timings: [(status: Int, milliseconds: Double)] = []
+                        let clock = ContinuousClock()
+                        while let request = next() {
+                            let head =
+                                "\(request.method) \(request.path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                                + request.headers.map { "\($0.key): \($0.value)\r\n" }.joined()
+                                + "Content-Length: \(request.body.count)\r\n\r\n"
+                            let start = clock.now
+                            try send(Data(head.utf8) + request.body, on: socket)
+                            let status = try readResponse(from: socket)
+                            timings.append((status, start.duration(to: clock.now).seconds * 1_000))
+                            if pause > .zero { Thread.sleep(forTimeInterval: pause.seconds) }
+                        }
+                        return timings
+                    })
+            }.start()
         }
     }
 

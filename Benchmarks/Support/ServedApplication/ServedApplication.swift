@@ -27,7 +27,8 @@ public struct ServedApplication: Sendable {
         let bus = EventBus()
         let collector = try TallyServer(store: store, settings: settings)
         let dashboard = DashboardServer(
-            store: store, bus: bus, access: access, trustedProxies: settings.trustedProxies, socketLimits: socketLimits)
+            store: store, bus: bus, access: access, trustedProxies: settings.trustedProxies, socketLimits: socketLimits,
+            reads: collector.reads)
         let router = Router(context: DashboardRequestContext.self)
         router.add(middleware: SecurityHeadersMiddleware())
         collector.addRoutes(to: router)

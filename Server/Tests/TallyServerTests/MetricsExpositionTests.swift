@@ -55,7 +55,7 @@ struct MetricsExpositionTests {
         #expect(try await server.exitStatus(within: .seconds(30)) == 0)
     }
 
-    @Test func onlyClientsOnThisHostOrTheTokenMayRead() {
+    @Test func onlyClientsOnThisHostOrWithTheTokenMayRead() {
         let token = "metrics-token-0123456789"
         #expect(MetricsExposition.allows(isLocal: true, authorization: nil, token: nil))
         #expect(!MetricsExposition.allows(isLocal: false, authorization: nil, token: nil))
@@ -63,6 +63,10 @@ struct MetricsExpositionTests {
         #expect(MetricsExposition.allows(isLocal: false, authorization: "Bearer \(token)", token: token))
         #expect(!MetricsExposition.allows(isLocal: false, authorization: "Bearer \(token)x", token: token))
         #expect(!MetricsExposition.allows(isLocal: false, authorization: token, token: token))
+        // With a token, a client on this host presents it too: a relay on the host that adds
+        // no forwarding header makes every client look local.
+        #expect(!MetricsExposition.allows(isLocal: true, authorization: nil, token: token))
+        #expect(MetricsExposition.allows(isLocal: true, authorization: "Bearer \(token)", token: token))
         var configuration = ServerSettings()
         configuration.metricsToken = "short"
         #expect(throws: ConfigurationError.self) { try configuration.validate() }

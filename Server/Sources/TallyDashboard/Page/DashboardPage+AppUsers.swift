@@ -21,7 +21,9 @@ extension DashboardPage {
             report = .unknownUser  // no id is that long: the store is not asked
         } else {
             do {
-                let page = try await store.timeline(app: shownApp, user: id, limit: LoadedTimeline.pageSize, filter: query.filter)
+                let page = try await reads.run { [shownApp] in
+                    try await store.timeline(app: shownApp, user: id, limit: LoadedTimeline.pageSize, filter: query.filter)
+                }
                 report = page.map { .read(LoadedTimeline($0)) } ?? .unknownUser
             } catch let error as TallyStoreError {
                 report = .failed(error.description)
@@ -47,7 +49,9 @@ extension DashboardPage {
         let page: UserTimeline?
         var failure: String?
         do {
-            page = try await store.timeline(app: shownApp, user: id, before: cursor, limit: timeline.nextReadSize, filter: query.filter)
+            page = try await reads.run { [shownApp, size = timeline.nextReadSize] in
+                try await store.timeline(app: shownApp, user: id, before: cursor, limit: size, filter: query.filter)
+            }
         } catch {
             page = nil
             failure = "The older events could not be read: \((error as? TallyStoreError)?.description ?? "\(error)")"
@@ -79,7 +83,8 @@ extension DashboardPage {
             report = .found([])  // no id is that long: the store is not asked
         } else {
             do {
-                report = .found(try await store.users(app: shownApp, prefix: prefix, limit: UserSearchReport.resultLimit))
+                report = .found(
+                    try await reads.run { [shownApp] in try await store.users(app: shownApp, prefix: prefix, limit: UserSearchReport.resultLimit) })
             } catch let error as TallyStoreError {
                 report = .failed(error.description)
             } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import TallyEvent
+import TallyHTTP
 public import TallyStore
 
 extension DashboardPage {
@@ -59,6 +60,52 @@ extension DashboardPage {
         }
     }
 
+    /// Counts the open funnel or paths sheet again for new events: at once if the last
+    /// recount for new events was ``PageReads/liveSheetInterval`` ago or more, else once
+    /// that interval is over, however many reports arrive meanwhile.
+    func recountSheetLive() {
+        let due = liveSheetRead.last.map { $0 + reads.liveSheetInterval } ?? .now
+        guard due > .now else {
+            liveSheetRead.last = .now
+            return reloadSheetData(force: true)
+        }
+        guard !liveSheetRead.isScheduled else { return }
+        liveSheetRead.isScheduled = true
+        Task { [weak self] in
+            try? await Task.sleep(until: due)
+            guard let self else { return }
+            liveSheetRead = (.now, false)
+            reloadSheetData(force: true)
+        }
+    }
+
+    /// Reads what the open sheet shows beside the report, as ``readSheetData(force:)``
+    /// does, one read at a time: asked while one runs, it waits for the next, which reads
+    /// once for every request made meanwhile (forced if one of them was). Returns whether
+    /// that read kept what it read.
+    @discardableResult
+    func loadSheetData(force: Bool = false) async -> Bool {
+        await withCheckedContinuation { continuation in
+            if var demand = sheetDemand {
+                demand.force = demand.force || force
+                demand.waiters.append(continuation)
+                sheetDemand = demand
+            } else {
+                sheetDemand = (force, [continuation])
+            }
+            guard !isReadingSheet else { return }
+            isReadingSheet = true
+            Task {
+                while let demand = sheetDemand {
+                    sheetDemand = nil
+                    let kept = await readSheetData(force: demand.force)
+                    for waiter in demand.waiters { waiter.resume(returning: kept) }
+                }
+                isReadingSheet = false
+            }
+        }
+    }
+
     /// Reads what the open sheet shows beside the report: the ad-hoc funnel's counts for the
     /// page's query (again when `force`), the filter sheet's suggested values (once per
     /// page), the user sheet's first page of events, the user search's answer or the paths
@@ -66,8 +113,7 @@ extension DashboardPage {
     /// rules, firings and annotations (again when `force`; see ``readTimeline(of:for:force:from:)``,
     /// ``searchUsers(_:for:force:from:)`` and ``readPaths(_:for:force:from:)``). Returns
     /// whether it read anything.
-    @discardableResult
-    func loadSheetData(force: Bool = false) async -> Bool {
+    private func readSheetData(force: Bool) async -> Bool {
         guard let store else { return false }
         let query = viewModel.query.value
         switch query.sheet {
@@ -76,11 +122,17 @@ extension DashboardPage {
             let report: FunnelReport
             do {
                 report = .counted(
-                    try await store.funnel(
-                        app: shownApp, steps: funnel.steps, from: query.from.description, to: query.date.description,
-                        window: funnel.window.seconds, timeZone: query.timeZone, filter: query.filter, breakdown: funnel.breakdown))
+                    try await reads.sheets.funnels.read(SheetReads.Key(app: shownApp, query: query)) { [reads, shownApp] in
+                        try await reads.run {
+                            try await store.funnel(
+                                app: shownApp, steps: funnel.steps, from: query.from.description, to: query.date.description,
+                                window: funnel.window.seconds, timeZone: query.timeZone, filter: query.filter, breakdown: funnel.breakdown)
+                        }
+                    })
             } catch let error as TallyStoreError {
                 report = .failed(error.description)
+            } catch let busy as ReadAdmission.Overloaded {
+                report = .failed("The funnel could not be counted: \(busy).")
             } catch {
                 report = .failed("The funnel could not be read: \(error)")
             }

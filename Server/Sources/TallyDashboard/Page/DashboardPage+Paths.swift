@@ -1,3 +1,4 @@
+import TallyHTTP
 import TallyStore
 
 extension DashboardPage {
@@ -10,12 +11,18 @@ extension DashboardPage {
         let report: PathsReport
         do {
             report = .counted(
-                try await store.paths(
-                    app: shownApp, start: paths.start, kind: paths.kind, direction: paths.direction,
-                    depth: paths.depth, from: query.from.description, to: query.date.description, timeZone: query.timeZone,
-                    filter: query.filter))
+                try await reads.sheets.paths.read(SheetReads.Key(app: shownApp, query: query)) { [reads, shownApp] in
+                    try await reads.run {
+                        try await store.paths(
+                            app: shownApp, start: paths.start, kind: paths.kind, direction: paths.direction,
+                            depth: paths.depth, from: query.from.description, to: query.date.description, timeZone: query.timeZone,
+                            filter: query.filter)
+                    }
+                })
         } catch let error as TallyStoreError {
             report = .failed(error.description)
+        } catch let busy as ReadAdmission.Overloaded {
+            report = .failed("The paths could not be counted: \(busy).")
         } catch {
             report = .failed("The paths could not be counted: \(error)")
         }

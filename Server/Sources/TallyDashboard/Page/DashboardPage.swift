@@ -38,6 +38,16 @@ public final class DashboardPage: ComponentContext {
     public var allowsPrivateWebhooks = false
     /// Where reports are read; `nil` for a page that only renders what it is shown.
     let store: EventStore?
+    /// How the page's costly reads wait their turn and share with other pages; the server
+    /// sets them.
+    public var reads = PageReads()
+    /// Sheet reads asked for while one runs, merged into the one read that runs next (see
+    /// ``loadSheetData(force:)``).
+    var sheetDemand: (force: Bool, waiters: [CheckedContinuation<Bool, Never>])?
+    /// Whether a sheet read runs.
+    var isReadingSheet = false
+    /// When new events last recounted the open sheet, and whether a recount is due later.
+    var liveSheetRead: (last: ContinuousClock.Instant?, isScheduled: Bool) = (nil, false)
     /// Opens sheets by URL (see ``SheetTarget``).
     let mediator: Mediator
     /// Keeps the copies of each headline number in step, across tabs and sheets.
@@ -243,7 +253,9 @@ public final class DashboardPage: ComponentContext {
         defer { viewModel.isRefreshing.value = false }
         let query = viewModel.query.value
         do {
-            let report = try await DayReport.load(from: store, app: app.id, layout: viewModel.layout, query: query)
+            let report = try await reads.run { [app, layout = viewModel.layout] in
+                try await DayReport.load(from: store, app: app.id, layout: layout, query: query)
+            }
             await loadSheetData()
             // A newer query (the user chose another range meanwhile) has its own refresh.
             guard viewModel.query.value.with({ $0.sheet = nil }) == query.with({ $0.sheet = nil }) else { return }
@@ -325,7 +337,7 @@ public final class DashboardPage: ComponentContext {
             page.apply(arrived.report)
             // The ad-hoc funnel and the paths count the same events: they move with them.
             switch page.viewModel.query.value.sheet {
-            case .funnel?, .paths?: page.reloadSheetData(force: true)
+            case .funnel?, .paths?: page.recountSheetLive()
             default: break
             }
         }

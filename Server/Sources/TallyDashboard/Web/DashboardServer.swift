@@ -50,6 +50,14 @@ public struct DashboardServer: Sendable {
     let sockets: RateLimiter<DashboardUserID>
     /// Whether the server sends alert webhooks to non-public addresses (``DashboardPage/allowsPrivateWebhooks``).
     let allowsPrivateWebhooks: Bool
+    /// Where the pages' costly reads and the live updates wait their turn: shared with the
+    /// collector's API when both are served.
+    public let reads: ReadAdmission
+    /// The funnel and paths counts in flight, shared by every page.
+    public let sheetReads = SheetReads()
+    /// The shortest time between two counts of a page's open funnel or paths sheet while
+    /// new events arrive (``PageReads/liveSheetInterval``).
+    public let liveSheetInterval: Duration
 
     /// Creates the dashboard over `store`, hearing new events on `bus`, showing `layout`, with
     /// the users of `access` (by default over `store`). Sign-ins through `trustedProxies` are
@@ -57,12 +65,16 @@ public struct DashboardServer: Sendable {
     /// served over HTTPS, its cookies are `Secure` and `__Host-` prefixed; each user's live
     /// sockets are held to `socketLimits`. The filter bar lists the app's saved segments, from
     /// `store`. Unless `allowsPrivateWebhooks`, an alert rule made in the dashboard is refused
-    /// when its webhook names a loopback or other non-public address.
+    /// when its webhook names a loopback or other non-public address. Reports, sheets and
+    /// live updates wait their turn in `reads` (by default one of the dashboard's own); an
+    /// open funnel or paths sheet is counted again for new events at most once per
+    /// `liveSheetInterval`.
     @MainActor
     public init(
         store: EventStore, bus: EventBus, layout: DashboardLayout = .default, access: DashboardAccess? = nil,
         trustedProxies: TrustedProxies = .init(), secureCookies: Bool = false, socketLimits: SocketLimits = .init(),
-        allowsPrivateWebhooks: Bool = false, tick: Duration = .milliseconds(100)
+        allowsPrivateWebhooks: Bool = false, tick: Duration = .milliseconds(100), reads: ReadAdmission = ReadAdmission(),
+        liveSheetInterval: Duration = .seconds(2)
     ) {
         self.store = store
         self.layout = layout
@@ -72,8 +84,12 @@ public struct DashboardServer: Sendable {
         messages = RateLimiter(limit: socketLimits.messages)
         sockets = RateLimiter(limit: socketLimits.opened)
         self.allowsPrivateWebhooks = allowsPrivateWebhooks
+        self.reads = reads
+        self.liveSheetInterval = liveSheetInterval
         live = LiveUpdates(bus: bus, tick: tick) { app, query in
-            try await DayReport.load(from: store, app: app, layout: layout, query: query)
+            try await reads.run(ReadAdmission.Reader(app: app.production.rawValue, holder: .liveUpdates)) {
+                try await DayReport.load(from: store, app: app, layout: layout, query: query)
+            }
         }
     }
 

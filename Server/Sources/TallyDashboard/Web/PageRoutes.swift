@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import TallyEvent
+import TallyHTTP
 import TallyStore
 
 /// `GET /`, `GET /apps/{id}` and `GET /apps/{id}/metrics/{key}.csv`.
@@ -37,7 +38,10 @@ struct PageRoutes: Sendable {
             }
             guard let file = context.parameters.get("file"), file.hasSuffix(".csv") else { throw HTTPError(.notFound) }
             let key = String(file.dropLast(4))
-            let report = try await DayReport.load(from: server.store, app: app.id, layout: server.layout, query: query)
+            let reader = ReadAdmission.Reader(app: app.id.rawValue, holder: .user(session.user.id.rawValue))
+            let report = try await server.reads.run(reader) { [store = server.store, layout = server.layout] in
+                try await DayReport.load(from: store, app: app.id, layout: layout, query: query)
+            }
             guard let series = MetricSeries(key: key, layout: server.layout, report: report, query: query) else {
                 throw HTTPError(.notFound, message: "No daily series for the metric \(key.prefix(64)).")
             }
@@ -87,10 +91,11 @@ extension DashboardServer {
         // A read that fails leaves the list empty: the page works without it.
         let segments = (try? await store.savedSegments(app: app.id)) ?? []
         let apps = (try? await store.apps(visibleTo: user)) ?? []
-        return await MainActor.run { [store, layout, channel, allowsPrivateWebhooks] in
+        return await MainActor.run { [store, layout, channel, allowsPrivateWebhooks, reads, sheetReads, liveSheetInterval] in
             let page = DashboardPage(
                 app: app, layout: layout, query: query, order: saved, store: store, channel: channel, savedSegments: segments,
                 filterNotice: filterNotice, role: role)
+            page.reads = PageReads(admission: reads, user: user, app: app.id, sheets: sheetReads, liveSheetInterval: liveSheetInterval)
             page.apps = apps
             page.allowsPrivateWebhooks = allowsPrivateWebhooks
             // Saves run one after another, so the last order chosen is the one kept.

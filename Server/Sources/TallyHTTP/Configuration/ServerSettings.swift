@@ -75,6 +75,10 @@ public struct ServerSettings: Sendable {
     /// addresses; off by default, so that an app's editor cannot make the server POST to the
     /// services beside it.
     public var allowsPrivateWebhooks = false
+    /// The bounds of costly reads (funnels, paths, retention, breakdowns, timelines, dashboard
+    /// reports): how many run at once, per reader and in all, and how long one may take
+    /// before it is answered 503 (see ``ReadAdmission``).
+    public var reads = ReadAdmission.Limits()
     /// The server's clock; tests inject their own.
     public var now: @Sendable () -> Date = { Date() }
 
@@ -84,7 +88,8 @@ public struct ServerSettings: Sendable {
     /// Checks every limit: the port is 0 to 65,535, the batch, body, header and connection
     /// limits and both numbers of each rate limit are positive, and the allowed clock skew and
     /// the timeouts are finite numbers of seconds (the skew zero or more, the timeouts above
-    /// zero and at most a day).
+    /// zero and at most a day), and the read bounds are positive (the reads' deadline at most
+    /// an hour).
     ///
     /// - Throws: ``ConfigurationError`` naming the first setting out of range.
     public func validate() throws(ConfigurationError) {
@@ -106,6 +111,15 @@ public struct ServerSettings: Sendable {
         }
         if let metricsToken, metricsToken.count < 16 || metricsToken.utf8.count > 256 {
             throw ConfigurationError(setting: "metricsToken", value: "\(metricsToken.count) characters", expected: "16 to 256 bytes")
+        }
+        for (setting, value) in [("reads.running", reads.running), ("reads.runningPerReader", reads.runningPerReader)] where value <= 0 {
+            throw ConfigurationError(setting: setting, value: "\(value)", expected: "a positive number")
+        }
+        guard reads.waitingPerReader >= 0 else {
+            throw ConfigurationError(setting: "reads.waitingPerReader", value: "\(reads.waitingPerReader)", expected: "0 or more")
+        }
+        guard reads.deadline > .zero, reads.deadline <= .seconds(3_600) else {
+            throw ConfigurationError(setting: "reads.deadline", value: "\(reads.deadline)", expected: "more than 0 and at most 3600 seconds")
         }
         try rateLimit?.validate(as: "rateLimit")
         try addressRateLimit?.validate(as: "addressRateLimit")

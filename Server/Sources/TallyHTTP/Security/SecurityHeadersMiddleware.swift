@@ -10,7 +10,9 @@ public import Hummingbird
 ///   nonce they carry;
 /// - `X-Frame-Options: DENY`, for browsers without `frame-ancestors`;
 /// - `X-Content-Type-Options: nosniff`;
-/// - `Referrer-Policy: no-referrer`.
+/// - `Referrer-Policy: no-referrer`;
+/// - `Cache-Control: no-store`: answers hold an app's numbers, a user's events or an
+///   export, which no browser or proxy cache may keep (the dashboard's assets set their own).
 ///
 /// A header a route sets itself is kept. An error that is not an `HTTPResponseError` passes
 /// through, for the server to log and answer with a bare 500.
@@ -25,6 +27,7 @@ public struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddlewa
         HTTPField.Name("X-Frame-Options")!: "DENY",
         .xContentTypeOptions: "nosniff",
         HTTPField.Name("Referrer-Policy")!: "no-referrer",
+        .cacheControl: "no-store",
     ]
 
     /// Creates the middleware.

@@ -1,4 +1,5 @@
 import Hummingbird
+import TallyHTTP
 import TallyStore
 
 extension AppDirectory {
@@ -16,5 +17,13 @@ extension AppDirectory {
         if let app = try await app(writeToken: token) { return app }
         if !writing, let app = try await app(readToken: token) { return app }
         throw APIError.unauthorized(writing ? "unknown write token (the read token cannot write)" : "unknown read token")
+    }
+}
+
+extension ReadAdmission.Reader {
+    /// A read of `app` (its events from debug builds too) through its read or write token:
+    /// both tokens of an app share one budget.
+    static func tokens(of app: App) -> Self {
+        Self(app: app.id.production.rawValue, holder: .token(app: app.id.production.rawValue))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import TallyEvent
+import TallyHTTP
 import TallyStore
 
 /// `GET /v1/users?prefix=…[&limit=…]` and `GET /v1/users/{user_id}/events[?before=…][&limit=…][&filters=…]`:
@@ -9,9 +10,12 @@ import TallyStore
 ///
 /// `{user_id}` is percent-encoded UTF-8. A user the app does not have is a 404, as is a user
 /// of another app: a token reaches its own app's users only.
+///
+/// Both wait their turn in ``ReadAdmission`` as reads of the token's app.
 struct AppUserController {
     let store: EventStore
     let apps: AppDirectory
+    let reads: ReadAdmission
 
     /// The users a search answers without `limit`.
     static let defaultSearchLimit = 20
@@ -25,7 +29,8 @@ struct AppUserController {
             let app = try await apps.app(tokenOf: request)
             let query = QueryParameters(request.uri.query)
             let limit = try Self.limit(query, default: Self.defaultSearchLimit, maximum: EventStore.maximumUserSearchResults)
-            let users = try await store.users(app: app.id, prefix: try query.get("prefix") ?? "", limit: limit)
+            let prefix = try query.get("prefix") ?? ""
+            let users = try await reads.run(.tokens(of: app)) { try await store.users(app: app.id, prefix: prefix, limit: limit) }
             return try .json(["users": users.map(AppUserBody.init)], encoder: Response.timeEncoder)
         }
     }
@@ -48,7 +53,10 @@ struct AppUserController {
                 before = cursor
             }
             let filter = try MetricsController.filter(in: query)
-            guard let timeline = try await store.timeline(app: app.id, user: user, before: before, limit: limit, filter: filter) else {
+            let read = try await reads.run(.tokens(of: app)) { [before] in
+                try await store.timeline(app: app.id, user: user, before: before, limit: limit, filter: filter)
+            }
+            guard let timeline = read else {
                 throw APIError(status: .notFound, message: "the app has no user \"\(user.prefix(Event.maximumFieldLength))\"")
             }
             return try .json(UserTimelineBody(timeline), encoder: Response.timeEncoder)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import TallyHTTP
 import TallyStore
 
 /// A request the server refuses, with the status and message the client receives as
@@ -45,10 +46,14 @@ struct APIError: HTTPResponseError, Equatable {
 }
 
 extension APIError {
-    /// The answer to a store error: a 400 for input the store refused, 503 otherwise.
+    /// The answer to a store error: a 400 for input the store refused, a 503 with
+    /// `Retry-After` for a read the server is too busy for (``ReadAdmission/Overloaded``),
+    /// 503 otherwise.
     init(storeError error: any Error) {
         switch error {
         case let input as TallyStoreError: self = .badRequest(input.description)
+        case let busy as ReadAdmission.Overloaded:
+            self = APIError(status: .serviceUnavailable, message: busy.description, retryAfter: busy.retryAfter)
         default: self = .storageUnavailable
         }
     }

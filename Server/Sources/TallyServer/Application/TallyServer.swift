@@ -46,14 +46,19 @@ public struct TallyServer: Sendable {
     public let store: EventStore
     /// Limits, address and clock.
     public let settings: ServerSettings
+    /// Where the metrics and timeline routes wait their turn: shared with the dashboard when
+    /// both are served.
+    public let reads: ReadAdmission
 
-    /// Creates a server over `store`.
+    /// Creates a server over `store`, whose costly reads pass through `reads` (by default
+    /// one of its own, with ``ServerSettings/reads``).
     ///
     /// - Throws: ``ConfigurationError`` if a setting of `settings` is out of range.
-    public init(store: EventStore, settings: ServerSettings = .init()) throws(ConfigurationError) {
+    public init(store: EventStore, settings: ServerSettings = .init(), reads: ReadAdmission? = nil) throws(ConfigurationError) {
         try settings.validate()
         self.store = store
         self.settings = settings
+        self.reads = reads ?? ReadAdmission(limits: settings.reads)
     }
 
     /// The router with every route of the API. Each request is logged at `info` with its request id
@@ -76,7 +81,7 @@ public struct TallyServer: Sendable {
             addressLimiter: settings.addressRateLimit.map { RateLimiter(limit: $0) },
             wrongKeys: RateLimiter(limit: settings.wrongKeyLimit), configuration: settings
         )
-        let metrics = MetricsController(store: store, apps: apps)
+        let metrics = MetricsController(store: store, apps: apps, reads: reads)
         router.post("/v1/events") { request, context in
             try await IngestMetrics.counting(api: "tally") { try await ingest.ingest(request, context: context) }
         }
@@ -98,7 +103,7 @@ public struct TallyServer: Sendable {
         router.get("/v1/retention") { request, _ in try await metrics.retention(request) }
         router.get("/v1/funnels") { request, _ in try await metrics.funnel(request) }
         router.get("/v1/paths") { request, _ in try await metrics.paths(request) }
-        let users = AppUserController(store: store, apps: apps)
+        let users = AppUserController(store: store, apps: apps, reads: reads)
         router.get("/v1/users") { request, _ in try await users.search(request) }
         router.get("/v1/users/:user_id/events") { request, context in try await users.timeline(request, context: context) }
         let segments = SavedSegmentController(store: store, apps: apps)

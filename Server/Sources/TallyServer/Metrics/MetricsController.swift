@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import TallyEvent
+import TallyHTTP
 import TallyStore
 
 /// `GET /v1/metrics`, `GET /v1/metrics/range`, `GET /v1/metrics/breakdown`, `GET /v1/revenue`,
@@ -11,9 +12,13 @@ import TallyStore
 /// Plausible's Stats API v1 (`app_version==3.3.0|3.2.0;platform!=Android;plan==pro`): the
 /// metrics of that segment alone. A filter that does not parse, or names a property that is
 /// neither built in nor one of the app's segment properties, is a 400 saying so.
+///
+/// Each read waits its turn in ``ReadAdmission`` as a read of the token's app: past its
+/// deadline it is a 503 with `Retry-After`.
 struct MetricsController {
     let store: EventStore
     let apps: AppDirectory
+    let reads: ReadAdmission
 
     /// The window of a funnel whose request names none: a day, in seconds.
     static let defaultFunnelWindow = 86_400
@@ -165,9 +170,10 @@ struct MetricsController {
 
     /// Answers `request` with what `body` returns for the app of its read token (its events
     /// from debug builds with `debug=true`), its query, and the time zone it names (`tz`, or
-    /// the app's); a store error becomes a 4xx or 503.
-    private func answer(
-        _ request: Request, _ body: (App, QueryParameters, String) async throws -> some Encodable
+    /// the app's), run as a read of the token (``ReadAdmission``); a store error becomes a 4xx
+    /// or 503.
+    private func answer<Answer: Encodable & Sendable>(
+        _ request: Request, _ body: @escaping @Sendable (App, QueryParameters, String) async throws -> Answer
     ) async throws -> Response {
         do {
             var app = try await apps.app(tokenOf: request)
@@ -178,7 +184,9 @@ struct MetricsController {
             case let other?: throw APIError.badRequest("debug must be true or false, not \(other.prefix(40))")
             }
             // Times (a breakdown's `raw_events_kept_since`) as ISO 8601, as the other routes write them.
-            return try .json(try await body(app, query, try query.get("tz") ?? app.timeZone), encoder: Response.timeEncoder)
+            let timeZone = try query.get("tz") ?? app.timeZone
+            let read = app
+            return try .json(try await reads.run(.tokens(of: read)) { try await body(read, query, timeZone) }, encoder: Response.timeEncoder)
         } catch let error as APIError {
             throw error
         } catch {

@@ -7,7 +7,9 @@ import Prometheus
 import TallyHTTP
 
 /// `GET /metrics`: the registry's metrics in Prometheus' text format, for clients on this host,
-/// or others with the configured bearer token (``ServerSettings/metricsToken``).
+/// or, once a bearer token is configured (``ServerSettings/metricsToken``), for the clients
+/// that present it, those on this host included: behind a relay on the host that adds no
+/// forwarding header every client looks local.
 ///
 /// The registry is filled through swift-metrics' `MetricsSystem` bootstrapped with a
 /// `PrometheusMetricsFactory` over it, as `tally serve` does: the ingest routes' counters
@@ -28,13 +30,13 @@ struct MetricsExposition {
             body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
     }
 
-    /// Whether a client sending `authorization` may read the metrics: from this host
-    /// (`isLocal`, see ``ClientAddress/isLocal``), or with `Bearer <token>` when a token is
-    /// configured. The token is compared by its SHA-256 digest, whose comparison takes the
-    /// same time wherever the texts differ.
+    /// Whether a client sending `authorization` may read the metrics: with `Bearer <token>`
+    /// when a token is configured, else from this host (`isLocal`, see
+    /// ``ClientAddress/isLocal``). The token is compared by its SHA-256 digest, whose
+    /// comparison takes the same time wherever the texts differ.
     static func allows(isLocal: Bool, authorization: String?, token: String?) -> Bool {
-        if isLocal { return true }
-        guard let token, let authorization, authorization.hasPrefix("Bearer ") else { return false }
+        guard let token else { return isLocal }
+        guard let authorization, authorization.hasPrefix("Bearer ") else { return false }
         return SHA256.hash(data: Data(authorization.dropFirst("Bearer ".count).utf8)) == SHA256.hash(data: Data(token.utf8))
     }
 }

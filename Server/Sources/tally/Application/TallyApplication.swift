@@ -34,10 +34,12 @@ struct TallyApplication {
     ) throws(ConfigurationError) {
         self.store = store
         self.settings = settings
+        // One admission for the API's reads and the dashboard's: their bound is one in all.
         collector = try TallyServer(store: store, settings: settings)
         dashboard = DashboardServer(
             store: store, bus: bus, layout: layout, access: access, trustedProxies: settings.trustedProxies,
-            secureCookies: secureCookies, socketLimits: socketLimits, allowsPrivateWebhooks: settings.allowsPrivateWebhooks, tick: tick)
+            secureCookies: secureCookies, socketLimits: socketLimits, allowsPrivateWebhooks: settings.allowsPrivateWebhooks, tick: tick,
+            reads: collector.reads)
         let fileAlerts = layout.alerts
         alerts = AlertServices(
             evaluator: AlertEvaluator(store: store, fileRules: { app in fileAlerts.rules(of: app.id) }),

@@ -42,6 +42,8 @@ struct Serve: AsyncParsableCommand {
         static let requestHeadTimeout = EnvironmentSetting(
             variable: "TALLY_REQUEST_HEAD_TIMEOUT", defaultValue: ServerSettings().requestHeadTimeout)
         static let allowPrivateWebhooks = EnvironmentSetting(variable: "TALLY_ALLOW_PRIVATE_WEBHOOKS", defaultValue: false)
+        static let concurrentReads = EnvironmentSetting(variable: "TALLY_CONCURRENT_READS", defaultValue: ServerSettings().reads.running)
+        static let readTimeout = EnvironmentSetting(variable: "TALLY_READ_TIMEOUT", defaultValue: 10.0)
     }
 
     @OptionGroup var database: DatabaseOptions
@@ -99,6 +101,15 @@ struct Serve: AsyncParsableCommand {
             "Let alert webhooks go to loopback, private and link-local addresses, such as a chat server on the local network."))
     var allowPrivateWebhooks: Bool?
 
+    @Option(
+        help: Setting.concurrentReads.help(
+            "How many costly reads (funnels, paths, retention, breakdowns, timelines, dashboard reports) run at once; more wait their turn (default: half the cores)."
+        ))
+    var concurrentReads: Int?
+
+    @Option(help: Setting.readTimeout.help("Seconds a costly read may take, waiting included, before it is cancelled and answered 503."))
+    var readTimeout: Double?
+
     func run() async throws {
         #if os(Linux)
             // Blocks of a MiB or more always come from mmap and go back to the system when
@@ -136,6 +147,12 @@ struct Serve: AsyncParsableCommand {
         configuration.maximumConnectionsPerAddress = try Setting.connectionsPerAddress.value(maxConnectionsPerAddress)
         configuration.requestHeadTimeout = try Setting.requestHeadTimeout.value(requestHeadTimeout)
         configuration.allowsPrivateWebhooks = try Setting.allowPrivateWebhooks.value(allowPrivateWebhooks)
+        configuration.reads.running = try Setting.concurrentReads.value(concurrentReads)
+        let readSeconds = try Setting.readTimeout.value(readTimeout)
+        guard readSeconds.isFinite, readSeconds > 0, readSeconds <= 3_600 else {
+            throw ValidationError("--read-timeout (\(Setting.readTimeout.variable)) must be more than 0 and at most 3600 seconds")
+        }
+        configuration.reads.deadline = .milliseconds(Int64(readSeconds * 1_000))
         let publicURL = try Setting.publicURL.value(publicURL)
         guard publicURL.isEmpty || URL(string: publicURL)?.host != nil else {
             throw ValidationError("--public-url \(publicURL.prefix(100)) is not an absolute URL (\(Setting.publicURL.variable))")
