@@ -50,22 +50,34 @@ import Testing
         for _ in 0..<2_000 where !condition() { try? await Task.sleep(for: .milliseconds(5)) }
     }
 
-    /// Twenty recounts asked at once run as at most two reads: the one running and the one
-    /// that merges every request made meanwhile.
+    /// Twenty changes of the sheet's form while its first read waits its turn run as two
+    /// reads, not twenty: the one waiting, and one for the query shown once it ends, which
+    /// every change made meanwhile merges into.
     @Test func aPageReadsItsSheetOneReadAtATime() async throws {
-        let admission = Self.admission()
+        let admission = Self.admission(running: 1)
         let page = await page(admission: admission)
         #expect(admission.started == 2, "the report and the sheet's counts")
-        await withTaskGroup(of: Bool.self) { group in
-            for _ in 0..<20 { group.addTask { await page.loadSheetData(force: true) } }
+        let (opened, open) = AsyncStream.makeStream(of: Void.self)
+        let holding = Task { try await admission.run(ReadAdmission.Reader(app: 0, holder: .liveUpdates)) { for await _ in opened {} } }
+        await until { admission.counts.running == 1 }
+        for change in 0..<20 {
+            let direction = change % 2 == 0 ? "before" : "after"
+            try page.receive(
+                BrowserEvent(section: nil, name: "paths", value: "start=Home&kind=screen&direction=\(direction)&depth=\(change % 5 + 1)"))
+            await until { admission.counts.waiting >= 1 }
+            for _ in 0..<10 { await Task.yield() }
         }
-        #expect((3...4).contains(admission.started), "\(admission.started - 2) reads for 20 requests")
-        #expect(page.sheetDemand == nil && !page.isReadingSheet)
+        let shown = page.viewModel.query.value
+        open.finish()
+        _ = try await holding.value
+        await until { page.viewModel.paths?.query == shown && !page.isReadingSheet }
+        #expect(admission.started == 5, "\(admission.started - 3) reads for 20 changes")
+        #expect(page.sheetDemand == nil)
         guard case .counted(let paths)? = page.viewModel.paths?.report else {
             Issue.record("no paths counted")
             return
         }
-        #expect(paths.sessions == 6)
+        #expect(paths.direction == .after && paths.levels.count == 5, "the last change's counts")
     }
 
     /// Eight tabs of the same sheet asking while a read is in flight wait for that one read.
