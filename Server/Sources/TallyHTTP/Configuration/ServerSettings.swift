@@ -75,6 +75,9 @@ public struct ServerSettings: Sendable {
     /// addresses; off by default, so that an app's editor cannot make the server POST to the
     /// services beside it.
     public var allowsPrivateWebhooks = false
+    /// The hosts alert webhooks may go to, each with its subdomains; empty (the default), any
+    /// host the other checks allow.
+    public var webhookHosts: [String] = []
     /// The server's clock; tests inject their own.
     public var now: @Sendable () -> Date = { Date() }
 

@@ -5,6 +5,7 @@ import Metrics
 import NIOCore
 import TallyDashboard
 public import TallyHTTP
+import TallyServer
 import TallyStore
 
 #if os(Linux)
@@ -42,6 +43,7 @@ struct Serve: AsyncParsableCommand {
         static let requestHeadTimeout = EnvironmentSetting(
             variable: "TALLY_REQUEST_HEAD_TIMEOUT", defaultValue: ServerSettings().requestHeadTimeout)
         static let allowPrivateWebhooks = EnvironmentSetting(variable: "TALLY_ALLOW_PRIVATE_WEBHOOKS", defaultValue: false)
+        static let webhookHosts = EnvironmentSetting(variable: "TALLY_WEBHOOK_HOSTS", defaultValue: "")
     }
 
     @OptionGroup var database: DatabaseOptions
@@ -99,6 +101,11 @@ struct Serve: AsyncParsableCommand {
             "Let alert webhooks go to loopback, private and link-local addresses, such as a chat server on the local network."))
     var allowPrivateWebhooks: Bool?
 
+    @Option(
+        help: Setting.webhookHosts.help(
+            "Comma-separated host names alert webhooks may go to, each with its subdomains (default: any public host)."))
+    var webhookHosts: String?
+
     func run() async throws {
         #if os(Linux)
             // Blocks of a MiB or more always come from mmap and go back to the system when
@@ -136,6 +143,12 @@ struct Serve: AsyncParsableCommand {
         configuration.maximumConnectionsPerAddress = try Setting.connectionsPerAddress.value(maxConnectionsPerAddress)
         configuration.requestHeadTimeout = try Setting.requestHeadTimeout.value(requestHeadTimeout)
         configuration.allowsPrivateWebhooks = try Setting.allowPrivateWebhooks.value(allowPrivateWebhooks)
+        configuration.webhookHosts = try Setting.webhookHosts.value(webhookHosts).split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        if let host = configuration.webhookHosts.first(where: { $0.isEmpty || URLComponents(string: "http://\($0)/")?.host == nil }) {
+            throw ValidationError("--webhook-hosts (\(Setting.webhookHosts.variable)): \(host.prefix(100)) is not a host name")
+        }
         let publicURL = try Setting.publicURL.value(publicURL)
         guard publicURL.isEmpty || URL(string: publicURL)?.host != nil else {
             throw ValidationError("--public-url \(publicURL.prefix(100)) is not an absolute URL (\(Setting.publicURL.variable))")
@@ -150,6 +163,14 @@ struct Serve: AsyncParsableCommand {
         {
             throw ValidationError(
                 "the alert \(rule) of \(dashboardConfig) posts to \(host), not a public address (--allow-private-webhooks allows it)")
+        }
+        let transport = configuration.webhookTransport
+        for entry in layout.alerts.entries {
+            do {
+                _ = try transport.target(of: entry.rule.webhook)
+            } catch {
+                throw ValidationError("the alert \(entry.rule.name) of \(dashboardConfig): \(error.reason) (\(error.detail))")
+            }
         }
         let application = try await TallyApplication(store: store, settings: configuration, layout: layout, secureCookies: secure)
         let (ports, running) = AsyncStream.makeStream(of: Int.self)
