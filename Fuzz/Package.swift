@@ -6,6 +6,7 @@ import PackageDescription
 ///
 ///     swift build --package-path Fuzz --sanitize=fuzzer
 ///     Fuzz/.build/debug/IngestFuzzer -runs=20000 SCRATCH_CORPUS Fuzz/Corpus/ingest
+///     Fuzz/.build/debug/AlertFuzzer -runs=20000 SCRATCH_CORPUS Fuzz/Corpus/alerts
 ///
 /// A debug build: the fuzzer reaches the decoder's internal types through `@testable import`,
 /// which a debug build allows.
@@ -31,6 +32,16 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
-        )
+        ),
+        // Alert rules and the webhook outbox: URL checks, rule fields, outbox rows.
+        .executableTarget(
+            name: "AlertFuzzer",
+            dependencies: [
+                .product(name: "TallyHTTP", package: "TallyServer"),
+                .product(name: "TallyServer", package: "TallyServer"),
+                .product(name: "TallyStore", package: "TallyServer"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ]
 )

@@ -212,6 +212,7 @@ let package = Package(
                 "TallyStore", "TallyStoreTesting", "TallyServerTesting", "TallyDashboard", .product(name: "SeededRandom", package: "Tally"), "tally",
                 "IngestingClient",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strict
         ),

@@ -345,6 +345,27 @@ final class CommandTests {
         #expect(try await allowed.exitStatus(within: .seconds(30)) == 0)
     }
 
+    /// With `--webhook-hosts` (or `TALLY_WEBHOOK_HOSTS`), a dashboard file alert to another
+    /// host stops `tally serve`, naming the rule; one to a host named, or its subdomain, starts.
+    @Test func aDashboardFileAlertOffTheWebhookHostsStopsServe() async throws {
+        let file = folder.appendingPathComponent("dashboard.yaml")
+        try """
+        sections:
+          - {id: bills, title: Bills, metrics: [{key: bills, label: Bills, count: bill_created}]}
+        alerts:
+          - {name: Few bills, metric: dau, condition: below 1, webhook: "https://hooks.example.com/hook", secret: s}
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let arguments = ["serve", "--port", "0", "--db", db, "--dashboard-config", file.path]
+        let refused = try await ChildProcess("tally", arguments + ["--webhook-hosts", "example.org, chat.example.com"])
+        let status = try await refused.exitStatus(within: .seconds(30))
+        #expect(status != nil && status != 0)
+        #expect(refused.standardError.contains("Few bills") && refused.standardError.contains("not allowed"), "\(refused.standardError)")
+        let allowed = try await ChildProcess("tally", arguments, environment: ["TALLY_WEBHOOK_HOSTS": "example.org,Example.com"])
+        _ = try await allowed.listeningPort()
+        allowed.send(SIGTERM)
+        #expect(try await allowed.exitStatus(within: .seconds(30)) == 0)
+    }
+
     /// A good layout file is what the dashboard shows.
     @Test func aDashboardConfigIsServed() async throws {
         let file = folder.appendingPathComponent("dashboard.json")

@@ -73,14 +73,15 @@ struct AlertsSheet {
     }
 
     /// Where a delivery stands, in words: `delivered`, `retrying after 3 attempts: the
-    /// webhook answered 500`, `gave up after 9 attempts: …`.
+    /// webhook answered 500`, `gave up after 9 attempts in an hour: …`, or `gave up: …` for
+    /// one given up at its first attempt (its URL not valid).
     private static func progress(of delivery: WebhookDelivery) -> String {
         let attempts = "\(delivery.attempts) \(delivery.attempts == 1 ? "attempt" : "attempts")"
         let reason = delivery.lastError.map { ": \($0)" } ?? ""
         switch delivery.state {
         case .pending: return delivery.attempts == 0 ? "waiting to be sent" : "retrying after \(attempts)\(reason)"
         case .delivered: return delivery.attempts > 1 ? "delivered after \(attempts)" : "delivered"
-        case .gaveUp: return "gave up after \(attempts) in an hour\(reason)"
+        case .gaveUp: return delivery.attempts > 1 ? "gave up after \(attempts) in an hour\(reason)" : "gave up\(reason)"
         case .dropped: return "dropped unsent: the outbox was full"
         }
     }

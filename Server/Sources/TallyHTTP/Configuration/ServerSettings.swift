@@ -79,6 +79,9 @@ public struct ServerSettings: Sendable {
     /// reports): how many run at once, per reader and in all, and how long one may take
     /// before it is answered 503 (see ``ReadAdmission``).
     public var reads = ReadAdmission.Limits()
+    /// The hosts alert webhooks may go to, each with its subdomains; empty (the default), any
+    /// host the other checks allow.
+    public var webhookHosts: [String] = []
     /// The server's clock; tests inject their own.
     public var now: @Sendable () -> Date = { Date() }
 

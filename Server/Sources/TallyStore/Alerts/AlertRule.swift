@@ -40,15 +40,31 @@ public struct AlertRule: Hashable, Sendable {
         self.secret = secret
     }
 
-    /// `text` as a webhook URL: absolute, `http` or `https`, with a host, no user or password.
+    /// `text` as a webhook URL: at most ``maximumURLLength`` bytes, absolute, `http` or
+    /// `https`, with a host, no user or password, and a port from 1 to 65535 if it names one.
+    /// The URL returned is the one its text parses to again, as the HTTP client reads it.
+    /// Checked where a rule is written (dashboard, dashboard file) and again before each
+    /// attempt at a delivery (``WebhookDelivery/url``), which may hold anything.
     ///
     /// - Throws: ``TallyStoreError/invalidAlertRule(_:)``.
     public static func webhookURL(_ text: String) throws(TallyStoreError) -> URL {
+        func validPort(_ port: Int?) -> Bool { port.map { (1...65_535).contains($0) } ?? true }
+        // The port as written: one too long for an integer parses as none, which the client
+        // would read as the scheme's.
+        func validWrittenPort(_ components: URLComponents) -> Bool {
+            guard let range = components.rangeOfPort, let string = components.string else { return true }
+            return Int(string[range]).map { (1...65_535).contains($0) } ?? false
+        }
         guard text.utf8.count <= maximumURLLength, let components = URLComponents(string: text),
             let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            let host = components.host, !host.isEmpty, components.user == nil, components.password == nil,
-            let url = components.url
-        else { throw .invalidAlertRule("the webhook is not an http or https URL with a host and no credentials") }
+            components.host?.isEmpty == false, components.user == nil, components.password == nil, validPort(components.port),
+            validWrittenPort(components),
+            let written = components.url, written.absoluteString.utf8.count <= maximumURLLength,
+            let url = URL(string: written.absoluteString), url.scheme?.lowercased() == scheme, url.host?.isEmpty == false,
+            validPort(url.port)
+        else {
+            throw .invalidAlertRule("the webhook is not an http or https URL with a host, no credentials and a port from 1 to 65535")
+        }
         return url
     }
 

@@ -106,18 +106,24 @@ extension EventStore {
         try await backend.pruneAlerts(before: now.addingTimeInterval(-Self.alertRetention).unixMilliseconds)
     }
 
-    /// Takes up to `limit` pending deliveries due at `now`, oldest first, and keeps other
-    /// processes off them for `lease` seconds: report each attempt with
-    /// ``finishAttempt(_:state:nextAttempt:error:)`` within that time, or it is taken again.
-    public func claimDueDeliveries(now: Date, lease: TimeInterval, limit: Int) async throws -> [WebhookDelivery] {
-        try await backend.claimDeliveries(now: now.unixMilliseconds, lease: Int64(lease * 1000), limit: max(0, limit))
+    /// Takes up to `limit` pending deliveries due at `now`, oldest first, at most `perApp` of
+    /// each app and none of the apps in `excluding`, and keeps other processes off them for
+    /// `lease` seconds: report each attempt with ``finishAttempt(_:state:nextAttempt:error:)``
+    /// within that time, or it is taken again. A row in a state the store does not write is
+    /// given up first, so that no row stays in the outbox forever.
+    public func claimDueDeliveries(
+        now: Date, lease: TimeInterval, limit: Int, perApp: Int = .max, excluding: Set<AppID> = []
+    ) async throws -> [WebhookDelivery] {
+        try await backend.claimDeliveries(
+            now: now.unixMilliseconds, lease: Int64(lease * 1000), limit: max(0, limit), perApp: max(0, perApp),
+            excluding: Array(excluding))
     }
 
     /// Records an attempt at `delivery`: its new state and, when still pending, its next attempt.
     public func finishAttempt(_ delivery: WebhookDelivery, state: WebhookDelivery.State, nextAttempt: Date, error: String?) async throws {
         try await backend.finishAttempt(
-            id: delivery.id, attempts: delivery.attempts + 1, state: state, nextAttemptAt: nextAttempt.unixMilliseconds,
-            error: error.map { String($0.prefix(500)) })
+            id: delivery.id, attempts: min(delivery.attempts, .max - 1) + 1,
+            state: state, nextAttemptAt: nextAttempt.unixMilliseconds, error: error.map { String($0.prefix(500)) })
     }
 
     /// `app`'s latest `limit` deliveries, newest first.

@@ -4,7 +4,7 @@ public import Foundation
 /// its firing, so a restart resumes it, and sent until it succeeds or an hour has passed.
 public struct WebhookDelivery: Hashable, Sendable {
     /// Where it is in its life.
-    public enum State: Int, Sendable {
+    public enum State: Int, CaseIterable, Sendable {
         /// Waiting for its next attempt.
         case pending = 0
         /// A 2xx answer came back.
@@ -23,8 +23,9 @@ public struct WebhookDelivery: Hashable, Sendable {
     public var rule: String
     /// A UUID sent as `X-Tally-Delivery`, the same on every attempt.
     public var deliveryID: String
-    /// The webhook.
-    public var url: URL
+    /// The webhook's URL as queued: a row may hold any text, so each attempt checks it again
+    /// (``AlertRule/webhookURL(_:)``).
+    public var url: String
     /// The JSON body.
     public var body: [UInt8]
     /// `X-Tally-Signature`: `sha256=` and the hex HMAC-SHA256 of `body` with the rule's secret.

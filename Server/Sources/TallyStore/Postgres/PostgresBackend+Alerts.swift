@@ -89,14 +89,27 @@ extension PostgresBackend {
         try await execute("DELETE FROM webhook_delivery WHERE state <> 0 AND created_at < \(before)")
     }
 
-    func claimDeliveries(now: Int64, lease: Int64, limit: Int) async throws -> [WebhookDelivery] {
-        // SKIP LOCKED: collectors claiming at once take different rows.
-        try await rows(
+    func claimDeliveries(now: Int64, lease: Int64, limit: Int, perApp: Int, excluding: [AppID]) async throws -> [WebhookDelivery] {
+        try await execute(
+            """
+            UPDATE webhook_delivery SET state = \(WebhookDelivery.State.gaveUp.rawValue), last_error = \(Self.unknownStateError)
+            WHERE state NOT IN \(unescaped: Self.knownStates)
+            """)
+        // The window ranks without locking (a window function cannot lock its rows); the rows
+        // it picks are then locked, SKIP LOCKED so that collectors claiming at once take
+        // different rows, and checked again, so that a row another collector has just claimed
+        // is left out.
+        let excluded = excluding.map(\.rawValue)
+        return try await rows(
             """
             UPDATE webhook_delivery SET next_attempt_at = \(now + lease)
             WHERE id IN (
-                SELECT id FROM webhook_delivery WHERE state = 0 AND next_attempt_at <= \(now)
-                ORDER BY next_attempt_at, id LIMIT \(limit) FOR UPDATE SKIP LOCKED)
+                SELECT id FROM webhook_delivery WHERE state = 0 AND next_attempt_at <= \(now) AND id IN (
+                    SELECT id FROM (
+                        SELECT id, next_attempt_at, row_number() OVER (PARTITION BY app_id ORDER BY next_attempt_at, id) AS rank
+                        FROM webhook_delivery WHERE state = 0 AND next_attempt_at <= \(now) AND app_id <> ALL(\(excluded))) AS due
+                    WHERE rank <= \(Int64(perApp)) ORDER BY next_attempt_at, id LIMIT \(limit))
+                FOR UPDATE SKIP LOCKED)
             RETURNING \(unescaped: Self.deliveryColumns)
             """, as: DeliveryRow.self
         ).compactMap(Self.delivery(row:)).sorted { $0.id < $1.id }
@@ -122,11 +135,12 @@ extension PostgresBackend {
     static let deliveryColumns = "id, app_id, rule, delivery_id, url, body, signature, created_at, attempts, state, last_error"
     typealias DeliveryRow = (Int64, Int64, String, String, String, Data, String, Int64, Int, Int, String?)
 
-    /// The delivery of a row; `nil` for one whose URL or state the store did not write.
+    /// The delivery of a row; `nil` for one in a state the store does not write, which the next
+    /// claim gives up.
     static func delivery(row: DeliveryRow) -> WebhookDelivery? {
-        guard let url = URL(string: row.4), let state = WebhookDelivery.State(rawValue: row.9) else { return nil }
+        guard let state = WebhookDelivery.State(rawValue: row.9) else { return nil }
         return WebhookDelivery(
-            id: row.0, app: AppID(rawValue: row.1), rule: row.2, deliveryID: row.3, url: url, body: Array(row.5), signature: row.6,
+            id: row.0, app: AppID(rawValue: row.1), rule: row.2, deliveryID: row.3, url: row.4, body: Array(row.5), signature: row.6,
             createdAt: Date(unixMilliseconds: row.7), attempts: row.8, state: state, lastError: row.10)
     }
 }

@@ -90,15 +90,23 @@ extension SQLiteBackend {
         }
     }
 
-    func claimDeliveries(now: Int64, lease: Int64, limit: Int) async throws -> [WebhookDelivery] {
+    func claimDeliveries(now: Int64, lease: Int64, limit: Int, perApp: Int, excluding: [AppID]) async throws -> [WebhookDelivery] {
         try await pool.write { db in
+            try db.execute(
+                sql: "UPDATE webhook_delivery SET state = ?, last_error = ? WHERE state NOT IN \(Self.knownStates)",
+                arguments: [WebhookDelivery.State.gaveUp.rawValue, Self.unknownStateError])
             let claimed = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT \(Self.deliveryColumns) FROM webhook_delivery
-                    WHERE state = 0 AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?
+                    SELECT \(Self.deliveryColumns) FROM webhook_delivery WHERE id IN (
+                        SELECT id FROM (
+                            SELECT id, next_attempt_at, row_number() OVER (PARTITION BY app_id ORDER BY next_attempt_at, id) AS rank
+                            FROM webhook_delivery
+                            WHERE state = 0 AND next_attempt_at <= ? AND app_id NOT IN (\(databaseQuestionMarks(count: excluding.count))))
+                        WHERE rank <= ? ORDER BY next_attempt_at, id LIMIT ?)
+                    ORDER BY next_attempt_at, id
                     """,
-                arguments: [now, limit]
+                arguments: StatementArguments([now] + excluding.map(\.rawValue) + [Int64(perApp), Int64(limit)])
             ).compactMap(Self.delivery(row:))
             for delivery in claimed {
                 try db.execute(sql: "UPDATE webhook_delivery SET next_attempt_at = ? WHERE id = ?", arguments: [now + lease, delivery.id])
@@ -127,10 +135,11 @@ extension SQLiteBackend {
     /// The columns ``delivery(row:)`` reads, in order.
     static let deliveryColumns = "id, app_id, rule, delivery_id, url, body, signature, created_at, attempts, state, last_error"
 
-    /// A delivery of a row selected with ``deliveryColumns``; `nil` for one whose URL or state
-    /// the store did not write.
+    /// A delivery of a row selected with ``deliveryColumns``; `nil` for one in a state the
+    /// store does not write, which the next claim gives up.
     static func delivery(row: Row) -> WebhookDelivery? {
-        guard let url = URL(string: row[4]), let state = WebhookDelivery.State(rawValue: row[9]) else { return nil }
+        guard let state = WebhookDelivery.State(rawValue: row[9]) else { return nil }
+        let url: String = row[4]
         let body: Data = row[5]
         return WebhookDelivery(
             id: row[0], app: AppID(rawValue: row[1]), rule: row[2], deliveryID: row[3], url: url, body: Array(body), signature: row[6],

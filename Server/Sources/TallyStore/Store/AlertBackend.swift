@@ -24,9 +24,11 @@ protocol AlertBackend: Sendable {
     /// Deletes evaluations before `before` and finished deliveries queued before it.
     func pruneAlerts(before: Int64) async throws
 
-    /// Takes up to `limit` pending deliveries due at `now`, oldest first, and moves their next
-    /// attempt to `now + lease`, so that no other process takes them meanwhile.
-    func claimDeliveries(now: Int64, lease: Int64, limit: Int) async throws -> [WebhookDelivery]
+    /// Gives up the deliveries in a state ``WebhookDelivery/State`` does not name, then takes
+    /// up to `limit` pending deliveries due at `now`, oldest first, at most `perApp` of each
+    /// app and none of `excluding`'s, and moves their next attempt to `now + lease`, so that
+    /// no other process takes them meanwhile.
+    func claimDeliveries(now: Int64, lease: Int64, limit: Int, perApp: Int, excluding: [AppID]) async throws -> [WebhookDelivery]
 
     /// Records an attempt of delivery `id`: its new attempt count, state, next attempt and error.
     func finishAttempt(id: Int64, attempts: Int, state: WebhookDelivery.State, nextAttemptAt: Int64, error: String?) async throws
@@ -53,4 +55,12 @@ struct DeliveryDraft: Sendable {
     var body: [UInt8]
     var signature: String
     var createdAt: Int64
+}
+
+extension AlertBackend {
+    /// The states ``WebhookDelivery/State`` names, as an SQL list: `(0, 1, 2, 3)`.
+    static var knownStates: String { "(\(WebhookDelivery.State.allCases.map { String($0.rawValue) }.joined(separator: ", ")))" }
+
+    /// Why a delivery in a state the store does not write was given up.
+    static var unknownStateError: String { "the delivery's state was not valid" }
 }

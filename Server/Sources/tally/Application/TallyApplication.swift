@@ -43,7 +43,7 @@ struct TallyApplication {
         let fileAlerts = layout.alerts
         alerts = AlertServices(
             evaluator: AlertEvaluator(store: store, fileRules: { app in fileAlerts.rules(of: app.id) }),
-            deliverer: WebhookDeliverer(store: store, transport: HTTPWebhookTransport(allowsPrivateAddresses: settings.allowsPrivateWebhooks)))
+            deliverer: WebhookDeliverer(store: store, transport: settings.webhookTransport))
     }
 
     /// Every HTTP route, the collector's and the dashboard's; each request is logged at `info`
@@ -77,5 +77,12 @@ struct TallyApplication {
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
             logger: logger
         )
+    }
+}
+
+extension ServerSettings {
+    /// The transport of the alert webhooks: ``allowsPrivateWebhooks`` and ``webhookHosts``.
+    var webhookTransport: HTTPWebhookTransport {
+        HTTPWebhookTransport(allowsPrivateAddresses: allowsPrivateWebhooks, allowedHosts: webhookHosts)
     }
 }

@@ -5,6 +5,7 @@ import Metrics
 import NIOCore
 import TallyDashboard
 public import TallyHTTP
+import TallyServer
 import TallyStore
 
 #if os(Linux)
@@ -44,6 +45,7 @@ struct Serve: AsyncParsableCommand {
         static let allowPrivateWebhooks = EnvironmentSetting(variable: "TALLY_ALLOW_PRIVATE_WEBHOOKS", defaultValue: false)
         static let concurrentReads = EnvironmentSetting(variable: "TALLY_CONCURRENT_READS", defaultValue: ServerSettings().reads.running)
         static let readTimeout = EnvironmentSetting(variable: "TALLY_READ_TIMEOUT", defaultValue: 10.0)
+        static let webhookHosts = EnvironmentSetting(variable: "TALLY_WEBHOOK_HOSTS", defaultValue: "")
     }
 
     @OptionGroup var database: DatabaseOptions
@@ -102,6 +104,11 @@ struct Serve: AsyncParsableCommand {
     var allowPrivateWebhooks: Bool?
 
     @Option(
+        help: Setting.webhookHosts.help(
+            "Comma-separated host names alert webhooks may go to, each with its subdomains (default: any public host)."))
+    var webhookHosts: String?
+
+    @Option(
         help: Setting.concurrentReads.help(
             "How many costly reads (funnels, paths, retention, breakdowns, timelines, dashboard reports) run at once; more wait their turn (default: half the cores)."
         ))
@@ -153,6 +160,12 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--read-timeout (\(Setting.readTimeout.variable)) must be more than 0 and at most 3600 seconds")
         }
         configuration.reads.deadline = .milliseconds(Int64(readSeconds * 1_000))
+        configuration.webhookHosts = try Setting.webhookHosts.value(webhookHosts).split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        if let host = configuration.webhookHosts.first(where: { $0.isEmpty || URLComponents(string: "http://\($0)/")?.host == nil }) {
+            throw ValidationError("--webhook-hosts (\(Setting.webhookHosts.variable)): \(host.prefix(100)) is not a host name")
+        }
         let publicURL = try Setting.publicURL.value(publicURL)
         guard publicURL.isEmpty || URL(string: publicURL)?.host != nil else {
             throw ValidationError("--public-url \(publicURL.prefix(100)) is not an absolute URL (\(Setting.publicURL.variable))")
@@ -167,6 +180,14 @@ struct Serve: AsyncParsableCommand {
         {
             throw ValidationError(
                 "the alert \(rule) of \(dashboardConfig) posts to \(host), not a public address (--allow-private-webhooks allows it)")
+        }
+        let transport = configuration.webhookTransport
+        for entry in layout.alerts.entries {
+            do {
+                _ = try transport.target(of: entry.rule.webhook)
+            } catch {
+                throw ValidationError("the alert \(entry.rule.name) of \(dashboardConfig): \(error.reason) (\(error.detail))")
+            }
         }
         let application = try await TallyApplication(store: store, settings: configuration, layout: layout, secureCookies: secure)
         let (ports, running) = AsyncStream.makeStream(of: Int.self)

@@ -181,7 +181,7 @@ import Testing
                 "http://169.254.169.254/latest/meta-data", "http://[fd00::1]/hook", "http://0.0.0.0:\(port)/hook",
             ]
             for url in refused {
-                await #expect(throws: HTTPWebhookTransport.Failure.self, "\(url)") {
+                await #expect(throws: WebhookFailure.self, "\(url)") {
                     try await HTTPWebhookTransport().post(to: URL(string: url)!, body: [], headers: [])
                 }
             }

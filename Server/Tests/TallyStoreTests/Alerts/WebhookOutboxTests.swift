@@ -1,4 +1,6 @@
 import Foundation
+import GRDB
+import PostgresNIO
 import TallyEvent
 import TallyStoreTesting
 import Testing
@@ -118,5 +120,73 @@ import Testing
         await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 99))) {
             try await store.saveAlertRule(try Self.rule(), app: AppID(rawValue: 99))
         }
+    }
+
+    /// A webhook URL is checked whole where it is written: one the HTTP client could not
+    /// connect to, or would trap on (a port out of range), is refused.
+    @Test func webhookURLsAreCheckedWhole() throws {
+        let refused = [
+            "http://203.0.113.9:0/hook", "http://203.0.113.9:65536/hook", "http://203.0.113.9:99999/hook", "http://203.0.113.9:-1/hook",
+            "http://203.0.113.9:\(String(repeating: "9", count: 40))/hook", "http:///hook", "http://:80/hook", "ftp://example.com/hook",
+            "example.com/hook", "http://user:pw@example.com/", "http://exa mple.com/", "", "::::",
+            "https://example.com/" + String(repeating: "a", count: 3_000),
+        ]
+        for text in refused {
+            #expect(throws: TallyStoreError.self, "\(text.prefix(60))") { try AlertRule.webhookURL(text) }
+        }
+        let accepted = [
+            "http://example.com:1/hook", "https://example.com:65535/hook", "https://hooks.slack.com/services/T/B/x", "http://[2001:db8::1]:8080/",
+        ]
+        for text in accepted {
+            #expect(try AlertRule.webhookURL(text).absoluteString == text)
+        }
+    }
+
+    /// Rows the store did not write as they are do not stay in the outbox forever: a claim
+    /// takes those whose URL does not parse (the deliverer gives them up), and gives up those
+    /// in a state it does not know, with the reason.
+    @Test(arguments: TestDatabase.all)
+    func rowsTheStoreDidNotWriteAreClaimedOrGivenUp(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
+        let app = try await store.createApp(name: "Broken").app
+        let urls = ["not a url ::", "", "http://203.0.113.9:99999/hook", "https://example.com/hook"]
+        for (index, url) in urls.enumerated() { try await Self.queue(in: store, app: app.id, rule: "r\(index)", url: url) }
+        let unknown = "UPDATE webhook_delivery SET state = 7 WHERE rule = 'r3'"
+        switch database {
+        case .sqlite: try await store.pool.write { db in try db.execute(sql: unknown) }
+        case .postgres: try await store.postgres.execute(PostgresQuery(unsafeSQL: unknown))
+        }
+        let claimed = try await store.claimDueDeliveries(now: Self.noon, lease: 60, limit: 10)
+        #expect(claimed.map(\.url) == Array(urls.prefix(3)))
+        let given = try await store.webhookDeliveries(app: app.id).filter { $0.rule == "r3" }
+        #expect(given.map(\.state) == [.gaveUp] && given.first?.lastError == "the delivery's state was not valid")
+    }
+
+    /// A claim takes at most `perApp` deliveries of each app, oldest first, and none of the
+    /// apps excluded (those with deliveries in flight): one app's backlog cannot fill it.
+    @Test(arguments: TestDatabase.all)
+    func claimsTakeAFewOfEachApp(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
+        var apps: [AppID] = []
+        for (name, count) in [("Busy", 10), ("Some", 3), ("Few", 2)] {
+            let app = try await store.createApp(name: name).app.id
+            for index in 0..<count { try await Self.queue(in: store, app: app, rule: "\(name) \(index)", url: "https://example.com/hook") }
+            apps.append(app)
+        }
+        let claimed = try await store.claimDueDeliveries(now: Self.noon, lease: 60, limit: 8, perApp: 3)
+        #expect(claimed.map(\.rule) == ["Busy 0", "Busy 1", "Busy 2", "Some 0", "Some 1", "Some 2", "Few 0", "Few 1"])
+        let next = try await store.claimDueDeliveries(now: Self.noon, lease: 60, limit: 8, perApp: 3, excluding: [apps[0]])
+        #expect(next.isEmpty)
+        let busy = try await store.claimDueDeliveries(now: Self.noon, lease: 60, limit: 8, perApp: 3, excluding: [apps[1]])
+        #expect(busy.map(\.rule) == ["Busy 3", "Busy 4", "Busy 5"])
+    }
+
+    /// Queues a delivery of `rule` for `app` to `url`, written as given, at noon.
+    static func queue(in store: EventStore, app: AppID, rule: String, url: String) async throws {
+        let evaluation = AlertEvaluation(
+            rule: rule, at: noon, day: "2026-03-02", endsDay: false, metric: "dau", condition: "above 0", value: 1, previous: nil, fired: true)
+        let draft = DeliveryDraft(
+            rule: rule, deliveryID: UUID().uuidString, url: url, body: [123, 125], signature: "sha256=00", createdAt: noon.unixMilliseconds)
+        #expect(try await store.backend.record(evaluation, app: app, delivery: draft, maximumPending: 100))
     }
 }

@@ -29,6 +29,9 @@ final class Collector {
         port = try await child.listeningPort()
     }
 
+    /// Whether the collector started last still runs.
+    var isRunning: Bool { child?.isRunning ?? false }
+
     /// The running collector's process id.
     var processID: Int32? { child?.id }
 
