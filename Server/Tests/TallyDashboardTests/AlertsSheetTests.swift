@@ -102,6 +102,16 @@ import Testing
                 ["delivered", "Many ads", "delivered after 2 attempts"],
                 ["failed", "Few bills", "gave up after 2 attempts in an hour: the webhook answered 503"],
             ])
+
+        // One that could not be attempted at all is given up at its first attempt, with the reason.
+        let rule = try AlertRule(name: "Bad URL", metric: .headline(.dau), condition: .below(1), webhook: "https://example.com/h", secret: "s")
+        let evaluation = AlertEvaluation(
+            rule: rule.name, at: now.addingTimeInterval(2), day: DashboardFixture.day, endsDay: true, metric: "dau", condition: "below 1",
+            value: 0, previous: nil, fired: true)
+        try await store.record(evaluation, of: rule, app: app, now: now.addingTimeInterval(2))
+        try await attempt("Bad URL", .gaveUp, error: "the webhook's URL is not valid")
+        let given = try await sheet().matches(of: /data-state="failed"><strong>Bad URL<\/strong> · [^·]+ · ([^<]+)<\/li>/).map { String($0.output.1) }
+        #expect(given == ["gave up: the webhook&#39;s URL is not valid"])
     }
 
     /// A rule whose webhook is on loopback or another non-public address is refused with a
