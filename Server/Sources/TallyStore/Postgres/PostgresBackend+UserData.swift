@@ -318,13 +318,20 @@ struct PostgresUserDeletion {
             """)
     }
 
-    /// Deletes the segment keys among `keys` (per app id) that no `day_key_users` row refers to
-    /// any more, then the labels among `labels` and theirs that nothing refers to any more:
-    /// the values only a deleted user sent.
+    /// Deletes the segment keys among `keys` (per app id) or holding one of `labels` that no
+    /// `day_key_users` row refers to any more, then the labels among `labels` and theirs that
+    /// nothing refers to any more: the values only a deleted user sent.
     static func deleteUnreferenced(keys: [AppID: Set<Int64>], labels: Set<Int64>, _ connection: PostgresConnection, logger: Logger)
         async throws
     {
-        var labels = labels
+        var (keys, labels) = (keys, labels)
+        // Keys that hold one of the labels are candidates too: those a rebuild of the segment
+        // keys (new segment properties) left, which no event refers to.
+        for (app, key, stored) in try await connection.query("SELECT app_id, id, labels FROM segment_key", logger: logger)
+            .collect(as: (Int64, Int64, ByteBuffer).self)
+        where try stored.withUnsafeReadableBytes({ try SegmentKey.decoded($0) }).contains(where: labels.contains) {
+            keys[AppID(rawValue: app), default: []].insert(key)
+        }
         for (app, keys) in keys where !keys.isEmpty {
             let unused = try await connection.query(
                 """

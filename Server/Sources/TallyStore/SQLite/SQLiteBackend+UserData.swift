@@ -354,11 +354,18 @@ extension SQLiteBackend {
         }
     }
 
-    /// Deletes the segment keys among `keys` (per app id) that no `day_key_users` row refers to
-    /// any more, then the labels among `labels` and theirs that nothing refers to any more:
-    /// the values only a deleted user sent.
+    /// Deletes the segment keys among `keys` (per app id) or holding one of `labels` that no
+    /// `day_key_users` row refers to any more, then the labels among `labels` and theirs that
+    /// nothing refers to any more: the values only a deleted user sent.
     private static func deleteUnreferenced(keys: [AppID: Set<Int64>], labels: Set<Int64>, _ db: Database) throws {
-        var labels = labels
+        var (keys, labels) = (keys, labels)
+        // Keys that hold one of the labels are candidates too: those a rebuild of the segment
+        // keys (new segment properties) left, which no event refers to.
+        let stored = try RawStatement(db, sql: "SELECT app_id, id, labels FROM segment_key")
+        try stored.forEachRow { row in
+            guard try row.withBlob(at: 2, { try SegmentKey.decoded($0) }).contains(where: labels.contains) else { return }
+            keys[AppID(rawValue: row.int64(at: 0)), default: []].insert(row.int64(at: 1))
+        }
         for (app, keys) in keys where !keys.isEmpty {
             let used = try Set(
                 Int64.fetchAll(
