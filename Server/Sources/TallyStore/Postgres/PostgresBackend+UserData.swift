@@ -318,30 +318,39 @@ struct PostgresUserDeletion {
             """)
     }
 
-    /// Deletes the segment keys among `keys` (per app id) or holding one of `labels` that no
-    /// `day_key_users` row refers to any more, then the labels among `labels` and theirs that
-    /// nothing refers to any more: the values only a deleted user sent.
+    /// Deletes the segment keys among `keys` (per app id) or holding one of `labels` or their
+    /// labels that no `day_key_users` or `purchase` row refers to any more, then the labels
+    /// among `labels` and theirs that nothing refers to any more: the values only a deleted
+    /// user sent.
     static func deleteUnreferenced(keys: [AppID: Set<Int64>], labels: Set<Int64>, _ connection: PostgresConnection, logger: Logger)
         async throws
     {
-        var (keys, labels) = (keys, labels)
-        // Keys that hold one of the labels are candidates too: those a rebuild of the segment
-        // keys (new segment properties) left, which no event refers to.
+        var labels = labels
+        func deleteUnused(_ keys: [AppID: Set<Int64>]) async throws {
+            for (app, keys) in keys where !keys.isEmpty {
+                let unused = try await connection.query(
+                    """
+                    DELETE FROM segment_key k WHERE k.app_id = \(app.rawValue) AND k.id = ANY(\(Array(keys)))
+                        AND NOT EXISTS (SELECT 1 FROM day_key_users d WHERE d.app_id = k.app_id AND d.key = k.id)
+                        AND NOT EXISTS (SELECT 1 FROM purchase p WHERE p.app_id = k.app_id AND p.segment_key = k.id)
+                    RETURNING k.labels
+                    """, logger: logger
+                ).collect(as: ByteBuffer.self)
+                for stored in unused { labels.formUnion(try stored.withUnsafeReadableBytes { try SegmentKey.decoded($0) }) }
+            }
+        }
+        try await deleteUnused(keys)
+        labels.remove(0)
+        // Keys that hold one of the labels, those of the keys just deleted too (the user's app
+        // versions), are candidates then: those a rebuild of the segment keys (new segment
+        // properties) left, which no event refers to.
+        var left: [AppID: Set<Int64>] = [:]
         for (app, key, stored) in try await connection.query("SELECT app_id, id, labels FROM segment_key", logger: logger)
             .collect(as: (Int64, Int64, ByteBuffer).self)
         where try stored.withUnsafeReadableBytes({ try SegmentKey.decoded($0) }).contains(where: labels.contains) {
-            keys[AppID(rawValue: app), default: []].insert(key)
+            left[AppID(rawValue: app), default: []].insert(key)
         }
-        for (app, keys) in keys where !keys.isEmpty {
-            let unused = try await connection.query(
-                """
-                DELETE FROM segment_key k WHERE k.app_id = \(app.rawValue) AND k.id = ANY(\(Array(keys)))
-                    AND NOT EXISTS (SELECT 1 FROM day_key_users d WHERE d.app_id = k.app_id AND d.key = k.id)
-                RETURNING k.labels
-                """, logger: logger
-            ).collect(as: ByteBuffer.self)
-            for stored in unused { labels.formUnion(try stored.withUnsafeReadableBytes { try SegmentKey.decoded($0) }) }
-        }
+        try await deleteUnused(left)
         labels.remove(0)
         guard !labels.isEmpty else { return }
         let candidates = Array(labels)

@@ -354,31 +354,43 @@ extension SQLiteBackend {
         }
     }
 
-    /// Deletes the segment keys among `keys` (per app id) or holding one of `labels` that no
-    /// `day_key_users` row refers to any more, then the labels among `labels` and theirs that
-    /// nothing refers to any more: the values only a deleted user sent.
+    /// Deletes the segment keys among `keys` (per app id) or holding one of `labels` or their
+    /// labels that no `day_key_users` or `purchase` row refers to any more, then the labels
+    /// among `labels` and theirs that nothing refers to any more: the values only a deleted
+    /// user sent.
     private static func deleteUnreferenced(keys: [AppID: Set<Int64>], labels: Set<Int64>, _ db: Database) throws {
-        var (keys, labels) = (keys, labels)
-        // Keys that hold one of the labels are candidates too: those a rebuild of the segment
-        // keys (new segment properties) left, which no event refers to.
+        var labels = labels
+        func deleteUnused(_ keys: [AppID: Set<Int64>]) throws {
+            for (app, keys) in keys where !keys.isEmpty {
+                let used = try Set(
+                    Int64.fetchAll(
+                        db,
+                        sql: """
+                            WITH candidate AS (SELECT value AS id FROM json_each(?2))
+                            SELECT key FROM day_key_users WHERE app_id = ?1 AND key IN candidate
+                            UNION SELECT segment_key FROM purchase WHERE app_id = ?1 AND segment_key IN candidate
+                            """, arguments: [app.rawValue, jsonArray(keys)]))
+                for key in keys.subtracting(used) {
+                    guard
+                        let stored = try Data.fetchOne(
+                            db, sql: "DELETE FROM segment_key WHERE app_id = ? AND id = ? RETURNING labels", arguments: [app.rawValue, key])
+                    else { continue }
+                    labels.formUnion(try stored.withUnsafeBytes { try SegmentKey.decoded($0) })
+                }
+            }
+        }
+        try deleteUnused(keys)
+        labels.remove(0)
+        // Keys that hold one of the labels, those of the keys just deleted too (the user's app
+        // versions), are candidates then: those a rebuild of the segment keys (new segment
+        // properties) left, which no event refers to.
+        var left: [AppID: Set<Int64>] = [:]
         let stored = try RawStatement(db, sql: "SELECT app_id, id, labels FROM segment_key")
         try stored.forEachRow { row in
             guard try row.withBlob(at: 2, { try SegmentKey.decoded($0) }).contains(where: labels.contains) else { return }
-            keys[AppID(rawValue: row.int64(at: 0)), default: []].insert(row.int64(at: 1))
+            left[AppID(rawValue: row.int64(at: 0)), default: []].insert(row.int64(at: 1))
         }
-        for (app, keys) in keys where !keys.isEmpty {
-            let used = try Set(
-                Int64.fetchAll(
-                    db, sql: "SELECT DISTINCT key FROM day_key_users WHERE app_id = ? AND key IN (SELECT value FROM json_each(?))",
-                    arguments: [app.rawValue, jsonArray(keys)]))
-            for key in keys.subtracting(used) {
-                guard
-                    let stored = try Data.fetchOne(
-                        db, sql: "DELETE FROM segment_key WHERE app_id = ? AND id = ? RETURNING labels", arguments: [app.rawValue, key])
-                else { continue }
-                labels.formUnion(try stored.withUnsafeBytes { try SegmentKey.decoded($0) })
-            }
-        }
+        try deleteUnused(left)
         labels.remove(0)
         guard !labels.isEmpty else { return }
         let candidates = jsonArray(labels)
