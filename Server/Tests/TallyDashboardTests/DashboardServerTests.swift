@@ -125,7 +125,10 @@ import Testing
         }
     }
 
-    @Test(arguments: ["/apps/999", "/apps/abc", "/apps/-1", "/apps/99999999999999999999999"])
+    @Test(arguments: [
+        "/apps/999", "/apps/abc", "/apps/-1", "/apps/99999999999999999999999", "/apps/-9223372036854775808",
+        "/apps/-9223372036854775808/metrics/dau.csv",
+    ])
     func anUnknownAppIsA404(path: String) async throws {
         let fixture = try await DashboardFixture()
         try await fixture.test { client in

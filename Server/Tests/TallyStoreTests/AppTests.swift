@@ -6,6 +6,17 @@ import Testing
 @testable import TallyStore
 
 @Suite struct AppTests {
+    /// An id of any value, as a URL may name it, has a production and a debug id; only
+    /// `Int64.min`, which no app has, has no other.
+    @Test func everyIdHasAProductionAndADebugTwin() {
+        for raw: Int64 in [1, 42, .max, 0, -1, -42, -.max, .min] {
+            let id = AppID(rawValue: raw)
+            #expect(id.production.debug == id.debug && id.debug.production == id.production)
+            if raw != .min { #expect(id.production.rawValue == Int64(raw.magnitude) && id.debug.rawValue == -id.production.rawValue) }
+        }
+        #expect(AppID(rawValue: .min).production.rawValue == .min)
+    }
+
     @Test func keysAreRandomURLSafeAndStoredHashed() async throws {
         let store = try makeStore()
         let created = try await store.createApp(name: "Demo")

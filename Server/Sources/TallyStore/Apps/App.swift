@@ -57,10 +57,12 @@ public struct AppID: RawRepresentable, Hashable, Sendable, Codable {
     /// Where the app's events from debug builds are kept (``Event/isDebug``): apart from
     /// production in every table keyed by app, so that every metric answers for either. It
     /// names the same app, with the negative of its id as its raw value.
-    public var debug: AppID { AppID(rawValue: -abs(rawValue)) }
+    public var debug: AppID { AppID(rawValue: rawValue > 0 ? -rawValue : rawValue) }
 
-    /// The app's production events, for the id of either.
-    public var production: AppID { AppID(rawValue: abs(rawValue)) }
+    /// The app's production events, for the id of either. The one id without a positive
+    /// twin, `Int64.min` (a URL may name it), stays itself, an id no app has, instead of
+    /// trapping as `abs` does.
+    public var production: AppID { AppID(rawValue: rawValue < 0 ? 0 &- rawValue : rawValue) }
 
     /// Whether this id names an app's events from debug builds.
     public var isDebug: Bool { rawValue < 0 }
