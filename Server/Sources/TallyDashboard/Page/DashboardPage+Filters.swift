@@ -1,6 +1,5 @@
 import Foundation
 import TallyEvent
-import TallyHTTP
 public import TallyStore
 
 extension DashboardPage {
@@ -131,8 +130,6 @@ extension DashboardPage {
                     })
             } catch let error as TallyStoreError {
                 report = .failed(error.description)
-            } catch let busy as ReadAdmission.Overloaded {
-                report = .failed("The funnel could not be counted: \(busy).")
             } catch {
                 report = .failed("The funnel could not be read: \(error)")
             }

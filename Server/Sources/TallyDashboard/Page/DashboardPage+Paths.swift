@@ -1,4 +1,3 @@
-import TallyHTTP
 import TallyStore
 
 extension DashboardPage {
@@ -21,8 +20,6 @@ extension DashboardPage {
                 })
         } catch let error as TallyStoreError {
             report = .failed(error.description)
-        } catch let busy as ReadAdmission.Overloaded {
-            report = .failed("The paths could not be counted: \(busy).")
         } catch {
             report = .failed("The paths could not be counted: \(error)")
         }
