@@ -28,7 +28,8 @@ public struct LiveServer: Sendable {
     public let server: TallyServer
 
     /// Starts a server on a fresh database of `database`'s kind with `configuration` (its host
-    /// and port are replaced by 127.0.0.1 and a free port, and it logs only critical messages),
+    /// and port are replaced by 127.0.0.1 and a free port, it logs only critical messages, and
+    /// its read bounds, left at the defaults, are ``TallyHTTP/ReadAdmission/Limits/relaxedForTests``),
     /// runs `body`, then shuts the server down gracefully and deletes a SQLite database.
     ///
     /// The shutdown lets the server finish every connection it accepted, including those of
@@ -53,6 +54,7 @@ public struct LiveServer: Sendable {
         _ body: (LiveServer) async throws -> Result
     ) async throws -> Result {
         var configuration = configuration
+        if configuration.reads == ServerSettings().reads { configuration.reads = .relaxedForTests }
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.logLevel = .critical  // the shutdown at the end of a test is not news
@@ -104,6 +106,13 @@ public struct LiveServer: Sendable {
         }
         return (http.statusCode, fields, data)
     }
+}
+
+extension ReadAdmission.Limits {
+    /// The read bounds of the test servers: 8 reads at once and 64 waiting per reader, within
+    /// 10 minutes. The tests run hundreds of servers at once on a few cores, where a read
+    /// that takes milliseconds alone can take seconds; a test of the bounds sets its own.
+    public static let relaxedForTests = Self(running: 8, runningPerReader: 8, waitingPerReader: 64, deadline: .seconds(600))
 }
 
 /// The server as a service of the group that ``LiveServer`` shuts down.

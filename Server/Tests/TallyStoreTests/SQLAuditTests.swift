@@ -14,6 +14,8 @@ import Testing
         "keyColumn", "partition.table", "range.lowerBound", "range.upperBound", "unescaped: Self.eventColumns",
         #"latestFirst ? "DESC" : "ASC""#, "unescaped: Self.appColumns", "unescaped: partition.table", "unescaped: table", "unescaped: column",
         "unescaped: keyColumn", "selected", "Self.deliveryColumns", "unescaped: Self.deliveryColumns", "Self.autocheckpointPages",
+        // The delivery states' raw values, and one `?` per app a claim skips (their ids bound).
+        "Self.knownStates", "unescaped: Self.knownStates", "databaseQuestionMarks(count: excluding.count)",
     ]
 
     @Test func sqlInterpolatesOnlyReviewedConstants() throws {
