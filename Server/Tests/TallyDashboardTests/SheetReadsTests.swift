@@ -42,7 +42,7 @@ import Testing
     }
 
     static func admission(running: Int = 4) -> ReadAdmission {
-        ReadAdmission(limits: .init(running: running, runningPerReader: running, waitingPerReader: 100, deadline: .seconds(60)))
+        ReadAdmission(limits: .init(running: running, runningPerReader: running, waitingPerReader: 100, deadline: .seconds(3_600)))
     }
 
     /// Waits until `condition` holds (a few seconds at most).

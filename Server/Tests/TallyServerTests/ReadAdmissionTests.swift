@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func readsRunWithinTheBoundInAllAndPerReader() async throws {
-        let admission = ReadAdmission(limits: .init(running: 3, runningPerReader: 2, waitingPerReader: 10, deadline: .seconds(60)))
+        let admission = ReadAdmission(limits: .init(running: 3, runningPerReader: 2, waitingPerReader: 10, deadline: .seconds(3_600)))
         let record = Record()
         let gate = Gate()
         let holders: [ReadAdmission.Reader.Holder] = [.token(app: 1), .user(7), .liveUpdates]
@@ -90,7 +90,7 @@ import Testing
     /// One app's many waiting reads do not hold back another's: when a slot frees, the apps
     /// with reads waiting take turns.
     @Test func waitingReadsTakeTurnsByApp() async throws {
-        let admission = ReadAdmission(limits: .init(running: 1, runningPerReader: 1, waitingPerReader: 10, deadline: .seconds(60)))
+        let admission = ReadAdmission(limits: .init(running: 1, runningPerReader: 1, waitingPerReader: 10, deadline: .seconds(3_600)))
         let record = Record()
         let first = Gate()
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -114,7 +114,7 @@ import Testing
     }
 
     @Test func aReaderPastItsWaitingBoundIsRefusedAtOnceAndOthersStillWait() async throws {
-        let admission = ReadAdmission(limits: .init(running: 1, runningPerReader: 1, waitingPerReader: 2, deadline: .seconds(60)))
+        let admission = ReadAdmission(limits: .init(running: 1, runningPerReader: 1, waitingPerReader: 2, deadline: .seconds(3_600)))
         let gate = Gate()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<3 {
@@ -161,7 +161,7 @@ import Testing
     }
 
     @Test func aCallerCancelledWhileWaitingLeavesTheQueue() async throws {
-        let admission = ReadAdmission(limits: .init(running: 1, runningPerReader: 1, waitingPerReader: 5, deadline: .seconds(60)))
+        let admission = ReadAdmission(limits: .init(running: 1, runningPerReader: 1, waitingPerReader: 5, deadline: .seconds(3_600)))
         let gate = Gate()
         let holding = Task { try await admission.run(Self.reader(1)) { await gate.wait() } }
         await Self.until(admission) { $0.running == 1 }
@@ -212,7 +212,7 @@ import Testing
     /// `Retry-After` at once; ingest and `/healthz` do not wait behind its reads.
     @Test(arguments: TestDatabase.all) func theAPIAnswers503WithRetryAfter(database: TestDatabase) async throws {
         var settings = ServerSettings()
-        settings.reads = .init(running: 1, runningPerReader: 1, waitingPerReader: 0, deadline: .seconds(30))
+        settings.reads = .init(running: 1, runningPerReader: 1, waitingPerReader: 0, deadline: .seconds(3_600))
         try await LiveServer.with(database: database, configuration: settings) { server in
             let app = try await server.makeApp()
             let id = app.app.id.rawValue
@@ -224,7 +224,7 @@ import Testing
             // The token has a read running and may not queue one: refused at once.
             let refused = try await server.request("/v1/metrics?date=\(day)", headers: ["Authorization": "Bearer \(app.readToken)"])
             #expect(refused.status == 503)
-            #expect(refused.headers["retry-after"] == "30")
+            #expect(refused.headers["retry-after"] == "3600")
             #expect(String(decoding: refused.body, as: UTF8.self).contains("busy"))
 
             // Ingest and /healthz are served meanwhile.
