@@ -64,7 +64,8 @@ let schedule = AlertSchedule(timeZone: TimeZone(identifier: app.timeZone)!)
 var quiet = logger
 quiet.logLevel = .error
 let evaluator = AlertEvaluator(store: store, clock: clock, logger: quiet)
-let deliverer = WebhookDeliverer(store: store, clock: clock, logger: quiet)
+// The receiver is on loopback, which webhooks reach only when private addresses are allowed.
+let deliverer = WebhookDeliverer(store: store, transport: HTTPWebhookTransport(allowsPrivateAddresses: true), clock: clock, logger: quiet)
 let services = Task {
     await withTaskGroup(of: Void.self) { group in
         group.addTask { try? await evaluator.run() }
