@@ -19,7 +19,7 @@ public struct PageReads: Sendable {
     /// The reads of a page of `user` in `app` through `admission`, sharing `sheets`, counting
     /// a live sheet at most once per `liveSheetInterval`.
     public init(admission: ReadAdmission, user: DashboardUserID, app: AppID, sheets: SheetReads, liveSheetInterval: Duration) {
-        self.admission = (admission, ReadAdmission.Reader(app: app.production.rawValue, holder: .user(user.rawValue)))
+        self.admission = (admission, .user(user, in: app))
         self.sheets = sheets
         self.liveSheetInterval = liveSheetInterval
     }
@@ -54,4 +54,11 @@ public final class SheetReads: Sendable {
 
     /// None in flight.
     public init() {}
+}
+
+extension ReadAdmission.Reader {
+    /// A read of `app` (its events from debug builds too) by the dashboard user `user`.
+    static func user(_ user: DashboardUserID, in app: AppID) -> Self {
+        Self(app: app.production.rawValue, holder: .user(user.rawValue))
+    }
 }

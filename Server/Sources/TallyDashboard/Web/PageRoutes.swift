@@ -38,8 +38,7 @@ struct PageRoutes: Sendable {
             }
             guard let file = context.parameters.get("file"), file.hasSuffix(".csv") else { throw HTTPError(.notFound) }
             let key = String(file.dropLast(4))
-            let reader = ReadAdmission.Reader(app: app.id.rawValue, holder: .user(session.user.id.rawValue))
-            let report = try await server.reads.run(reader) { [store = server.store, layout = server.layout] in
+            let report = try await server.reads.run(.user(session.user.id, in: app.id)) { [store = server.store, layout = server.layout] in
                 try await DayReport.load(from: store, app: app.id, layout: layout, query: query)
             }
             guard let series = MetricSeries(key: key, layout: server.layout, report: report, query: query) else {
