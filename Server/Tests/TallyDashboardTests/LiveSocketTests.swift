@@ -76,7 +76,7 @@ private let maxFrameSize = 1 << 22
 
     @Test func theSocketResyncsThenTakesEventsAndSurvivesHostileMessages() async throws {
         let fixture = try await DashboardFixture()
-        try await fixture.test { client in
+        try await fixture.test(.live) { client in
             try await withSocket(fixture, client) { reader, outbound in
                 let resync = try await reader.next()
                 #expect(resync.patches.map(\.id) == ["sections", "sheet-slot", "date-button", "debug-button", "filter-bar"])
@@ -109,7 +109,7 @@ private let maxFrameSize = 1 << 22
     /// A date chosen in the sheet is read from the store and shown without a page load.
     @Test func aPresetRangeShowsItsNumbers() async throws {
         let fixture = try await DashboardFixture()
-        try await fixture.test { client in
+        try await fixture.test(.live) { client in
             try await withSocket(fixture, client, query: "date=2026-11-21") { reader, outbound in
                 let resync = try await reader.next()
                 #expect(resync.patches.first?.html?.contains(#"data-metric="dau">0<"#) == true)
@@ -125,7 +125,7 @@ private let maxFrameSize = 1 << 22
     /// An event ingested over HTTP reaches the open page, with no page load and no polling.
     @Test func anIngestedEventReachesAnOpenPage() async throws {
         let fixture = try await DashboardFixture()
-        try await fixture.test { client in
+        try await fixture.test(.live) { client in
             try await withSocket(fixture, client) { reader, outbound in
                 _ = try await reader.next()
                 // sent_at is now: the server corrects timestamps only for a device clock that is off.
@@ -145,7 +145,7 @@ private let maxFrameSize = 1 << 22
 
     @Test func aStrangerOrAnotherSiteCannotOpenTheSocket() async throws {
         let fixture = try await DashboardFixture()
-        try await fixture.test { client in
+        try await fixture.test(.live) { client in
             let cookie = try await client.signIn()
             let path = "/apps/\(fixture.app.app.id.rawValue)/live"
             let refusals: [HTTPFields] = [
@@ -174,7 +174,7 @@ private let maxFrameSize = 1 << 22
     @Test(arguments: SessionEnd.allCases)
     func aSocketClosesWhenItsSessionEnds(how: SessionEnd) async throws {
         let fixture = try await DashboardFixture()
-        try await fixture.test { client in
+        try await fixture.test(.live) { client in
             let cookie = try await client.signIn()
             let token = try #require(cookie.firstMatch(of: /tally_session=([^;]+)/).map { String($0.1) })
             let path = "/apps/\(fixture.app.app.id.rawValue)/live?date=\(DashboardFixture.day)"
@@ -208,7 +208,7 @@ private let maxFrameSize = 1 << 22
         limits.messages = .init(eventsPerSecond: 0.001, burst: 3)
         limits.opened = .init(eventsPerSecond: 0.001, burst: 2)
         let fixture = try await DashboardFixture(socketLimits: limits)
-        try await fixture.test { client in
+        try await fixture.test(.live) { client in
             try await withSocket(fixture, client) { reader, outbound in
                 _ = try await reader.next()
                 for _ in 0..<3 {
@@ -228,7 +228,7 @@ private let maxFrameSize = 1 << 22
     /// The order a user chooses is saved for them: the next page shows it.
     @Test func aReorderIsKeptForTheUser() async throws {
         let fixture = try await DashboardFixture()
-        try await fixture.test { client in
+        try await fixture.test(.live) { client in
             try await withSocket(fixture, client) { reader, outbound in
                 _ = try await reader.next()
                 try await outbound.write(.text(#"{"event": "move", "section": "health", "value": "0"}"#))
@@ -263,7 +263,7 @@ private let maxFrameSize = 1 << 22
         var limits = SocketLimits()
         limits.messages.burst = 1_000
         let fixture = try await DashboardFixture(socketLimits: limits)
-        try await fixture.test { client in
+        try await fixture.test(.live) { client in
             let cookie = try await client.signIn()
             let port = try #require(client.port)
             let headers: HTTPFields = [.cookie: cookie, .origin: "http://localhost:\(port)"]

@@ -60,7 +60,7 @@ import Testing
             RouteAccessTests.access.filter { $0.value == .session }.keys.sorted() + ["GET /apps/{id}?sheet=members", "GET /apps/{id}?sheet=alerts"]
         var rows: [(String, [String])] = routes.map { ($0, []) } + [("WS /apps/{id}/live", [])] + Self.probes.map { ("event \($0)", []) }
 
-        let columns = try await fixture.test { client in
+        let columns = try await fixture.test(.live) { client in
             var cells: [[String]] = []
             for member in Self.members {
                 let cookie = try await client.signIn(member.name)
@@ -281,7 +281,7 @@ import Testing
         let fixture = try await Self.fixture()
         let app = fixture.app.app.id
         let ed = try #require(try await fixture.store.user(named: "ed")).user.id
-        try await fixture.test { client in
+        try await fixture.test(.live) { client in
             let cookie = try await client.signIn("ed")
             let headers: HTTPFields = [.cookie: cookie, .origin: "http://localhost:\(client.port ?? 0)"]
             let path = "/apps/\(app.rawValue)/live?date=\(DashboardFixture.day)&filters=platform==ios"
@@ -308,7 +308,7 @@ extension RoleMatrixTests {
         let fixture = try await Self.fixture()
         let app = fixture.app.app.id
         let vera = try #require(try await fixture.store.user(named: "vera")).user.id
-        try await fixture.test { client in
+        try await fixture.test(.live) { client in
             let cookie = try await client.signIn("vera")
             let headers: HTTPFields = [.cookie: cookie, .origin: "http://localhost:\(client.port ?? 0)"]
             let path = "/apps/\(app.rawValue)/live?date=\(DashboardFixture.day)"

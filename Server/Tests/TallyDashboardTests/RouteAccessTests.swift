@@ -66,7 +66,7 @@ import Testing
         #expect(Set(fixture.server.webSocketRouter().routes.map(\.description)) == Self.sockets)
 
         let app = String(fixture.app.app.id.rawValue)
-        try await fixture.test { client in
+        try await fixture.test(.live) { client in
             for route in routes {
                 let (method, template) = try #require(route.split(separator: " ", maxSplits: 1).map(String.init).pair)
                 let path = template.replacingOccurrences(of: "{id}", with: app).replacingOccurrences(of: "{file}", with: "dau.csv")

@@ -54,7 +54,6 @@ struct DashboardFixture {
             tick: .milliseconds(20))
     }
 
-    /// Runs `test` against the server listening on an ephemeral port.
     /// Stores `screens` as one session's screen views by `ann`, a second apart from noon of
     /// 2026-11-20 UTC: what the paths sheet's tests read.
     func insertSession(of screens: [String]) async throws {
@@ -67,8 +66,13 @@ struct DashboardFixture {
             }, app: app.app.id)
     }
 
-    func test<Value: Sendable>(_ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
-        try await application.build().test(.live) { client in try await test(client) }
+    /// Runs `test` against the server: through its router by default, which has no deadline
+    /// a loaded test machine could miss (the live client gives up on a request after 20 s);
+    /// over a socket on an ephemeral port with `.live`, for web sockets.
+    func test<Value: Sendable>(
+        _ setup: TestingSetup = .router, _ test: @escaping @Sendable (any TestClientProtocol) async throws -> Value
+    ) async throws -> Value {
+        try await application.build().test(setup) { client in try await test(client) }
     }
 
     /// The page path of the fixture's app on the fixture's day.
