@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import TallyEvent
 import TallyServerTesting
 import TallyStore
@@ -32,6 +33,34 @@ extension CommandTests {
         let unknownApp = try await runFailing(["user-data", "delete", "--app", "Shop", "bob", "--db", db])
         #expect(unknownApp.status != 0 && unknownApp.errors.contains(#"no app has the id or name "Shop""#), "\(unknownApp.errors)")
         #expect(try await store.users(app: app, prefix: "").map(\.id) == ["bob"])
+    }
+
+    /// A command run while `tally serve`'s ingest holds the write lock waits for it instead of
+    /// failing with "database is locked".
+    @Test func commandsWaitForAnotherProcessesWrite() async throws {
+        try await run(["user", "create", "ana", "--db", db])
+        try await run(["app", "create", "Bills", "--owner", "ana", "--db", db])
+        try await run(["user", "create", "bo", "--db", db])
+        let path = db
+        let writer = try DatabaseQueue(path: path)
+        let commands: [(arguments: [String], answer: String)] = [
+            (["user", "grant", "bo", "Bills", "viewer"], "granted viewer"), (["user", "revoke", "bo", "Bills"], "revoked"),
+            (["app", "create", "Shop"], "ingest_key"), (["user-data", "delete", "--app", "Bills", "nobody"], #"The app has no user "nobody"."#),
+        ]
+        for (arguments, answer) in commands {
+            // The write lock held for a second, as a long write of another process would.
+            let holding = Task {
+                try await writer.writeWithoutTransaction { db in
+                    try db.execute(sql: "BEGIN IMMEDIATE")
+                    Thread.sleep(forTimeInterval: 1)
+                    try db.execute(sql: "ROLLBACK")
+                }
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            let result = try await ChildProcess.run("tally", arguments + ["--db", path])
+            try await holding.value
+            #expect((result.text + result.errors).contains(answer), "\(arguments): \(result.errors)")
+        }
     }
 
     /// Runs `tally` with `arguments`, expected to fail, and returns its status and standard error.

@@ -11,13 +11,19 @@ extension PostgresBackend {
             try await PostgresGroupWriter.lock([app, app.debug], connection, logger: logger)
             try await connection.query("SELECT pg_advisory_xact_lock(\(PostgresGroupWriter.deletionLock))", logger: logger)
             var events: Int?
+            var keys: [AppID: Set<Int64>] = [:]
+            var labels: Set<Int64> = []
             for id in [app, app.debug] {
-                guard let deleted = try await PostgresUserDeletion(connection: connection, logger: logger, app: id.rawValue).delete(user)
+                guard let removal = try await PostgresUserDeletion(connection: connection, logger: logger, app: id.rawValue).delete(user)
                 else { continue }
-                events = (events ?? 0) + deleted
+                events = (events ?? 0) + removal.events
+                keys[id] = removal.keys
+                labels.formUnion(removal.labels)
             }
             guard let events else { return nil }
-            try await PostgresUserDeletion.deleteLabel(user, connection, logger: logger)
+            labels.formUnion(
+                try await connection.query("SELECT id FROM label WHERE text = \(user)", logger: logger).collect(as: Int64.self))
+            try await PostgresUserDeletion.deleteUnreferenced(keys: keys, labels: labels, connection, logger: logger)
             try await connection.query(
                 """
                 INSERT INTO user_deletion (app_id, deleted_at, deleted_by, events)
@@ -25,7 +31,7 @@ extension PostgresBackend {
                 """, logger: logger)
             return UserDeletion(app: app, deletedAt: Date(unixMilliseconds: time.unixMilliseconds), deletedBy: actor, events: events)
         }
-        // The label of the user's id, if it was one, is gone: so is every text read.
+        // The labels only the user sent are gone: so is every text read.
         if deletion != nil { labels.withLock { $0 = LabelTexts() } }
         return deletion
     }
@@ -92,9 +98,8 @@ struct PostgresUserDeletion {
         try await connection.query(query, logger: logger)
     }
 
-    /// Deletes `user`'s rows and returns how many events the rollups held, or `nil` without
-    /// such a user.
-    func delete(_ user: String) async throws -> Int? {
+    /// Deletes `user`'s rows and returns what was removed, or `nil` without such a user.
+    func delete(_ user: String) async throws -> UserRemoval? {
         guard
             let (number, firstSeen) = try await rows(
                 "SELECT number, first_seen FROM app_user WHERE app_id = \(app) AND user_id = \(user)", as: (Int64, Int64).self
@@ -120,7 +125,7 @@ struct PostgresUserDeletion {
         try await subtract(removal.names, from: "name_bucket", keyColumn: "name_id")
         try await subtract(removal.screens, from: "screen_bucket", keyColumn: "screen_id")
         try await removeFromDayKeys(removal)
-        try await removeFromTraits(removal)
+        try await removeFromTraits(&removal)
         try await deleteEvents(of: user, at: removal.milliseconds)
         try await execute("DELETE FROM app_user WHERE app_id = \(app) AND user_id = \(user)")
         try await execute("DELETE FROM purchase WHERE app_id = \(app) AND user_number = \(number)")
@@ -129,24 +134,23 @@ struct PostgresUserDeletion {
             INSERT INTO user_number_floor (app_id, next) VALUES (\(app), \(number + 1))
             ON CONFLICT (app_id) DO UPDATE SET next = greatest(user_number_floor.next, excluded.next)
             """)
-        return removal.events
+        return removal
     }
 
-    /// Deletes `user`'s raw events at `milliseconds`, and their ids from `event_key`: a
-    /// statement per month, which reads only that month's partition (with all the milliseconds
-    /// in one statement, each partition looked every one up: 0.13–0.16 s against 0.09–0.10 s
-    /// for 10,000 events over three months).
+    /// Deletes `user`'s raw events at `milliseconds`, a statement per month, which reads only
+    /// that month's partition (with all the milliseconds in one statement, each partition
+    /// looked every one up: 0.13–0.16 s against 0.09–0.10 s for 10,000 events over three
+    /// months). `event_key` keeps their ids, without the user's, as it keeps pruned events'
+    /// ids: ingest counts a replayed event as a duplicate.
     private func deleteEvents(of user: String, at milliseconds: Set<Int64>) async throws {
         let months = Dictionary(grouping: milliseconds) { EventPartition(containing: $0)?.milliseconds }
         for (month, milliseconds) in months {
             let (from, to) = (month?.lowerBound ?? Int64.min, month?.upperBound ?? Int64.max)
-            let ids = try await rows(
+            try await execute(
                 """
                 DELETE FROM event
                 WHERE app_id = \(app) AND timestamp >= \(from) AND timestamp < \(to) AND timestamp = ANY(\(milliseconds)) AND user_id = \(user)
-                RETURNING id
-                """, as: UUID.self)
-            if !ids.isEmpty { try await execute("DELETE FROM event_key WHERE app_id = \(app) AND id = ANY(\(ids))") }
+                """)
         }
     }
 
@@ -280,11 +284,12 @@ struct PostgresUserDeletion {
 
     /// Deletes the user's `user_trait` rows and takes the user out of their values'
     /// `trait_users` sets.
-    private func removeFromTraits(_ removal: UserRemoval) async throws {
+    private func removeFromTraits(_ removal: inout UserRemoval) async throws {
         let traits = try await rows(
             "DELETE FROM user_trait WHERE app_id = \(app) AND user_number = \(Int64(removal.number)) RETURNING property_id, value_id",
             as: (Int64, Int64).self)
         guard !traits.isEmpty else { return }
+        for (property, value) in traits { removal.removedTrait(property: property, value: value) }
         let stored = try await rows(
             """
             SELECT t.property_id, t.value_id, t.users FROM trait_users t
@@ -313,37 +318,69 @@ struct PostgresUserDeletion {
             """)
     }
 
-    /// Deletes the `label` whose text is the user's id, if nothing refers to it any more:
-    /// segment keys that hold it and that no event refers to any more go first.
-    static func deleteLabel(_ text: String, _ connection: PostgresConnection, logger: Logger) async throws {
-        guard let label = try await connection.query("SELECT id FROM label WHERE text = \(text)", logger: logger).collect(as: Int64.self).first
-        else { return }
-        let keys = try await connection.query("SELECT app_id, id, labels FROM segment_key", logger: logger)
-            .collect(as: (Int64, Int64, ByteBuffer).self)
-        for (app, key, labels) in keys where try labels.withUnsafeReadableBytes({ try SegmentKey.decoded($0) }).contains(label) {
-            let used = try await connection.query(
-                "SELECT EXISTS (SELECT 1 FROM day_key_users WHERE app_id = \(app) AND key = \(key))", logger: logger
-            ).collect(as: Bool.self)[0]
-            guard !used else { return }
-            try await connection.query("DELETE FROM segment_key WHERE app_id = \(app) AND id = \(key)", logger: logger)
+    /// Deletes the segment keys among `keys` (per app id) or holding one of `labels` or their
+    /// labels that no `day_key_users` or `purchase` row refers to any more, then the labels
+    /// among `labels` and theirs that nothing refers to any more: the values only a deleted
+    /// user sent.
+    static func deleteUnreferenced(keys: [AppID: Set<Int64>], labels: Set<Int64>, _ connection: PostgresConnection, logger: Logger)
+        async throws
+    {
+        var labels = labels
+        func deleteUnused(_ keys: [AppID: Set<Int64>]) async throws {
+            for (app, keys) in keys where !keys.isEmpty {
+                let unused = try await connection.query(
+                    """
+                    DELETE FROM segment_key k WHERE k.app_id = \(app.rawValue) AND k.id = ANY(\(Array(keys)))
+                        AND NOT EXISTS (SELECT 1 FROM day_key_users d WHERE d.app_id = k.app_id AND d.key = k.id)
+                        AND NOT EXISTS (SELECT 1 FROM purchase p WHERE p.app_id = k.app_id AND p.segment_key = k.id)
+                    RETURNING k.labels
+                    """, logger: logger
+                ).collect(as: ByteBuffer.self)
+                for stored in unused { labels.formUnion(try stored.withUnsafeReadableBytes { try SegmentKey.decoded($0) }) }
+            }
         }
+        try await deleteUnused(keys)
+        labels.remove(0)
+        // Keys that hold one of the labels, those of the keys just deleted too (the user's app
+        // versions), are candidates then: those a rebuild of the segment keys (new segment
+        // properties) left, which no event refers to.
+        var left: [AppID: Set<Int64>] = [:]
+        for (app, key, stored) in try await connection.query("SELECT app_id, id, labels FROM segment_key", logger: logger)
+            .collect(as: (Int64, Int64, ByteBuffer).self)
+        where try stored.withUnsafeReadableBytes({ try SegmentKey.decoded($0) }).contains(where: labels.contains) {
+            left[AppID(rawValue: app), default: []].insert(key)
+        }
+        try await deleteUnused(left)
+        labels.remove(0)
+        guard !labels.isEmpty else { return }
+        let candidates = Array(labels)
         // A value's set that users left, empty, refers to the label still.
         for (app, property, value, users) in try await connection.query(
-            "SELECT app_id, property_id, value_id, users FROM trait_users WHERE property_id = \(label) OR value_id = \(label)", logger: logger
+            """
+            SELECT app_id, property_id, value_id, users FROM trait_users
+            WHERE property_id = ANY(\(candidates)) OR value_id = ANY(\(candidates))
+            """, logger: logger
         ).collect(as: (Int64, Int64, Int64, ByteBuffer).self)
         where try users.withUnsafeReadableBytes({ try UserSet(serialized: $0) }).isEmpty {
             try await connection.query(
                 "DELETE FROM trait_users WHERE app_id = \(app) AND property_id = \(property) AND value_id = \(value)", logger: logger)
         }
-        let referenced = try await connection.query(
+        let used: [Int64] = try await connection.query(
             """
-            SELECT EXISTS (SELECT 1 FROM name_bucket WHERE name_id = \(label))
-                OR EXISTS (SELECT 1 FROM screen_bucket WHERE screen_id = \(label))
-                OR EXISTS (SELECT 1 FROM user_trait WHERE property_id = \(label) OR value_id = \(label))
-                OR EXISTS (SELECT 1 FROM trait_users WHERE property_id = \(label) OR value_id = \(label))
+            SELECT name_id FROM name_bucket WHERE name_id = ANY(\(candidates))
+            UNION SELECT screen_id FROM screen_bucket WHERE screen_id = ANY(\(candidates))
+            UNION SELECT property_id FROM user_trait WHERE property_id = ANY(\(candidates))
+            UNION SELECT value_id FROM user_trait WHERE value_id = ANY(\(candidates))
+            UNION SELECT property_id FROM trait_users WHERE property_id = ANY(\(candidates))
+            UNION SELECT value_id FROM trait_users WHERE value_id = ANY(\(candidates))
             """, logger: logger
-        ).collect(as: Bool.self)[0]
-        guard !referenced else { return }
-        try await connection.query("DELETE FROM label WHERE id = \(label)", logger: logger)
+        ).collect(as: Int64.self)
+        var referenced = Set(used)
+        for stored in try await connection.query("SELECT labels FROM segment_key", logger: logger).collect(as: ByteBuffer.self) {
+            referenced.formUnion(try stored.withUnsafeReadableBytes { try SegmentKey.decoded($0) }.filter(labels.contains))
+        }
+        let unreferenced = Array(labels.subtracting(referenced))
+        guard !unreferenced.isEmpty else { return }
+        try await connection.query("DELETE FROM label WHERE id = ANY(\(unreferenced))", logger: logger)
     }
 }

@@ -38,6 +38,9 @@ final class SQLiteBackend: GroupCommitBackend {
             if descriptor >= 0 { close(descriptor) }
         }
         var configuration = Configuration()
+        // Another process's write (`tally serve`'s ingest, or a `tally` command beside it) is
+        // waited for, not answered with "database is locked".
+        configuration.busyMode = .timeout(Self.busyTimeout)
         configuration.prepareDatabase { db in
             // 64 MiB page cache per connection: rollup and index pages of recent days stay hot.
             try db.execute(sql: "PRAGMA cache_size = -65536")
@@ -55,6 +58,9 @@ final class SQLiteBackend: GroupCommitBackend {
         try Schema.migrator.migrate(pool)
         groupCommit = GroupCommit(writer: SQLiteGroupWriter(pool: pool))
     }
+
+    /// The seconds a connection waits for another process's write lock before it fails.
+    static let busyTimeout: Double = 10
 
     /// The WAL's pages past which a commit checkpoints it (`wal_autocheckpoint`).
     static let autocheckpointPages = 16_384

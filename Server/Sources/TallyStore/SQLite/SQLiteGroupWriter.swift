@@ -70,7 +70,8 @@ final class SQLiteGroupWriter: GroupWriter {
 
     /// Stores every batch of `group`, each in a savepoint, then the group's rollups; returns
     /// each batch's outcome in order, and adds to `health` the purchase events that carry
-    /// no purchase.
+    /// no purchase. An event whose id is stored, or was erased with a user's data
+    /// (`erased_event`), is a duplicate.
     private static func store(
         _ group: [IngestBatch], _ db: Database, cache: inout RollupCache, health: inout HealthCounts
     ) throws -> [Result<InsertResult, any Error>] {
@@ -89,7 +90,8 @@ final class SQLiteGroupWriter: GroupWriter {
                         db,
                         sql: """
                             INSERT INTO event (app_id, id, name, timestamp, device_timestamp, user_id, session_id, app_version, platform, properties)
-                            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+                            SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10
+                            WHERE NOT EXISTS (SELECT 1 FROM erased_event WHERE app_id = ?1 AND id = ?2)
                             ON CONFLICT (app_id, id) DO NOTHING
                             """)
                     insert.bind(batch.app.rawValue, at: 1)

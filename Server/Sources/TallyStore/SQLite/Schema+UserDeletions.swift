@@ -20,6 +20,22 @@ extension Schema {
         try createUserNumberFloor(db)
     }
 
+    /// Migration "v14": `erased_event`, the ids of the raw events deleted with a user's data,
+    /// with their instants and without the user's id: ingest counts an event of such an id as a
+    /// duplicate, as it does one whose row is stored, until the app no longer accepts it (see
+    /// ``EventStore/deleteUserData(app:user:by:)``).
+    static func createErasedEvents(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE erased_event (
+                    app_id INTEGER NOT NULL,
+                    id BLOB NOT NULL,
+                    timestamp INTEGER NOT NULL,
+                    PRIMARY KEY (app_id, id)
+                ) WITHOUT ROWID;
+                """)
+    }
+
     /// `user_number_floor`, if missing: migration "v3" rebuilds the rollups as ingest writes them
     /// today, which reads it.
     static func createUserNumberFloor(_ db: Database) throws {

@@ -15,6 +15,8 @@
 ///    ``dayKeys`` whose sets held the user, and the ``milliseconds`` of the raw events.
 ///
 /// Every count rollup is a sum over the events the logs keep, so it is corrected exactly.
+/// Afterwards, the segment keys (``keys``) and labels (``labels``) the user's events and
+/// properties referred to are deleted where nothing else refers to them.
 struct UserRemoval {
     /// A label counted in a bucket: one `name_bucket` or `screen_bucket` row.
     struct Labeled: Hashable {
@@ -34,9 +36,23 @@ struct UserRemoval {
     private(set) var dayKeys: Set<SegmentDelta.DayKey> = []
     /// The milliseconds since 1970 of the user's events, each once.
     private(set) var milliseconds: Set<Int64> = []
+    /// The user properties and values of the user's `user_trait` rows, as `label` ids.
+    private var traits: Set<Int64> = []
+
+    /// The segment keys of the user's events.
+    var keys: Set<Int64> { Set(dayKeys.map(\.key)) }
+
+    /// The labels the user's events and properties referred to, besides those of ``keys``:
+    /// names, screens, user properties and their values.
+    var labels: Set<Int64> { traits.union(names.keys.map(\.label)).union(screens.keys.map(\.label)) }
 
     init(number: UInt32) {
         self.number = number
+    }
+
+    /// Records that the user's value `value` of the user property `property` was deleted.
+    mutating func removedTrait(property: Int64, value: Int64) {
+        traits.formUnion([property, value])
     }
 
     /// A user set without the user.

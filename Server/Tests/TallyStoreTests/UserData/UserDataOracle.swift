@@ -15,6 +15,9 @@ enum UserDataOracle {
     static let properties = SegmentProperties(event: ["button", "ref"], user: ["plan"])
     static let names = ["open", "tap", "tap", "screen_view", "screen_view", "identify", "buy", "purchase", "Zed"]
     static let days = 10
+    /// The texts of ``events(seed:)`` that only ``deleted`` sends: a name, a screen, an app
+    /// version and a currency.
+    static let sentByTheDeletedOnly = ["only_deleted", "deleted-screen", "9.9-only-deleted", "XDL"]
 
     /// Random sessions of 25 users (one of them ``deleted``, with more events than most) over
     /// ``days`` days from ``MetricsPropertyTests/start``, some in debug builds.

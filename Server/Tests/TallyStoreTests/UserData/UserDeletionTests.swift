@@ -50,6 +50,13 @@ import Testing
         let holding = try await UserDataOracle.columns(holding: UserDataOracle.deleted, in: all, database: database)
         // Only the other app's user and event (its `app_user` row and raw event).
         #expect(Set(holding) == ["app_user.user_id", "event.user_id", "event.session_id"], "\(holding)")
+        // Values only the user sent (name, screen, version, currency) are nowhere; others' stay.
+        for text in UserDataOracle.sentByTheDeletedOnly {
+            #expect(try await UserDataOracle.columns(holding: text, in: all, database: database) == [], "\(text)")
+        }
+        for text in ["tap", "s1", "2.0", "b1", "pro"] {
+            #expect(try await UserDataOracle.columns(holding: text, in: all, database: database).contains("label.text"), "\(text)")
+        }
         #expect(try await all.timeline(app: other, user: UserDataOracle.deleted)?.events.count == 1)
         #expect(try await all.userDeletions(app: apps[0]) == [deletion])
         #expect(try await all.userDeletions(app: other) == [])
@@ -86,8 +93,56 @@ import Testing
         #expect(try await UserDataOracle.columns(holding: UserDataOracle.deleted, in: store, database: database).count >= 4)
         _ = try await store.deleteUserData(app: app, user: UserDataOracle.deleted, by: "cli")
         #expect(try await UserDataOracle.columns(holding: UserDataOracle.deleted, in: store, database: database) == [])
-        // Texts only the user sent that are not the id stay interned, as labels are shared.
+        for text in UserDataOracle.sentByTheDeletedOnly {
+            #expect(try await UserDataOracle.columns(holding: text, in: store, database: database) == [], "\(text)")
+        }
         #expect(try await store.users(app: app, prefix: "zq").isEmpty)
+    }
+
+    /// The deleted user's events sent again (an SDK's retry, a replayed log) are duplicates:
+    /// their ids stay known, without the user's, so the history does not come back.
+    @Test(arguments: TestDatabase.all)
+    func replayedEventsAreDuplicates(database: TestDatabase) async throws {
+        let store = try await database.makeStore()
+        let app = try await store.createApp(name: "Replay").app.id
+        let start = Date().addingTimeInterval(-86_400)
+        // More events than one write of the deletion takes.
+        let sent = (0..<2_500).map { event(name: $0 % 3 == 0 ? "open" : "tap", at: start.addingTimeInterval(Double($0) * 20), user: "gone") }
+        _ = try await store.insert(sent + [event(at: start, user: "stays")], app: app)
+        let deletion = try await store.deleteUserData(app: app, user: "gone", by: "cli")
+        #expect(deletion.events == sent.count)
+        for batch in stride(from: 0, to: sent.count, by: 500).map({ Array(sent[$0..<$0 + 500]) }) {
+            #expect(try await store.insert(batch, app: app) == InsertResult(accepted: 0, duplicates: 500))
+        }
+        #expect(try await store.timeline(app: app, user: "gone") == nil)
+        #expect(try await store.users(app: app, prefix: "").map(\.id) == ["stays"])
+        // A new event of the user's is stored, as a new user's.
+        #expect(try await store.insert([event(at: start, user: "gone")], app: app) == InsertResult(accepted: 1, duplicates: 0))
+    }
+
+    /// Neither the SQLite file nor its WAL keeps a text only the deleted user sent: deleted
+    /// rows are overwritten with zeros, and the WAL is checkpointed and emptied.
+    @Test func theFilesKeepNothingOnlyTheUserSent() async throws {
+        let path = try await TestDatabase.sqlite.makeDatabase()
+        let store = try await EventStore(database: path)
+        let app = try await store.createApp(name: "Files").app.id
+        _ = try await store.updateApp(app, segmentProperties: SegmentProperties(event: ["note"], user: ["plan"]))
+        let start = Date().addingTimeInterval(-3_600)
+        let secrets = ["ada.lovelace@example.org", "Secret Screen Name", "secret_event_name", "a note only ada wrote", "plan-of-ada"]
+        let sent = [
+            event(name: "screen_view", at: start, user: secrets[0], properties: ["screen": .string(secrets[1])]),
+            event(name: secrets[2], at: start.addingTimeInterval(1), user: secrets[0], properties: ["note": .string(secrets[3])]),
+            event(name: "identify", at: start.addingTimeInterval(2), user: secrets[0], properties: ["plan": .string(secrets[4])]),
+            event(name: "screen_view", at: start, user: "bob", properties: ["screen": "Home", "note": "shared note"]),
+        ]
+        _ = try await store.insert(sent, app: app)
+        _ = try await store.deleteUserData(app: app, user: secrets[0], by: "cli")
+        let files = try [path, path + "-wal"].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        for secret in secrets {
+            #expect(files.allSatisfy { $0.range(of: Data(secret.utf8)) == nil }, "\(secret)")
+        }
+        #expect(files[1].isEmpty)
+        #expect(files[0].range(of: Data("shared note".utf8)) != nil)
     }
 
     @Test(arguments: TestDatabase.all)
