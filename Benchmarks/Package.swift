@@ -200,6 +200,15 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
+            name: "DeletionBesideIngest",
+            dependencies: [
+                "PipelineWorkload",
+                .product(name: "TallyStore", package: "TallyServer"),
+            ],
+            path: "Tools/DeletionBesideIngest",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
             name: "PruneWhileIngesting",
             dependencies: [
                 "PipelineWorkload",

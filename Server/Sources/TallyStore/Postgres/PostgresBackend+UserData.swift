@@ -36,6 +36,10 @@ extension PostgresBackend {
         return deletion
     }
 
+    /// None: a deletion is one transaction, and `event_key` keeps erased events' ids as it
+    /// keeps pruned ones'.
+    func finishInterruptedDeletions(now: Date) async throws -> Int { 0 }
+
     func foldUserRemovals(limit: Int) async throws -> Int {
         try await client.transaction(logger: logger) { [logger] connection in
             // The apps' locks first, as ingest takes them, then their buckets: a collector that

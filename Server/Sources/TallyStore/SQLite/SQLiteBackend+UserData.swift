@@ -1,61 +1,174 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import TallyEvent
 
 extension SQLiteBackend {
-    /// The raw events one write of a deletion deletes at most, before the write of the
-    /// rollups: the write lock is released in between, for ingest's commits.
-    static let erasureBatch = 1_000
+    /// The most events of the user one write of a deletion takes out (a chunk of consecutive
+    /// buckets; a bucket holding more is a write of its own), so that ingest's commits, every
+    /// app's, get in between: about 1,000 events' rollups and raw rows a write.
+    static let erasureChunk = 1_000
 
-    /// Deletes the user's raw events first, ``erasureBatch`` milliseconds of the logs a write,
-    /// then the rest in one write: the rollups, the raw events that arrived meanwhile, the
-    /// segment keys and labels nothing refers to any more. Every write runs with
-    /// `secure_delete`, and the WAL is checkpointed and truncated afterwards, so that neither
-    /// the database file nor the WAL keeps what was deleted.
+    /// Deletes `user`'s data in writes that leave the write lock between them, each with
+    /// `secure_delete`, so that the pages that held what is deleted are overwritten with zeros:
+    ///
+    /// 1. The user is detached: its `app_user` rows go and a ``PendingErasure`` records its
+    ///    numbers. The user's next event makes a new user, so nothing is added to what the
+    ///    numbers hold from then on, and each later write can recompute its part from the
+    ///    store alone.
+    /// 2. Chunks of the buckets whose user sets hold a number: their sets, logs, activity,
+    ///    name and screen counts, the day keys their events fall in, and the raw events, whose
+    ///    ids go to `erased_event`.
+    /// 3. The day sets, user properties and purchases, the segment keys and labels nothing
+    ///    refers to any more, and the record of the deletion.
+    ///
+    /// Then the WAL is emptied (``truncateWAL()``). A deletion cut short (the process killed)
+    /// is finished by ``finishInterruptedDeletions(now:)``.
     func deleteUser(_ user: String, app: AppID, by actor: String, at time: Date) async throws -> UserDeletion? {
-        let (logged, lastRow) = try await pool.read { db in
-            var logged: [AppID: Set<Int64>] = [:]
-            for id in [app, app.debug] { logged[id] = try Self.loggedMilliseconds(of: user, app: id, db) }
-            return (logged, try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM event") ?? 0)
+        let detached = try await writeErasing { [groupCommit] db -> PendingErasure? in
+            let erasure = try PendingErasure.detach(user, app: app, by: actor, at: time.unixMilliseconds, db)
+            // Inside the write, which ingest's transactions wait for: its next one looks the
+            // user up again, and makes a new one.
+            if erasure != nil { groupCommit.writer.forgetCommittedFacts() }
+            return erasure
         }
-        for (id, milliseconds) in logged {
-            let sorted = milliseconds.sorted()
-            for start in stride(from: 0, to: sorted.count, by: Self.erasureBatch) {
-                let batch = sorted[start..<min(start + Self.erasureBatch, sorted.count)]
-                try await writeErasing { db in try Self.erase(user, app: id, at: batch, db) }
+        guard let detached else { return nil }
+        return try await finish(detached)
+    }
+
+    /// Finishes the deletions cut short that no process has worked on for a minute (the
+    /// process that began one writes every few milliseconds), and forgets the ids of erased
+    /// events their apps no longer accept. `tally serve` runs it every minute.
+    func finishInterruptedDeletions(now: Date) async throws -> Int {
+        let stale = try await pool.write { db in
+            try PendingErasure.claim(untouchedSince: now.unixMilliseconds - PendingErasure.lease, now: now.unixMilliseconds, db)
+        }
+        for erasure in stale { _ = try await finish(erasure) }
+        try await pool.write { db in
+            for row in try Row.fetchAll(db, sql: "SELECT id, accepted_event_age FROM app") {
+                // In SQL, where an age too great for milliseconds overflows to a real, not a trap.
+                try db.execute(
+                    sql: "DELETE FROM erased_event WHERE app_id IN (?1, -?1) AND timestamp < ?2 - 1000 * ?3",
+                    arguments: [row[0] as Int64, now.unixMilliseconds, row[1] as Int64])
+            }
+        }
+        return stale.count
+    }
+
+    /// Steps 2 and 3 of ``deleteUser(_:app:by:at:)`` for `erasure`, and the WAL's truncation.
+    /// Every write recomputes its part from the store, so two processes finishing the same
+    /// deletion take nothing out twice; the one whose last write comes second returns the
+    /// record the first kept.
+    private func finish(_ erasure: PendingErasure) async throws -> UserDeletion {
+        for part in erasure.parts {
+            let chunks = try await pool.read { db in try Self.chunks(of: part, db) }
+            for chunk in chunks {
+                try await writeErasing { db in try Self.erase(chunk, of: part, in: erasure, db) }
                 try Task.checkCancellation()
             }
         }
-        let deletion = try await writeErasing { [groupCommit] db -> UserDeletion? in
-            var events: Int?
-            var keys: [AppID: Set<Int64>] = [:]
-            var labels: Set<Int64> = []
-            for id in [app, app.debug] {
-                guard let removal = try Self.delete(user, app: id, erased: logged[id] ?? [], after: lastRow, db) else { continue }
-                events = (events ?? 0) + removal.events
-                keys[id] = removal.keys
-                labels.formUnion(removal.labels)
+        let deletion = try await writeErasing { [groupCommit] db -> UserDeletion in
+            if let deletion = try Self.close(erasure, db) {
+                // Labels and segment keys may be gone: ingest's next transaction looks them up again.
+                groupCommit.writer.forgetCommittedFacts()
+                return deletion
             }
-            guard let events else { return nil }
-            if let label = try Int64.fetchOne(db, sql: "SELECT id FROM label WHERE text = ?", arguments: [user]) { labels.insert(label) }
-            try Self.deleteUnreferenced(keys: keys, labels: labels, db)
-            try db.execute(
-                sql: "INSERT INTO user_deletion (app_id, deleted_at, deleted_by, events) VALUES (?, ?, ?, ?)",
-                arguments: [app.rawValue, time.unixMilliseconds, actor, events])
-            // Ids whose events ingest no longer accepts need not be kept.
-            try db.execute(
-                sql: """
-                    DELETE FROM erased_event
-                    WHERE timestamp < ?1 - 1000 * (SELECT accepted_event_age FROM app WHERE app.id = abs(erased_event.app_id))
-                    """, arguments: [time.unixMilliseconds])
-            // Inside the write, which the group writer's transactions wait for: its next one
-            // looks the user and the labels up again.
-            groupCommit.writer.forgetCommittedFacts()
-            return UserDeletion(app: app, deletedAt: Date(unixMilliseconds: time.unixMilliseconds), deletedBy: actor, events: events)
+            return try Self.record(of: erasure, db)
         }
-        guard deletion != nil else { return nil }
         try await truncateWAL()
         return deletion
+    }
+
+    /// The buckets of `part`'s user sets that hold its number, in chunks of consecutive buckets
+    /// whose logs hold at most `limit` of its events (or one bucket), read without a write:
+    /// nothing adds to what the number holds once it is detached.
+    static func chunks(of part: PendingErasure.Part, limit: Int = erasureChunk, _ db: Database) throws -> [ClosedRange<Int64>] {
+        let (app, removal) = (AppID(rawValue: part.app), UserRemoval(number: part.number))
+        var chunks: [ClosedRange<Int64>] = []
+        var events = 0
+        for day in try changedSets(removal, table: "day_users", column: "day", in: part.firstDay..<Int64.max, db, app: app).map(\.period) {
+            let periods = day * Bucket.perDay..<(day + 1) * Bucket.perDay
+            for bucket in try changedSets(removal, table: "bucket_users", column: "bucket", in: periods, db, app: app).map(\.period) {
+                var found = removal
+                _ = try find(&found, buckets: [bucket], db, app: app)
+                if let last = chunks.last, events + found.events <= limit {
+                    chunks[chunks.count - 1] = last.lowerBound...bucket
+                    events += found.events
+                } else {
+                    chunks.append(bucket...bucket)
+                    events = found.events
+                }
+            }
+        }
+        return chunks
+    }
+
+    /// Takes `part`'s number out of the buckets of `chunk` (their sets, logs, activity, name
+    /// and screen counts, and the day keys of their events) and deletes the user's raw events
+    /// there, recording in `erasure`'s row the events, keys and labels found.
+    static func erase(_ chunk: ClosedRange<Int64>, of part: PendingErasure.Part, in erasure: PendingErasure, _ db: Database) throws {
+        let app = AppID(rawValue: part.app)
+        var removal = UserRemoval(number: part.number)
+        let buckets = try removeFromSets(
+            removal, table: "bucket_users", column: "bucket", in: chunk.lowerBound..<chunk.upperBound + 1, db, app: app)
+        try removeFromLogs(&removal, buckets: buckets, db, app: app)
+        try removeFromActivity(removal, buckets: buckets, db, app: app)
+        try subtract(removal.names, from: "name_bucket", keyColumn: "name_id", db, app: app)
+        try subtract(removal.screens, from: "screen_bucket", keyColumn: "screen_id", db, app: app)
+        for row in removal.dayKeys {
+            try removeFromSet(removal, table: "day_key_users", condition: "day = ?2 AND key = ?3", (row.day, row.key), db, app: app)
+        }
+        try eraseEvents(of: erasure, app: app, at: removal.milliseconds, db)
+        try PendingErasure.add(removal, of: part, to: erasure.id, db)
+    }
+
+    /// Step 3 of ``deleteUser(_:app:by:at:)``: takes the numbers of `erasure` out of the day
+    /// sets, deletes their user properties and purchases, the segment keys and labels nothing
+    /// refers to any more, and the pending row; keeps the record and returns it, or `nil` when
+    /// the row is gone (another process closed it).
+    private static func close(_ erasure: PendingErasure, _ db: Database) throws -> UserDeletion? {
+        guard var state = try PendingErasure.take(erasure.id, db) else { return nil }
+        for part in state.parts {
+            let app = AppID(rawValue: part.app)
+            var removal = UserRemoval(number: part.number)
+            _ = try removeFromSets(removal, table: "day_users", column: "day", in: part.firstDay..<Int64.max, db, app: app)
+            let properties = try Int64.fetchAll(
+                db, sql: "SELECT DISTINCT property_id FROM trait_users WHERE app_id = ?", arguments: [app.rawValue])
+            for property in properties {
+                guard
+                    let value = try Int64.fetchOne(
+                        db, sql: "DELETE FROM user_trait WHERE app_id = ? AND property_id = ? AND user_number = ? RETURNING value_id",
+                        arguments: [app.rawValue, property, Int64(part.number)])
+                else { continue }
+                removal.removedTrait(property: property, value: value)
+                try removeFromSet(
+                    removal, table: "trait_users", condition: "property_id = ?2 AND value_id = ?3", (property, value), db, app: app)
+            }
+            state.labels.formUnion(removal.labels)
+            try db.execute(sql: "DELETE FROM purchase WHERE app_id = ? AND user_number = ?", arguments: [app.rawValue, Int64(part.number)])
+        }
+        if let label = try Int64.fetchOne(db, sql: "SELECT id FROM label WHERE text = ?", arguments: [state.user]) {
+            state.labels.insert(label)
+        }
+        try deleteUnreferenced(keys: state.keysByApp, labels: state.labels, db)
+        try db.execute(
+            sql: "INSERT INTO user_deletion (app_id, deleted_at, deleted_by, events) VALUES (?, ?, ?, ?)",
+            arguments: [state.app, state.deletedAt, state.deletedBy, state.events])
+        return UserDeletion(
+            app: AppID(rawValue: state.app), deletedAt: Date(unixMilliseconds: state.deletedAt), deletedBy: state.deletedBy,
+            events: state.events)
+    }
+
+    /// The record kept of `erasure`'s deletion, which another process closed.
+    private static func record(of erasure: PendingErasure, _ db: Database) throws -> UserDeletion {
+        guard
+            let events = try Int.fetchOne(
+                db, sql: "SELECT events FROM user_deletion WHERE app_id = ? AND deleted_at = ? AND deleted_by = ? ORDER BY id DESC",
+                arguments: [erasure.app, erasure.deletedAt, erasure.deletedBy])
+        else { throw DatabaseError(resultCode: .SQLITE_NOTFOUND, message: "the deletion's record is missing") }
+        return UserDeletion(
+            app: AppID(rawValue: erasure.app), deletedAt: Date(unixMilliseconds: erasure.deletedAt), deletedBy: erasure.deletedBy,
+            events: events)
     }
 
     /// Runs `body` in a transaction of the writer with `secure_delete` on, so that the rows it
@@ -73,17 +186,41 @@ extension SQLiteBackend {
         }
     }
 
-    /// Copies the WAL's pages into the database file and empties it: first beside the writer
-    /// (a passive checkpoint, which takes no write lock, as pruning does), then the pages
-    /// committed since, on the writer, which waits for the readers of older pages.
-    private func truncateWAL() async throws {
+    /// Copies the WAL's pages into the database file and empties it, without holding ingest
+    /// up: first beside the writer (a passive checkpoint, which takes no write lock), then on
+    /// the writer, where a truncating checkpoint copies the few pages committed since and
+    /// empties the WAL if no reader still reads older pages. It does not wait for such a reader
+    /// (with the write lock held, ingest would wait too): it is tried again a moment later, for
+    /// up to ``truncationPatience``. Returns whether the WAL was emptied.
+    @discardableResult
+    func truncateWAL() async throws -> Bool {
         var configuration = Configuration()
         configuration.busyMode = .timeout(Self.busyTimeout)
         let checkpointer = try DatabaseQueue(path: pool.path, configuration: configuration)
         // One that fails (busy while another checkpoint runs) leaves the pages to the truncation.
         try? await checkpointer.writeWithoutTransaction { _ = try $0.checkpoint(.passive) }
-        try await pool.writeWithoutTransaction { _ = try $0.checkpoint(.truncate) }
+        let clock = ContinuousClock()
+        let deadline = clock.now + Self.truncationPatience
+        while true {
+            let emptied = try await pool.writeWithoutTransaction { db in
+                let connection = db.sqliteConnection
+                sqlite3_busy_timeout(connection, 0)
+                defer { sqlite3_busy_timeout(connection, Int32(Self.busyTimeout * 1_000)) }
+                do {
+                    _ = try db.checkpoint(.truncate)
+                    return true
+                } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+                    return false
+                }
+            }
+            if emptied { return true }
+            guard clock.now < deadline else { return false }
+            try await Task.sleep(for: .milliseconds(50))
+        }
     }
+
+    /// How long ``truncateWAL()`` tries to empty the WAL while readers read older pages.
+    static let truncationPatience = Duration.seconds(60)
 
     func foldUserRemovals(limit: Int) async throws -> Int {
         try await pool.write { db in
@@ -127,84 +264,22 @@ extension SQLiteBackend {
         }
     }
 
-    /// The number of `user` under `app` and the first day of its events, or `nil` without such a
-    /// user.
-    private static func appUser(_ user: String, app: AppID, _ db: Database) throws -> (number: UInt32, firstDay: Int64)? {
-        try Row.fetchOne(db, sql: "SELECT number, first_seen FROM app_user WHERE app_id = ? AND user_id = ?", arguments: [app.rawValue, user])
-            .map { (UInt32($0[0] as Int64), Bucket.day(of: Bucket.containing(milliseconds: $0[1]))) }
-    }
-
-    /// The milliseconds of `user`'s events under `app` that the logs hold, read without a write.
-    private static func loggedMilliseconds(of user: String, app: AppID, _ db: Database) throws -> Set<Int64> {
-        guard let (number, firstDay) = try appUser(user, app: app, db) else { return [] }
-        var removal = UserRemoval(number: number)
-        var buckets: [Int64] = []
-        for day in try changedSets(removal, table: "day_users", column: "day", in: firstDay..<Int64.max, db, app: app).map(\.period) {
-            buckets += try changedSets(
-                removal, table: "bucket_users", column: "bucket", in: day * Bucket.perDay..<(day + 1) * Bucket.perDay, db, app: app
-            ).map(\.period)
-        }
-        _ = try find(&removal, buckets: buckets, db, app: app)
-        return removal.milliseconds
-    }
-
-    /// Deletes `user`'s rows under `app` (see ``UserRemoval``) and returns what was removed, or
-    /// `nil` without such a user. Of the raw events, those at the milliseconds of `erased` are
-    /// deleted already, except those stored after the row `lastRow`.
-    private static func delete(_ user: String, app: AppID, erased: Set<Int64>, after lastRow: Int64, _ db: Database) throws -> UserRemoval? {
-        guard let (number, firstDay) = try appUser(user, app: app, db) else { return nil }
-        var removal = UserRemoval(number: number)
-        let days = try removeFromSets(removal, table: "day_users", column: "day", in: firstDay..<Int64.max, db, app: app)
-        var buckets: [Int64] = []
-        for day in days {
-            buckets += try removeFromSets(
-                removal, table: "bucket_users", column: "bucket", in: day * Bucket.perDay..<(day + 1) * Bucket.perDay, db, app: app)
-        }
-        try removeFromLogs(&removal, buckets: buckets, db, app: app)
-        try removeFromActivity(removal, buckets: buckets, db, app: app)
-        try subtract(removal.names, from: "name_bucket", keyColumn: "name_id", db, app: app)
-        try subtract(removal.screens, from: "screen_bucket", keyColumn: "screen_id", db, app: app)
-        for row in removal.dayKeys {
-            try removeFromSet(removal, table: "day_key_users", condition: "day = ?2 AND key = ?3", (row.day, row.key), db, app: app)
-        }
-        let properties = try Int64.fetchAll(db, sql: "SELECT DISTINCT property_id FROM trait_users WHERE app_id = ?", arguments: [app.rawValue])
-        for property in properties {
-            guard
-                let value = try Int64.fetchOne(
-                    db, sql: "DELETE FROM user_trait WHERE app_id = ? AND property_id = ? AND user_number = ? RETURNING value_id",
-                    arguments: [app.rawValue, property, Int64(number)])
-            else { continue }
-            removal.removedTrait(property: property, value: value)
-            try removeFromSet(removal, table: "trait_users", condition: "property_id = ?2 AND value_id = ?3", (property, value), db, app: app)
-        }
-        try erase(user, app: app, at: removal.milliseconds.subtracting(erased), db)
-        for sql in [
-            "INSERT INTO erased_event (app_id, id, timestamp) SELECT app_id, id, timestamp FROM event WHERE app_id = ? AND rowid > ? AND user_id = ?",
-            "DELETE FROM event WHERE app_id = ? AND rowid > ? AND user_id = ?",
-        ] {
-            try db.execute(sql: sql, arguments: [app.rawValue, lastRow, user])
-        }
-        try db.execute(sql: "DELETE FROM app_user WHERE app_id = ? AND user_id = ?", arguments: [app.rawValue, user])
-        try db.execute(sql: "DELETE FROM purchase WHERE app_id = ? AND user_number = ?", arguments: [app.rawValue, Int64(number)])
-        try db.execute(
-            sql: """
-                INSERT INTO user_number_floor (app_id, next) VALUES (?1, ?2)
-                ON CONFLICT (app_id) DO UPDATE SET next = max(next, excluded.next)
-                """, arguments: [app.rawValue, Int64(number) + 1])
-        return removal
-    }
-
-    /// Deletes `user`'s raw events under `app` at `milliseconds`, and keeps their ids, without
-    /// the user's, in `erased_event`: ingest counts them as duplicates (see
-    /// ``SQLiteGroupWriter``) until the deletion after the app stops accepting them.
-    private static func erase(_ user: String, app: AppID, at milliseconds: some Sequence<Int64>, _ db: Database) throws {
+    /// Deletes the raw events of `erasure`'s user under `app` at `milliseconds` that were
+    /// stored before it was detached, and keeps their ids, without the user's, in
+    /// `erased_event`: ingest counts them as duplicates (see ``SQLiteGroupWriter``) until
+    /// ``finishInterruptedDeletions(now:)`` finds the app no longer accepts them.
+    private static func eraseEvents(of erasure: PendingErasure, app: AppID, at milliseconds: Set<Int64>, _ db: Database) throws {
         let statements = try [
-            "INSERT INTO erased_event (app_id, id, timestamp) SELECT app_id, id, timestamp FROM event WHERE app_id = ?1 AND timestamp = ?2 AND user_id = ?3",
-            "DELETE FROM event WHERE app_id = ?1 AND timestamp = ?2 AND user_id = ?3",
+            """
+            INSERT OR IGNORE INTO erased_event (app_id, id, timestamp) SELECT app_id, id, timestamp FROM event
+            WHERE app_id = ?1 AND timestamp = ?2 AND user_id = ?3 AND rowid <= ?4
+            """,
+            "DELETE FROM event WHERE app_id = ?1 AND timestamp = ?2 AND user_id = ?3 AND rowid <= ?4",
         ].map { try RawStatement(db, sql: $0) }
         for statement in statements {
             statement.bind(app.rawValue, at: 1)
-            statement.bind(user, at: 3)
+            statement.bind(erasure.user, at: 3)
+            statement.bind(erasure.lastRow, at: 4)
         }
         for millisecond in milliseconds {
             for statement in statements {

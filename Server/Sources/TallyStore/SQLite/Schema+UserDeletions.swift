@@ -36,6 +36,22 @@ extension Schema {
                 """)
     }
 
+    /// Migration "v15": `user_erasure`, the deletions of users' data under way (see
+    /// ``PendingErasure``): when a process last wrote to one, and its state as JSON; and an
+    /// index of `erased_event` by app and instant, for forgetting the ids ingest no longer
+    /// accepts.
+    static func createPendingErasures(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE user_erasure (
+                    id INTEGER PRIMARY KEY,
+                    touched INTEGER NOT NULL,
+                    state TEXT NOT NULL
+                );
+                CREATE INDEX erased_event_by_age ON erased_event(app_id, timestamp);
+                """)
+    }
+
     /// `user_number_floor`, if missing: migration "v3" rebuilds the rollups as ingest writes them
     /// today, which reads it.
     static func createUserNumberFloor(_ db: Database) throws {

@@ -53,8 +53,9 @@ import TallyEvent
 ///
 /// Migration "v8" adds `app_member`: each dashboard user's ``AppRole`` per app (see
 /// ``createMembers(_:)``). Migration "v10" adds `user_deletion`, the records of deletions of
-/// a user's data (see ``createUserDeletions(_:)``), and "v14" the ids of their erased events
-/// (see ``createErasedEvents(_:)``).
+/// a user's data (see ``createUserDeletions(_:)``), "v14" the ids of their erased events
+/// (see ``createErasedEvents(_:)``) and "v15" the deletions under way (see
+/// ``createPendingErasures(_:)``).
 ///
 /// Migration "v9" adds each app's raw event retention, `raw_retention_days` and
 /// `raw_kept_since` (see ``addRawRetention(_:)``).
@@ -292,6 +293,7 @@ enum Schema {
         migrator.registerMigration("v12", migrate: createPurchases)
         migrator.registerMigration("v13", migrate: addRemovalTails)
         migrator.registerMigration("v14", migrate: createErasedEvents)
+        migrator.registerMigration("v15", migrate: createPendingErasures)
         return migrator
     }
 

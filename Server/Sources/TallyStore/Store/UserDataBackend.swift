@@ -5,10 +5,15 @@ import Foundation
 protocol UserDataBackend: Sendable {
     /// Deletes everything stored about `user` under `app`'s production and debug ids, keeps
     /// the record of the deletion (when, by whom, how many events; never the user's id) and
-    /// returns it, all in one transaction; or returns `nil`, changing nothing, when neither id
-    /// has such a user. Every other row reads as before; no cache of the backend's serves
-    /// the user afterwards, and the user's next event makes a new user.
+    /// returns it; or returns `nil`, changing nothing, when neither id has such a user. Every
+    /// other row reads as before; no cache of the backend's serves the user afterwards, and
+    /// the user's next event makes a new user. On PostgreSQL it is one transaction; SQLite,
+    /// whose write lock is every app's, writes in steps that ingest's commits get in between.
     func deleteUser(_ user: String, app: AppID, by actor: String, at time: Date) async throws -> UserDeletion?
+
+    /// Finishes the deletions a process began and did not finish (it was killed), and forgets
+    /// the ids of erased events ingest no longer accepts; returns how many it finished.
+    func finishInterruptedDeletions(now: Date) async throws -> Int
 
     /// Folds the logs of at most `limit` buckets that hide a deleted user's events behind a
     /// removal tail (see ``BucketLogTails``), in one transaction, so that the events leave

@@ -33,12 +33,14 @@ extension EventStore {
 
     /// Takes deleted users' events out of the bucket logs, where ``deleteUserData(app:user:by:)``
     /// left them hidden (no reader sees them; see `BucketLogTails`), a few buckets per write so
-    /// that ingest's commits get in between. `tally serve` runs it every minute, and
+    /// that ingest's commits get in between. First it finishes the deletions a killed process
+    /// left unfinished a minute or more ago. `tally serve` runs it every minute, and
     /// `tally user-data delete` after the deletion.
     ///
     /// - Returns: how many buckets it folded.
     @discardableResult
     public func foldUserRemovals() async throws -> Int {
+        _ = try await backend.finishInterruptedDeletions(now: Date())
         var folded = 0
         while case let count = try await backend.foldUserRemovals(limit: Self.removalFoldBatch), count > 0 {
             folded += count

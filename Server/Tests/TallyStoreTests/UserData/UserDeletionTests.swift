@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import TallyEvent
 import TallyStoreTesting
 import Testing
@@ -97,6 +98,47 @@ import Testing
             #expect(try await UserDataOracle.columns(holding: text, in: store, database: database) == [], "\(text)")
         }
         #expect(try await store.users(app: app, prefix: "zq").isEmpty)
+    }
+
+    /// A deletion on SQLite whose process was killed after it detached the user and took a
+    /// chunk of buckets out is finished by the next ``EventStore/foldUserRemovals()`` once
+    /// nobody has written to it for a minute: every metric then reads as in a store that never
+    /// had the user, and the record counts every event.
+    @Test func aDeletionCutShortIsFinishedLater() async throws {
+        let events = UserDataOracle.events(seed: 4)
+        let (all, without) = (try await TestDatabase.sqlite.makeStore(), try await TestDatabase.sqlite.makeStore())
+        var apps: [AppID] = []
+        for store in [all, without] {
+            let app = try await store.createApp(name: "Cut short").app.id
+            _ = try await store.updateApp(app, segmentProperties: UserDataOracle.properties)
+            apps.append(app)
+        }
+        try await UserDataOracle.insert(events, into: all, app: apps[0], seed: 4)
+        try await UserDataOracle.insert(events.filter { $0.userID != UserDataOracle.deleted }, into: without, app: apps[1], seed: 4)
+        let backend = try #require(all.backend as? SQLiteBackend)
+        let app = apps[0]
+        let minuteAgo = Date().addingTimeInterval(-61).unixMilliseconds
+        let chunks = try await backend.pool.write { db in
+            let erasure = try #require(try PendingErasure.detach(UserDataOracle.deleted, app: app, by: "ada", at: minuteAgo, db))
+            let chunks = try SQLiteBackend.chunks(of: erasure.parts[0], limit: 20, db)
+            try SQLiteBackend.erase(chunks[0], of: erasure.parts[0], in: erasure, db)
+            try db.execute(sql: "UPDATE user_erasure SET touched = ?", arguments: [minuteAgo])
+            return chunks.count
+        }
+        #expect(chunks > 1, "the user's events span more than one chunk")
+        #expect(try await all.users(app: apps[0], prefix: UserDataOracle.deleted).isEmpty, "detached at once")
+
+        try await all.foldUserRemovals()
+        let timeZone = "Asia/Shanghai"
+        let (after, expected) = (
+            try await UserDataOracle.metrics(all, app: apps[0], timeZone: timeZone),
+            try await UserDataOracle.metrics(without, app: apps[1], timeZone: timeZone)
+        )
+        let differing = Set(after.keys).union(expected.keys).filter { after[$0] != expected[$0] }.sorted()
+        #expect(differing.isEmpty, "\(differing.prefix(5)) of \(differing.count)")
+        let deleted = Set(events.filter { $0.userID == UserDataOracle.deleted }.map(\.id)).count
+        #expect(try await all.userDeletions(app: apps[0]).map(\.events) == [deleted])
+        #expect(try await backend.pool.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM user_erasure") } == 0)
     }
 
     /// The deleted user's events sent again (an SDK's retry, a replayed log) are duplicates:
