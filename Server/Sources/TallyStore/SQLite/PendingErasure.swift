@@ -92,6 +92,11 @@ struct PendingErasure: Codable, Sendable {
         try String.fetchOne(db, sql: "DELETE FROM user_erasure WHERE id = ? RETURNING state", arguments: [id]).map { try decoded(id: id, $0) }
     }
 
+    /// The record of this deletion, of `events` events.
+    func deletion(events: Int) -> UserDeletion {
+        UserDeletion(app: AppID(rawValue: app), deletedAt: Date(unixMilliseconds: deletedAt), deletedBy: deletedBy, events: events)
+    }
+
     /// The segment keys found, per app id.
     var keysByApp: [AppID: Set<Int64>] { Dictionary(uniqueKeysWithValues: keys.map { (AppID(rawValue: $0.key), $0.value) }) }
 

@@ -154,9 +154,7 @@ extension SQLiteBackend {
         try db.execute(
             sql: "INSERT INTO user_deletion (app_id, deleted_at, deleted_by, events) VALUES (?, ?, ?, ?)",
             arguments: [state.app, state.deletedAt, state.deletedBy, state.events])
-        return UserDeletion(
-            app: AppID(rawValue: state.app), deletedAt: Date(unixMilliseconds: state.deletedAt), deletedBy: state.deletedBy,
-            events: state.events)
+        return state.deletion(events: state.events)
     }
 
     /// The record kept of `erasure`'s deletion, which another process closed.
@@ -166,9 +164,7 @@ extension SQLiteBackend {
                 db, sql: "SELECT events FROM user_deletion WHERE app_id = ? AND deleted_at = ? AND deleted_by = ? ORDER BY id DESC",
                 arguments: [erasure.app, erasure.deletedAt, erasure.deletedBy])
         else { throw DatabaseError(resultCode: .SQLITE_NOTFOUND, message: "the deletion's record is missing") }
-        return UserDeletion(
-            app: AppID(rawValue: erasure.app), deletedAt: Date(unixMilliseconds: erasure.deletedAt), deletedBy: erasure.deletedBy,
-            events: events)
+        return erasure.deletion(events: events)
     }
 
     /// Runs `body` in a transaction of the writer with `secure_delete` on, so that the rows it
