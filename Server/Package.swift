@@ -174,7 +174,7 @@ let package = Package(
             dependencies: [
                 "tally", "TallyHTTP", .product(name: "TallyEvent", package: "Tally"),
                 "TallyDashboard", .product(name: "Componentry", package: "Tally"), .product(name: "ComponentryList", package: "Tally"), "TallyStore",
-                "TallyServer",
+                "TallyServer", "TallyServerTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
