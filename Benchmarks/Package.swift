@@ -128,7 +128,7 @@ let package = Package(
             name: "DashboardLive",
             dependencies: [
                 .product(name: "TallyEvent", package: "Tally"),
-                "DashboardWorkload", "ServedApplication",
+                "DashboardWorkload", .product(name: "TallyApp", package: "TallyServer"),
                 .product(name: "TallyDashboard", package: "TallyServer"),
                 .product(name: "TallyHTTP", package: "TallyServer"),
                 .product(name: "TallyStore", package: "TallyServer"),
@@ -136,19 +136,6 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Tools/DashboardLive",
-            swiftSettings: [.swiftLanguageMode(.v6)]
-        ),
-        .target(
-            name: "ServedApplication",
-            dependencies: [
-                .product(name: "Componentry", package: "Tally"),
-                .product(name: "TallyDashboard", package: "TallyServer"),
-                .product(name: "TallyHTTP", package: "TallyServer"),
-                .product(name: "TallyServer", package: "TallyServer"),
-                .product(name: "TallyStore", package: "TallyServer"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-            ],
-            path: "Support/ServedApplication",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .target(
@@ -249,7 +236,7 @@ let package = Package(
         .executableTarget(
             name: "ReadsBesideIngest",
             dependencies: [
-                "PipelineWorkload", "ServedApplication",
+                "PipelineWorkload", .product(name: "TallyApp", package: "TallyServer"),
                 .product(name: "TallyDashboard", package: "TallyServer"),
                 .product(name: "TallyHTTP", package: "TallyServer"),
                 .product(name: "TallyStore", package: "TallyServer"),
@@ -283,7 +270,7 @@ let package = Package(
         .executableTarget(
             name: "ConnectionFlood",
             dependencies: [
-                "ServedApplication",
+                .product(name: "TallyApp", package: "TallyServer"),
                 .product(name: "TallyHTTP", package: "TallyServer"),
                 .product(name: "TallyServerTesting", package: "TallyServer"),
                 .product(name: "TallyStore", package: "TallyServer"),

@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "TallyStoreTesting", targets: ["TallyStoreTesting"]),
         .library(name: "TallyServerTesting", targets: ["TallyServerTesting"]),
         .library(name: "TallyDashboard", targets: ["TallyDashboard"]),
+        .library(name: "TallyApp", targets: ["TallyApp"]),
         .executable(name: "tally", targets: ["tally"]),
     ],
     dependencies: [
@@ -133,11 +134,26 @@ let package = Package(
             swiftSettings: strict
         ),
 
-        // Test support for servers: a live collector on an ephemeral port, child processes.
+        // The one composition of the server: the collector and the dashboard on one
+        // application over one store, with the services that keep the store. `tally serve`
+        // runs it, the tests test it and the benchmarks measure it.
+        .target(
+            name: "TallyApp",
+            dependencies: [
+                .product(name: "Componentry", package: "Tally"), "TallyHTTP", "TallyStore", "TallyServer", "TallyDashboard",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // Test support for servers: the application on an ephemeral port, child processes.
         .target(
             name: "TallyServerTesting",
             dependencies: [
-                "TallyHTTP", "TallyServer", "TallyStoreTesting",
+                "TallyApp", "TallyDashboard", "TallyHTTP", "TallyServer", "TallyStoreTesting",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
@@ -151,12 +167,9 @@ let package = Package(
         .executableTarget(
             name: "tally",
             dependencies: [
-                "CMalloc", .product(name: "Componentry", package: "Tally"), .product(name: "Locking", package: "Tally"),
+                "CMalloc", .product(name: "Locking", package: "Tally"),
                 .product(name: "TallyTracker", package: "Tally"), .product(name: "SeededRandom", package: "Tally"), "TallyHTTP", "TallyStore",
-                "TallyServer", "TallyDashboard",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "TallyServer", "TallyDashboard", "TallyApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -172,7 +185,7 @@ let package = Package(
         .testTarget(
             name: "TallyDashboardTests",
             dependencies: [
-                "tally", "TallyHTTP", .product(name: "TallyEvent", package: "Tally"),
+                "TallyApp", "TallyHTTP", .product(name: "TallyEvent", package: "Tally"),
                 "TallyDashboard", .product(name: "Componentry", package: "Tally"), .product(name: "ComponentryList", package: "Tally"), "TallyStore",
                 "TallyServer", "TallyServerTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -196,7 +209,8 @@ let package = Package(
             dependencies: [
                 "TallyHTTP", .product(name: "TallyEvent", package: "Tally"),
                 "TallyServer", "TallyServerTesting", "TallyStoreTesting", .product(name: "TallyTracker", package: "Tally"), "TallyDashboard",
-                .product(name: "SeededRandom", package: "Tally"), "tally",
+                .product(name: "SeededRandom", package: "Tally"), "tally", "TallyApp",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),

@@ -10,7 +10,7 @@
 // The probe and the flood are blocking sockets on threads of their own; the server runs on
 // its event loops in the same process, as the system test runs it in a child process.
 import Foundation
-import ServedApplication
+import TallyApp
 import TallyHTTP
 import TallyServerTesting
 import TallyStore
@@ -27,7 +27,7 @@ enum ConnectionFloodTool {
         configuration.port = 0
         configuration.logLevel = .critical
         configuration.requestHeadTimeout = 2
-        let served = try await ServedApplication.start(store: try await EventStore(database: database), settings: configuration)
+        let served = try await TallyApplication(store: try await EventStore(database: database), settings: configuration).start()
         let port = UInt16(served.port)
 
         let quiet = await probe(port: port) { try? await Task.sleep(for: .seconds(5)) }
@@ -46,7 +46,7 @@ enum ConnectionFloodTool {
                 "\(name) | \(sorted.count) | \(latencies.count - sorted.count) | \(ConnectionFlood.percentile(sorted, 0.5))"
                     + " | \(ConnectionFlood.percentile(sorted, 0.99)) | \(ConnectionFlood.percentile(sorted, 1))")
         }
-        await served.stop()
+        try await served.stop()
     }
 
     /// The `/healthz` latencies from 127.0.0.2 while `load` runs.

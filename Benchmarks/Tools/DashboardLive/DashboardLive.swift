@@ -20,8 +20,8 @@ import Foundation
 import HTTPTypes
 import HummingbirdWSClient
 import Logging
-import ServedApplication
 import Synchronization
+import TallyApp
 import TallyDashboard
 import TallyEvent
 import TallyHTTP
@@ -52,8 +52,8 @@ struct DashboardLive {
             configuration.rateLimit = nil
             var limits = SocketLimits()
             limits.opened.burst = 1_000  // one user's 100 tabs at once
-            let served = try await ServedApplication.start(store: store, settings: configuration, access: access, socketLimits: limits)
-            let (server, port) = (served.dashboard, served.port)
+            let served = try await TallyApplication(store: store, settings: configuration, access: access, socketLimits: limits).start()
+            let (server, port) = (served.application.dashboard, served.port)
             let session = try await access.signIn(name: "bench", password: "benchmark-password", from: "127.0.0.1")
 
             let result = try await measure(tabs: tabs, port: port, token: session.token, app: created)
@@ -63,7 +63,7 @@ struct DashboardLive {
                     format: "%4d | %4.0f ms | %4.0f ms | %6.0f ms | %6.0f ms | %6.0f ms | %.2f (%d reads, %d ticks)", tabs,
                     result.ack.percentile(50), result.ack.percentile(95), result.patch.percentile(50), result.patch.percentile(95),
                     result.patch.max() ?? 0, Double(reads) / Double(max(ticks, 1)), reads, ticks))
-            await served.stop()
+            try await served.stop()
         }
         if only == nil {
             let (store, created) = try await DemoApp.make()

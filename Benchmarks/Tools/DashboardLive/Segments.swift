@@ -15,8 +15,8 @@ import Foundation
 import HTTPTypes
 import HummingbirdWSClient
 import Logging
-import ServedApplication
 import Synchronization
+import TallyApp
 import TallyDashboard
 import TallyEvent
 import TallyHTTP
@@ -39,10 +39,11 @@ enum SegmentLatency {
         let bench = try await access.createUser(name: "bench", password: "benchmark-password")
         try await store.setRole(.owner, of: bench.id, in: app)
         var settings = ServerSettings()
+        settings.port = 0
         settings.rateLimit = nil
         var limits = SocketLimits()
         limits.messages.burst = 100_000
-        let served = try await ServedApplication.start(store: store, settings: settings, access: access, socketLimits: limits)
+        let served = try await TallyApplication(store: store, settings: settings, access: access, socketLimits: limits).start()
         let session = try await access.signIn(name: "bench", password: "benchmark-password", from: "127.0.0.1")
         let base = "http://127.0.0.1:\(served.port)/apps/\(app.rawValue)"
         let today = DemoApp.today
@@ -71,7 +72,7 @@ enum SegmentLatency {
             String(
                 format: "funnel sheet over the socket, a step changed, 7 days, by plan | %.1f ms | %.1f ms | %.1f ms", socket.percentile(50),
                 socket.percentile(95), socket.max() ?? 0))
-        await served.stop()
+        try await served.stop()
     }
 
     /// Each of the demo's users identifies with a plan (6 in 10 free, 3 pro, 1 team) on the

@@ -17,8 +17,8 @@
 //     SCENARIOS=tabs SECONDS=30 swift run -c release ReadsBesideIngest
 import Foundation
 import PipelineWorkload
-import ServedApplication
 import Synchronization
+import TallyApp
 import TallyDashboard
 import TallyEvent
 import TallyHTTP
@@ -65,7 +65,7 @@ func ingestBody(_ sent: Int, client: Int) -> Data {
 func phase(
     _ name: String, limits: ReadAdmission.Limits,
     load:
-        @escaping @Sendable (_ served: ServedApplication, _ store: EventStore, _ app: NewApp, _ done: StopFlag) async throws -> [(
+        @escaping @Sendable (_ served: ServingApplication, _ store: EventStore, _ app: NewApp, _ done: StopFlag) async throws -> [(
             status: Int, milliseconds: Double
         )]
 ) async throws {
@@ -78,9 +78,10 @@ func phase(
     let fixtureApp = try await store.rotateKeys(try await store.apps()[0].id)
     let other = try await store.createApp(name: "Other")
     var settings = ServerSettings()
+    settings.port = 0
     settings.reads = limits
     settings.logLevel = .critical
-    let served = try await ServedApplication.start(store: store, settings: settings)
+    let served = try await TallyApplication(store: store, settings: settings).start()
     let done = StopFlag()
     let ingest = (0..<4).map { client in
         Task {
@@ -102,7 +103,7 @@ func phase(
     for client in ingest { acknowledgements += try await client.value }
     let readTimings = try await reads.value
     let healthTimings = try await health.value
-    await served.stop()
+    try await served.stop()
     print("\(name)")
     print("  " + summary("other app's ingest", acknowledgements))
     print("  " + summary("/healthz          ", healthTimings))
@@ -114,7 +115,7 @@ let steps = ["open", "screen_view", "tap", "search", "add_to_cart", "purchase", 
 let (first, last) = (Fixtures.date(0), Fixtures.date(5))
 
 /// 50 funnels and 50 paths on one read token, each client asking again once answered.
-let api: @Sendable (ServedApplication, EventStore, NewApp, StopFlag) async throws -> [(status: Int, milliseconds: Double)] = {
+let api: @Sendable (ServingApplication, EventStore, NewApp, StopFlag) async throws -> [(status: Int, milliseconds: Double)] = {
     served, _, app, done in
     let paths = [
         "/v1/funnels?from=\(first)&to=\(last)&steps=\(steps)&window=7776000",
@@ -135,7 +136,7 @@ let api: @Sendable (ServedApplication, EventStore, NewApp, StopFlag) async throw
 }
 
 /// 8 live pages of one user on a one-year funnel while the fixture app receives 10 events a second.
-let tabs: @Sendable (ServedApplication, EventStore, NewApp, StopFlag) async throws -> [(status: Int, milliseconds: Double)] = {
+let tabs: @Sendable (ServingApplication, EventStore, NewApp, StopFlag) async throws -> [(status: Int, milliseconds: Double)] = {
     served, store, app, done in
     let today = CalendarDay(Date(), in: .gmt)
     let funnel = FunnelQuery(steps: try FunnelStep.steps(parsing: steps), window: FunnelWindow("90d")!)
@@ -144,9 +145,10 @@ let tabs: @Sendable (ServedApplication, EventStore, NewApp, StopFlag) async thro
         (0..<8).map { _ in
             let page = DashboardPage(app: app.app, layout: .default, query: query, store: store)
             page.reads = PageReads(
-                admission: served.dashboard.reads, user: DashboardUserID(rawValue: 1), app: app.app.id, sheets: served.dashboard.sheetReads,
-                liveSheetInterval: served.dashboard.liveSheetInterval)
-            served.dashboard.live.register(page, user: DashboardUserID(rawValue: 1))
+                admission: served.application.dashboard.reads, user: DashboardUserID(rawValue: 1), app: app.app.id,
+                sheets: served.application.dashboard.sheetReads,
+                liveSheetInterval: served.application.dashboard.liveSheetInterval)
+            served.application.dashboard.live.register(page, user: DashboardUserID(rawValue: 1))
             return page
         }
     }
@@ -160,7 +162,7 @@ let tabs: @Sendable (ServedApplication, EventStore, NewApp, StopFlag) async thro
         let body: [String: Any] = ["sent_at": Date().ISO8601Format(), "events": [event]]
         return ("POST", "/v1/events", ["X-App-Key": app.ingestKey], try! JSONSerialization.data(withJSONObject: body))
     }
-    await MainActor.run { for page in pages { served.dashboard.live.unregister(page) } }
+    await MainActor.run { for page in pages { served.application.dashboard.live.unregister(page) } }
     return live
 }
 

@@ -1,6 +1,5 @@
 public import Foundation
-import Logging
-import ServiceLifecycle
+public import TallyApp
 public import TallyHTTP
 public import TallyServer
 public import TallyStore
@@ -10,8 +9,9 @@ public import TallyStoreTesting
     import FoundationNetworking
 #endif
 
-/// A collector listening on a free loopback port over a fresh database, for tests that
-/// speak real HTTP to it (as the SDK and other programs do).
+/// The application `tally serve` runs (``TallyApp/TallyApplication``), listening on a free
+/// loopback port over a fresh database, for tests that speak real HTTP to it (as the SDK and
+/// other programs do).
 ///
 /// ```swift
 /// try await LiveServer.with { server in
@@ -22,20 +22,17 @@ public import TallyStoreTesting
 public struct LiveServer: Sendable {
     /// The server's base URL, `http://127.0.0.1:<port>`.
     public let url: URL
+    /// What is served: the collector, the dashboard and their store.
+    public let application: TallyApplication
     /// The store behind the server, to create apps and check what was stored.
-    public let store: EventStore
-    /// The server itself.
-    public let server: TallyServer
+    public var store: EventStore { application.store }
+    /// The collector's API.
+    public var server: TallyServer { application.collector }
 
     /// Starts a server on a fresh database of `database`'s kind with `configuration` (its host
     /// and port are replaced by 127.0.0.1 and a free port, it logs only critical messages, and
     /// its read bounds, left at the defaults, are ``TallyHTTP/ReadAdmission/Limits/relaxedForTests``),
     /// runs `body`, then shuts the server down gracefully and deletes a SQLite database.
-    ///
-    /// The shutdown lets the server finish every connection it accepted, including those of
-    /// requests `body` gave up on: cancelling a Hummingbird server instead traps in
-    /// swift-nio ("Deinited NIOAsyncWriter without calling finish()") when a connection was
-    /// accepted but not yet served.
     public static func with<Result: Sendable>(
         database: TestDatabase = .sqlite,
         configuration: ServerSettings = .init(),
@@ -47,7 +44,8 @@ public struct LiveServer: Sendable {
     }
 
     /// Starts a server over `store` with `configuration` (on 127.0.0.1 and a free port, logging
-    /// only critical messages), runs `body`, then shuts the server down gracefully.
+    /// only critical messages), runs `body`, then shuts the server down gracefully (see
+    /// ``TallyApp/ServingApplication/stop()``).
     public static func with<Result: Sendable>(
         store: EventStore,
         configuration: ServerSettings = .init(),
@@ -58,31 +56,21 @@ public struct LiveServer: Sendable {
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.logLevel = .critical  // the shutdown at the end of a test is not news
-        let server = try TallyServer(store: store, settings: configuration)
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        var logger = Logger(label: "tally.live-server")
-        logger.logLevel = .critical
-        let serving = ServiceGroup(
-            services: [Serving(server: server) { continuation.yield($0) }], gracefulShutdownSignals: [], logger: logger
-        )
-        let running = Task {
-            defer { continuation.finish() }
-            try await serving.run()
-        }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else {
-            try await running.value  // the server stopped before it listened: its error says why
-            throw CancellationError()
-        }
-        let live = LiveServer(url: URL(string: "http://127.0.0.1:\(port)")!, store: store, server: server)
+        let serving = try await TallyApplication(store: store, settings: configuration).start()
+        let live = LiveServer(url: URL(string: "http://127.0.0.1:\(serving.port)")!, application: serving.application)
         let outcome: Swift.Result<Result, any Error>
         do {
             outcome = .success(try await body(live))
         } catch {
             outcome = .failure(error)
         }
-        await serving.triggerGracefulShutdown()
-        let stopped = await running.result
+        let stopped: Swift.Result<Void, any Error>
+        do {
+            try await serving.stop()
+            stopped = .success(())
+        } catch {
+            stopped = .failure(error)
+        }
         let result = try outcome.get()  // the test's error first, then the server's
         try stopped.get()
         return result
@@ -113,14 +101,4 @@ extension ReadAdmission.Limits {
     /// 10 minutes. The tests run hundreds of servers at once on a few cores, where a read
     /// that takes milliseconds alone can take seconds; a test of the bounds sets its own.
     public static let relaxedForTests = Self(running: 8, runningPerReader: 8, waitingPerReader: 64, deadline: .seconds(600))
-}
-
-/// The server as a service of the group that ``LiveServer`` shuts down.
-private struct Serving: Service {
-    let server: TallyServer
-    let onRunning: @Sendable (Int) async -> Void
-
-    func run() async throws {
-        try await server.run(onRunning: onRunning)
-    }
 }

@@ -8,8 +8,8 @@ import NIOCore
 import TallyHTTP
 import Testing
 
+@testable import TallyApp
 @testable import TallyDashboard
-@testable import tally
 
 /// Who may use each route of `tally serve`: the test walks every route of the application's
 /// routers, fails on one it cannot classify, and asks each as a stranger, with no credential

@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import TallyServerTesting
 import Testing
 
@@ -18,8 +19,10 @@ struct OpenAPIDocumentTests {
             for (path, operations) in paths {
                 for method in operations.keys { documented.insert("\(method.uppercased()) \(Self.normalized(path))") }
             }
+            let router = Router()
+            server.server.addRoutes(to: router)
             let routed = Set(
-                server.server.router().routes.map { route in
+                router.routes.map { route in
                     let (method, path) = (route.method.rawValue, route.path.description)
                     return "\(method) \(Self.normalized(path))"
                 })

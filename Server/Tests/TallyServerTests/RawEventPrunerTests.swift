@@ -3,7 +3,7 @@ import TallyEvent
 import TallyStore
 import Testing
 
-@testable import tally
+@testable import TallyApp
 
 /// `tally serve`'s pruner: it prunes when it starts, and again each interval, until cancelled.
 @Suite struct RawEventPrunerTests {

@@ -3,8 +3,8 @@ import GRDB
 import TallyEvent
 import Testing
 
+@testable import TallyApp
 @testable import TallyStore
-@testable import tally
 
 /// `tally serve`'s folding of deleted users' events: it folds when it starts, and again each
 /// interval, until cancelled.

@@ -22,16 +22,47 @@ import Testing
         var random = SplitMix64(seed: UInt64(count))
         let entries = Self.randomEntries(&random, count: count, distinct: distinct)
         var log = BucketLog(Array(entries[..<(count / 2)]))
+        log._checkInvariants()
         log.merge(Array(entries[(count / 2)...]))
+        log._checkInvariants()
         #expect(log == BucketLog(entries))
         let bytes = log.encoded
         let decoded = try bytes.withUnsafeBytes { try BucketLog(encoded: $0) }
+        decoded._checkInvariants()
         #expect(decoded.entries == entries.sorted())
         try bytes.withUnsafeBytes { bytes in
             let view = try BucketLog.View(bytes)
             #expect(view.count == count)
             #expect(view.sections.map(\.name) == Array(Set(entries.map(\.name))).sorted())
         }
+    }
+
+    /// A day's logs regrouped by name (``DayLog``, what funnels read) and by session
+    /// (``DaySessions``, what paths read) keep their invariants and hold every event of theirs.
+    @Test(arguments: [(1, 2), (40, 5), (2_000, 60)])
+    func derivedDayLogsKeepTheirInvariants(perBucket: Int, distinct: Int) throws {
+        var random = SplitMix64(seed: UInt64(perBucket))
+        let day: Int64 = 20_500
+        let buckets = (0..<Bucket.perDay).filter { _ in Int.random(in: 0..<3, using: &random) == 0 }.map { day * Bucket.perDay + $0 }
+        var all: [(bucket: Int64, entry: BucketLog.Entry)] = []
+        let logs = try buckets.enumerated().map { revision, bucket in
+            let entries = Self.randomEntries(&random, count: perBucket, distinct: distinct)
+            all += entries.map { (bucket, $0) }
+            return (
+                bucket: bucket, log: try BucketLog(entries).encoded.withUnsafeBytes { try BucketLogCache.Log(revision: Int64(revision), bytes: $0) }
+            )
+        }
+        for name in Set(all.map(\.entry.name)) {
+            let log = try DayLog(name: name, day: day, logs: logs)
+            log._checkInvariants()
+            #expect(Array(log.users) == Set(all.filter { $0.entry.name == name }.map(\.entry.user)).sorted())
+            #expect(log.times.count == all.count { $0.entry.name == name })
+        }
+        let sessions = try DaySessions(day: day, logs: logs)
+        sessions._checkInvariants()
+        let expected = Set(all.filter { $0.entry.session != 0 }.map { "\($0.entry.user) \($0.entry.session)" })
+        #expect(sessions.users.count == expected.count)
+        #expect(sessions.times.count == all.count { $0.entry.session != 0 })
     }
 
     @Test func damagedBlobsThrow() throws {

@@ -21,12 +21,12 @@ public struct RateLimit: Sendable, Hashable {
 
 /// The collector's settings. The defaults are the HTTP contract's limits.
 ///
-/// ``TallyServer/init(store:configuration:bus:)`` checks them (see ``validate()``), so a
+/// `TallyServer(store:settings:)` checks them (see ``validate()``), so a
 /// setting of zero or less is refused when the server is made, not met by a request.
 public struct ServerSettings: Sendable {
     /// The address to listen on.
     public var host = "127.0.0.1"
-    /// The port to listen on; 0 picks a free one (see ``TallyServer/run(onRunning:)``).
+    /// The port to listen on; 0 picks a free one (the tests' and the benchmarks' servers do).
     public var port = 8080
     /// The most events one batch may hold (413 above).
     public var maximumBatchEvents = 1_000

@@ -118,6 +118,8 @@ public struct WebhookDeliverer: Sendable {
         do {
             return try await store.claimDueDeliveries(
                 now: clock.now, lease: Self.lease, limit: limit, perApp: Self.maximumInFlightPerApp, excluding: excluding)
+        } catch is CancellationError {
+            return []  // shutting down
         } catch {
             logger.error("webhooks: cannot read the outbox: \(error)")
             return []

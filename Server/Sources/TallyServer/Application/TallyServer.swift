@@ -1,18 +1,12 @@
 import Foundation
 public import Hummingbird
-import HummingbirdCore
-import Logging
 import Prometheus
 public import TallyHTTP
 public import TallyStore
 
-/// The collector: the HTTP API over an ``EventStore``.
-///
-/// ```swift
-/// let store = try EventStore(path: "tally.sqlite")
-/// let server = try TallyServer(store: store)
-/// try await server.run()
-/// ```
+/// The collector: the HTTP API over an ``EventStore``, whose routes ``addRoutes(to:)`` adds
+/// to a router (`TallyApplication`, in the TallyApp module, mounts them beside the
+/// dashboard's).
 ///
 /// Routes (the HTTP contract other programs depend on):
 /// - `POST /v1/events` with `X-App-Key`: a batch of events, optionally gzip-encoded.
@@ -59,16 +53,6 @@ public struct TallyServer: Sendable {
         self.store = store
         self.settings = settings
         self.reads = reads ?? ReadAdmission(limits: settings.reads)
-    }
-
-    /// The router with every route of the API. Each request is logged at `info` with its request id
-    /// (`hb.request.id`), through swift-log.
-    public func router() -> Router<CollectorRequestContext> {
-        let router = Router(context: CollectorRequestContext.self)
-        router.add(middleware: LogRequestsMiddleware(.info))
-        router.add(middleware: SecurityHeadersMiddleware())
-        addRoutes(to: router)
-        return router
     }
 
     /// Adds every route of the API to `router`, whose other routes (a dashboard, say) and
@@ -125,21 +109,4 @@ public struct TallyServer: Sendable {
     static let postHogPaths = ["/batch/", "/capture/", "/e/", "/i/v0/e/"]
     /// The message types of Segment's API with a route of their own, `/v1/<type>` (see ``SegmentBatch``).
     static let segmentTypes = ["track", "identify", "screen", "page"]
-
-    /// Serves until the task is cancelled or the process receives SIGINT or SIGTERM.
-    ///
-    /// - Parameter onRunning: Called once the server listens, with the bound port (useful
-    ///   with port 0).
-    public func run(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        var logger = Logger(label: "tally.server")
-        logger.logLevel = settings.logLevel
-        let application = Application(
-            router: router(),
-            server: settings.server { [settings] in HTTP1Channel(responder: $0, configuration: settings.http1) },
-            configuration: settings.application(logger: logger),
-            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? 0) },
-            logger: logger
-        )
-        try await application.runService()
-    }
 }

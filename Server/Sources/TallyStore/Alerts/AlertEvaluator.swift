@@ -61,6 +61,8 @@ public struct AlertEvaluator: Sendable {
         let apps: [App]
         do {
             apps = try await store.apps()
+        } catch is CancellationError {
+            return []  // shutting down
         } catch {
             logger.error("alerts: cannot list the apps: \(error)")
             return []
@@ -73,6 +75,8 @@ public struct AlertEvaluator: Sendable {
                 do {
                     guard let evaluation = try await store.evaluate(rule, app: app.id, at: slot) else { continue }
                     if try await store.record(evaluation, of: rule, app: app, now: clock.now) { recorded.append(evaluation) }
+                } catch is CancellationError {
+                    return recorded
                 } catch {
                     logger.error("alerts: app \(app.id.rawValue), rule \"\(rule.name)\": \(error)")
                 }

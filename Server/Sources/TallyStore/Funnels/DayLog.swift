@@ -94,3 +94,30 @@ final class DayLog: @unchecked Sendable {
     /// What it takes in memory, roughly.
     var size: Int { 8 * users.count + 12 * times.count + 8 * (keys.count + screens.count + revisions.count) + 256 }
 }
+
+extension DayLog {
+    #if DEBUG
+        /// Traps unless the columns hold what a funnel relies on: users strictly ascending,
+        /// each with at least one event, the ends rising to the last event, each user's times
+        /// ascending within the day, and every index within its dictionary. Debug and test
+        /// builds only (see ``UserSet/_checkInvariants()``).
+        func _checkInvariants() {
+            precondition(users.count == ends.count, "\(users.count) users with \(ends.count) ends")
+            precondition(ends.last.map { Int($0) == times.count } ?? times.isEmpty, "the last end is not the last event")
+            var start = 0
+            for user in users.indices {
+                precondition(user == 0 || users[user - 1] < users[user], "users out of order")
+                let end = Int(ends[user])
+                precondition(end > start, "a user without events")
+                for event in start..<end {
+                    precondition(Int64(times[event]) < Bucket.perDay * Bucket.milliseconds, "a time past the day")
+                    precondition(event == start || times[event - 1] <= times[event], "a user's events out of time order")
+                    precondition(Int(keyIndexes[event]) < keys.count && Int(screenIndexes[event]) < screens.count, "an index past its dictionary")
+                }
+                start = end
+            }
+        }
+    #else
+        @inline(__always) func _checkInvariants() {}
+    #endif
+}

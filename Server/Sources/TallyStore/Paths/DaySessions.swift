@@ -74,9 +74,14 @@ final class DaySessions: @unchecked Sendable {
         (self.names, self.screens, self.keys) = (names.values, screens.values, keys.values)
         // Ties of time are ordered by label id here; a path orders them by text (``PathCounter``).
         let (nameLabels, screenLabels) = (self.names, self.screens)
-        events.sort {
-            ($0.user, $0.hash, $0.time, nameLabels[Int($0.name)], screenLabels[Int($0.screen)])
-                < ($1.user, $1.hash, $1.time, nameLabels[Int($1.name)], screenLabels[Int($1.screen)])
+        // Field by field, not as one tuple (see ``BucketLog/Entry``).
+        events.sort { a, b in
+            if a.user != b.user { return a.user < b.user }
+            if a.hash != b.hash { return a.hash < b.hash }
+            if a.time != b.time { return a.time < b.time }
+            let (aName, bName) = (nameLabels[Int(a.name)], nameLabels[Int(b.name)])
+            if aName != bName { return aName < bName }
+            return screenLabels[Int(a.screen)] < screenLabels[Int(b.screen)]
         }
         var (users, hashes, ends) = ([UInt32](), [UInt64](), [UInt32]())
         var (nameMasks, screenMasks) = ([UInt64](), [UInt64]())
@@ -113,4 +118,39 @@ final class DaySessions: @unchecked Sendable {
 
     /// What it takes in memory, roughly.
     var size: Int { 16 * times.count + 32 * users.count + 8 * (names.count + screens.count + keys.count + revisions.count) + 256 }
+}
+
+extension DaySessions {
+    #if DEBUG
+        /// Traps unless the columns hold what paths rely on: sessions strictly ascending by
+        /// user then hash, each with at least one event, the ends rising to the last event,
+        /// each session's times ascending within the day, every index within its dictionary,
+        /// and each session's masks holding the bits of its names and screens. Debug and test
+        /// builds only (see ``UserSet/_checkInvariants()``).
+        func _checkInvariants() {
+            let sessions = users.count
+            precondition([hashes.count, ends.count, nameMasks.count, screenMasks.count].allSatisfy { $0 == sessions }, "columns of unequal length")
+            precondition(ends.last.map { Int($0) == times.count } ?? times.isEmpty, "the last end is not the last event")
+            var start = 0
+            for session in 0..<sessions {
+                if session > 0 {
+                    let (previous, this) = ((users[session - 1], hashes[session - 1]), (users[session], hashes[session]))
+                    precondition(previous.0 < this.0 || (previous.0 == this.0 && previous.1 < this.1), "sessions out of order")
+                }
+                let end = Int(ends[session])
+                precondition(end > start, "a session without events")
+                for event in start..<end {
+                    precondition(Int64(times[event]) < Bucket.perDay * Bucket.milliseconds, "a time past the day")
+                    precondition(event == start || times[event - 1] <= times[event], "a session's events out of time order")
+                    let (name, screen) = (Int(nameIndexes[event]), Int(screenIndexes[event]))
+                    precondition(name < names.count && screen < screens.count && Int(keyIndexes[event]) < keys.count, "an index past its dictionary")
+                    precondition(nameMasks[session] & 1 << (name % 64) != 0, "a name missing from its session's mask")
+                    precondition(screenMasks[session] & 1 << (screen % 64) != 0, "a screen missing from its session's mask")
+                }
+                start = end
+            }
+        }
+    #else
+        @inline(__always) func _checkInvariants() {}
+    #endif
 }

@@ -138,8 +138,13 @@ struct PathCounter {
             (user, hash, self.day, self.session) = (columns.users[session], columns.hashes[session], day, session)
         }
 
-        static func < (a: Cursor, b: Cursor) -> Bool { (a.user, a.hash, a.day) < (b.user, b.hash, b.day) }
-        static func == (a: Cursor, b: Cursor) -> Bool { (a.user, a.hash, a.day) == (b.user, b.hash, b.day) }
+        /// Field by field, as ``BucketLog/Entry`` compares, for the same reason.
+        static func < (a: Cursor, b: Cursor) -> Bool {
+            if a.user != b.user { return a.user < b.user }
+            if a.hash != b.hash { return a.hash < b.hash }
+            return a.day < b.day
+        }
+        static func == (a: Cursor, b: Cursor) -> Bool { a.user == b.user && a.hash == b.hash && a.day == b.day }
     }
 
     /// A day as the counter reads it: its ``DaySessions``' columns in place, and its

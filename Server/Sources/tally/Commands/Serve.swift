@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Metrics
 import NIOCore
+import TallyApp
 import TallyDashboard
 public import TallyHTTP
 import TallyServer

@@ -9,8 +9,8 @@ import TallyServerTesting
 import TallyStore
 import Testing
 
+@testable import TallyApp
 @testable import TallyDashboard
-@testable import tally
 
 /// A dashboard over a new store: one app with events on 2026-11-20, its owner `ana`, and
 /// the server that serves them, with a short live tick.

@@ -1,10 +1,12 @@
 import PropertyBased
-import TallyStore
 import Testing
+
+@testable import TallyStore
 
 /// ``UserSet`` against `Set<UInt32>` on generated sets, sparse (array chunks) and dense
 /// (bitmap chunks, past ``UserSet/arrayLimit`` numbers in a 65,536-number chunk), across
-/// several chunks.
+/// several chunks. Every set made is checked against its storage's invariants
+/// (``UserSet/_checkInvariants()``).
 @Suite struct UserSetPropertyTests {
     /// Numbers over four chunks, about 2,000 to a chunk: array chunks, some near the limit.
     static let sparse = Gen.uint32(in: 0...(4 << 16)).array(of: 0...8_000)
@@ -17,6 +19,7 @@ import Testing
         for generator in [Self.sparse, Self.dense] {
             await propertyCheck(count: 60, input: generator) { numbers in
                 let set = UserSet(numbers)
+                set._checkInvariants()
                 let expected = Set(numbers)
                 #expect(set.count == expected.count)
                 #expect(Array(set) == expected.sorted())
@@ -36,6 +39,11 @@ import Testing
                 let right = UserSet(b)
                 let expectedLeft = Set(a)
                 let expectedRight = Set(b)
+                for set in [left, right, left.union(right), UserSet.union([left, right])] { set._checkInvariants() }
+                var formed = left
+                formed.formUnion(right)
+                formed._checkInvariants()
+                #expect(formed == left.union(right))
                 #expect(Array(left.union(right)) == expectedLeft.union(expectedRight).sorted())
                 #expect(left.union(right) == right.union(left))
                 #expect(UserSet.union([left, right, left]) == left.union(right))
@@ -52,7 +60,10 @@ import Testing
             await propertyCheck(count: 60, input: generator, generator) { a, b in
                 var set = UserSet(a)
                 var expected = Set(a)
-                for number in b { #expect(set.remove(number) == (expected.remove(number) != nil)) }
+                for number in b {
+                    #expect(set.remove(number) == (expected.remove(number) != nil))
+                    set._checkInvariants()
+                }
                 #expect(set == UserSet(expected))
                 #expect(set.count == expected.count)
                 #expect(set.isEmpty == expected.isEmpty)
@@ -64,17 +75,37 @@ import Testing
         for generator in [Self.sparse, Self.dense] {
             await propertyCheck(count: 60, input: generator) { numbers in
                 let set = UserSet(numbers)
-                #expect((try? UserSet(serialized: set.serialized)) == set)
+                let decoded = try? UserSet(serialized: set.serialized)
+                decoded?._checkInvariants()
+                #expect(decoded == set)
             }
         }
         #expect(UserSet().serialized.isEmpty)
     }
 
-    /// Damaged bytes (cut short, or any bytes at all) are refused or decode to some set; they
-    /// never trap.
+    /// The check traps on storage that breaks a rule: chunks out of order, an array past the
+    /// limit.
+    @Test func theInvariantCheckCatchesBrokenStorage() async {
+        await #expect(processExitsWith: .failure) {
+            var set: UserSet = [70_000, 1]
+            set.keys.reverse()
+            set._checkInvariants()
+        }
+        await #expect(processExitsWith: .failure) {
+            var set = UserSet()
+            set.keys = [0]
+            set.containers = [UserSet.Container(sorted: [])]
+            set._checkInvariants()
+        }
+    }
+
+    /// Damaged bytes (cut short, or any bytes at all) are refused or decode to a valid set;
+    /// they never trap.
     @Test func damagedBytesAreRefusedWithoutTrapping() async {
         await propertyCheck(count: 200, input: Gen.uint8().array(of: 0...40)) { bytes in
-            if let set = try? UserSet(serialized: bytes) { #expect((try? UserSet(serialized: set.serialized)) == set) }
+            guard let set = try? UserSet(serialized: bytes) else { return }
+            set._checkInvariants()
+            #expect((try? UserSet(serialized: set.serialized)) == set)
         }
         await propertyCheck(count: 60, input: Self.dense, Gen.int(in: 1...100)) { numbers, cut in
             let bytes = UserSet(numbers).serialized

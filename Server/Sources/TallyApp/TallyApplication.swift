@@ -1,25 +1,35 @@
-import Componentry
-import Hummingbird
+public import Componentry
+public import Hummingbird
 import HummingbirdWebSocket
 import Logging
 import ServiceLifecycle
-import TallyDashboard
-import TallyHTTP
-import TallyServer
-import TallyStore
+public import TallyDashboard
+public import TallyHTTP
+public import TallyServer
+public import TallyStore
 
-/// What `tally serve` runs: the collector's API and the live dashboard mounted on one
+/// The one composition of Tally: the collector's API and the live dashboard mounted on one
 /// Hummingbird application over one store, the store's commits forwarded onto the bus the
-/// dashboard hears.
-struct TallyApplication {
-    let store: EventStore
-    let settings: ServerSettings
+/// dashboard hears, and the services that keep the store (pruning, deletions' folding, alerts).
+///
+/// `tally serve` runs it, the HTTP tests test it (through HummingbirdTesting, or listening on
+/// a free port with `LiveServer`) and the benchmarks measure it:
+///
+/// ```swift
+/// let application = try await TallyApplication(store: store, settings: settings)
+/// try await application.build().runService()
+/// ```
+public struct TallyApplication: Sendable {
+    /// Where events, apps and users live.
+    public let store: EventStore
+    /// Limits, address and clock.
+    public let settings: ServerSettings
     /// Where the store's commits are posted (``CommitForwarder``) and the dashboard hears them.
-    let bus = EventBus()
+    public let bus = EventBus()
     /// The ingest and metrics API.
-    let collector: TallyServer
+    public let collector: TallyServer
     /// The dashboard's routes.
-    let dashboard: DashboardServer
+    public let dashboard: DashboardServer
     /// The alert rules' evaluation and their webhooks.
     let alerts: AlertServices
 
@@ -28,7 +38,7 @@ struct TallyApplication {
     ///
     /// - Throws: ``ConfigurationError`` if a setting is out of range.
     @MainActor
-    init(
+    public init(
         store: EventStore, settings: ServerSettings, layout: DashboardLayout = .default, access: DashboardAccess? = nil,
         secureCookies: Bool = false, socketLimits: SocketLimits = .init(), tick: Duration = .milliseconds(100)
     ) throws(ConfigurationError) {
@@ -48,7 +58,7 @@ struct TallyApplication {
 
     /// Every HTTP route, the collector's and the dashboard's; each request is logged at `info`
     /// with its request id, and answered with the security headers.
-    func router() -> Router<DashboardRequestContext> {
+    public func router() -> Router<DashboardRequestContext> {
         let router = Router(context: DashboardRequestContext.self)
         router.add(middleware: LogRequestsMiddleware(.info))
         router.add(middleware: SecurityHeadersMiddleware())
@@ -61,7 +71,7 @@ struct TallyApplication {
     /// the routes need, and ``RawEventPruner``.
     ///
     /// - Parameter onRunning: Called once the server listens, with the bound port.
-    func build(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+    public func build(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         var logger = Logger(label: "tally.server")
         logger.logLevel = settings.logLevel
         let sockets = dashboard.webSocketRouter().buildResponder()
@@ -82,7 +92,7 @@ struct TallyApplication {
 
 extension ServerSettings {
     /// The transport of the alert webhooks: ``allowsPrivateWebhooks`` and ``webhookHosts``.
-    var webhookTransport: HTTPWebhookTransport {
+    public var webhookTransport: HTTPWebhookTransport {
         HTTPWebhookTransport(allowsPrivateAddresses: allowsPrivateWebhooks, allowedHosts: webhookHosts)
     }
 }
