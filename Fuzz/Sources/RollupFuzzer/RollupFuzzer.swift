@@ -38,7 +38,8 @@ enum RollupFuzzer {
     static func checkUserSet(_ bytes: [UInt8]) throws {
         guard let set = try? UserSet(serialized: bytes) else { return }
         set._checkInvariants()
-        precondition(try UserSet(serialized: set.serialized) == set, "a set that does not serialize back to itself")
+        let again = try UserSet(serialized: set.serialized)
+        precondition(again == set, "a set that does not serialize back to itself")
     }
 
     static func checkBuiltLogs(_ bytes: [UInt8]) throws {

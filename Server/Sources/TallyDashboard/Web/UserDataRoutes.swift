@@ -45,7 +45,7 @@ struct UserDataRoutes: Sendable {
             let (app, user, _) = try await owned(request, context: context, session: session)
             do {
                 _ = try await server.store.deleteUserData(app: app.id, user: user, by: session.user.name)
-            } catch TallyStoreError.unknownAppUser {
+            } catch TallyStoreError.Code.unknownAppUser {
                 throw HTTPError(.notFound, message: "No such user in this app.")
             }
             return Response.redirect(to: "/apps/\(app.id.rawValue)", type: .normal)

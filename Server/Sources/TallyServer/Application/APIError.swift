@@ -46,12 +46,20 @@ struct APIError: HTTPResponseError, Equatable {
 }
 
 extension APIError {
-    /// The answer to a store error: a 400 for input the store refused, a 503 with
-    /// `Retry-After` for a read the server is too busy for (``ReadAdmission/Overloaded``),
-    /// 503 otherwise.
+    /// The answer to a store error: for what the store refused, the status of its kind (400
+    /// for invalid input, 404 for something not there, 409 for a conflict or a limit
+    /// reached); a 503 with `Retry-After` for a read the server is too busy for
+    /// (``ReadAdmission/Overloaded``); 503 otherwise.
     init(storeError error: any Error) {
         switch error {
-        case let input as TallyStoreError: self = .badRequest(input.description)
+        case let refused as TallyStoreError:
+            let status: HTTPResponse.Status =
+                switch refused.kind {
+                case .invalidInput: .badRequest
+                case .notFound: .notFound
+                case .conflict, .limit: .conflict
+                }
+            self = APIError(status: status, message: refused.description)
         case let busy as ReadAdmission.Overloaded:
             self = APIError(status: .serviceUnavailable, message: busy.description, retryAfter: busy.retryAfter)
         default: self = .storageUnavailable

@@ -87,9 +87,10 @@ struct MetricsController {
                 return try await store.funnel(
                     app: app.id, steps: steps, from: values[0], to: values[1], window: window, timeZone: timeZone, filter: filter,
                     breakdown: breakdown)
-            } catch TallyStoreError.unknownFilterProperty(let name) where name == breakdown {
+            } catch let error as TallyStoreError {
+                guard let breakdown, error == .unknownFilterProperty(breakdown) else { throw error }
                 throw APIError.badRequest(
-                    "Unknown breakdown property \"\(name)\": expected app_version, platform or one of the app's segment properties.")
+                    "Unknown breakdown property \"\(breakdown)\": expected app_version, platform or one of the app's segment properties.")
             }
         }
     }

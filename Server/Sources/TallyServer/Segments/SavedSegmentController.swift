@@ -94,14 +94,12 @@ struct SavedSegmentController {
         }
     }
 
-    /// What `body` answers; a store error becomes a 400 (409 for an app at its limit), or a 503.
+    /// What `body` answers; a store error becomes its status (``APIError/init(storeError:)``), or a 503.
     private func answer(_ body: () async throws -> Response) async throws -> Response {
         do {
             return try await body()
         } catch let error as APIError {
             throw error
-        } catch TallyStoreError.tooManySavedSegments(let app) {
-            throw APIError(status: .conflict, message: TallyStoreError.tooManySavedSegments(app).description)
         } catch {
             throw APIError(storeError: error)
         }

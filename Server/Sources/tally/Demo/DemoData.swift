@@ -34,7 +34,7 @@ enum DemoData {
         do {
             try await access.createUser(name: userName, password: password)
             login = "password \(password)"
-        } catch TallyStoreError.userNameTaken {
+        } catch TallyStoreError.Code.userNameTaken {
             login = "password unchanged since it was created"
         }
         if let user = try await store.user(named: userName)?.user { try await store.setRole(.owner, of: user.id, in: app) }

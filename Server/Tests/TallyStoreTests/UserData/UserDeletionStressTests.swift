@@ -41,7 +41,7 @@ import Testing
                     do {
                         _ = try await store.deleteUserData(app: app, user: UserDataOracle.deleted, by: "race")
                         return 1
-                    } catch TallyStoreError.unknownAppUser {
+                    } catch TallyStoreError.Code.unknownAppUser {
                         return 0
                     }
                 }
