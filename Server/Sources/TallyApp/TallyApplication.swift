@@ -67,8 +67,9 @@ public struct TallyApplication: Sendable {
         return router
     }
 
-    /// The Hummingbird application: ``router()``, the pages' WebSocket upgrades, the services
-    /// the routes need, and ``RawEventPruner``.
+    /// The Hummingbird application: ``router()``, the pages' WebSocket upgrades, and the
+    /// services: ``CommitForwarder``, ``RawEventPruner``, ``UserRemovalFolder``, the alerts'
+    /// (``AlertServices``) and the dashboard's.
     ///
     /// - Parameter onRunning: Called once the server listens, with the bound port.
     public func build(onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {

@@ -14,6 +14,7 @@ extension AppDirectory {
             throw APIError.unauthorized(writing ? "missing Authorization: Bearer <write token>" : "missing Authorization: Bearer <read token>")
         }
         let token = String(header.dropFirst("Bearer ".count))
+        if let app = rememberedApp(token: token, writing: writing) { return app }
         if let app = try await app(writeToken: token) { return app }
         if !writing, let app = try await app(readToken: token) { return app }
         throw APIError.unauthorized(writing ? "unknown write token (the read token cannot write)" : "unknown read token")

@@ -49,6 +49,21 @@ final class AppDirectory: Sendable {
         try await app(for: .writeToken(token)) { try await store.app(writeToken: token) }
     }
 
+    /// The app remembered, and still fresh, for `token` as a write token or, unless `writing`,
+    /// as a read token; `nil` without reading the store. A read token is presented far more
+    /// often than a write token, and would otherwise cost a write token's look-up in the store
+    /// each time, since only keys that name an app are remembered.
+    func rememberedApp(token: String, writing: Bool) -> App? {
+        let now = ContinuousClock.now
+        let secrets: [Secret] = writing ? [.writeToken(token)] : [.writeToken(token), .readToken(token)]
+        return known.withLock { known in
+            for secret in secrets {
+                if let entry = known[secret], now - entry.readAt < Self.freshness { return entry.app }
+            }
+            return nil
+        }
+    }
+
     /// How many answers are held; for tests of the bound.
     var count: Int { known.withLock(\.count) }
 
