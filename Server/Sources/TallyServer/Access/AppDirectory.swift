@@ -55,21 +55,21 @@ final class AppDirectory: Sendable {
     /// each time, since only keys that name an app are remembered.
     func rememberedApp(token: String, writing: Bool) -> App? {
         let now = ContinuousClock.now
-        let secrets: [Secret] = writing ? [.writeToken(token)] : [.writeToken(token), .readToken(token)]
-        return known.withLock { known in
-            for secret in secrets {
-                if let entry = known[secret], now - entry.readAt < Self.freshness { return entry.app }
-            }
-            return nil
-        }
+        return remembered(.writeToken(token), at: now) ?? (writing ? nil : remembered(.readToken(token), at: now))
     }
 
     /// How many answers are held; for tests of the bound.
     var count: Int { known.withLock(\.count) }
 
+    /// The app remembered for `secret`, if read less than ``freshness`` before `now`.
+    private func remembered(_ secret: Secret, at now: ContinuousClock.Instant) -> App? {
+        guard let entry = known.withLock({ $0[secret] }), now - entry.readAt < Self.freshness else { return nil }
+        return entry.app
+    }
+
     private func app(for secret: Secret, lookup: () async throws -> App?) async throws -> App? {
         let now = ContinuousClock.now
-        if let entry = known.withLock({ $0[secret] }), now - entry.readAt < Self.freshness { return entry.app }
+        if let app = remembered(secret, at: now) { return app }
         let app = try await lookup()
         known.withLock { known in
             known[secret] = app.map { Entry(app: $0, readAt: now) }

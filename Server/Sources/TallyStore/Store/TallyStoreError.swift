@@ -24,15 +24,16 @@ public struct TallyStoreError: Error, Hashable, Sendable, CustomStringConvertibl
     /// A sentence naming the offending value and the rule, suitable for an API error response.
     public let description: String
 
-    /// What kind of refusal an error is, which decides its HTTP status.
+    /// What kind of refusal an error is, which decides its HTTP status (the collector's
+    /// `APIError(storeError:)` maps it).
     public enum Kind: Hashable, Sendable {
-        /// The input is not valid, whatever is stored (400).
+        /// The input is not valid, whatever is stored.
         case invalidInput
-        /// It names something the store does not have (404).
+        /// It names something the store does not have.
         case notFound
-        /// It conflicts with what is stored (409).
+        /// It conflicts with what is stored.
         case conflict
-        /// It would pass a limit on what the store keeps (409).
+        /// It would pass a limit on what the store keeps.
         case limit
     }
 
