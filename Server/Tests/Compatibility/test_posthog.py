@@ -19,13 +19,16 @@ class PostHogSDKTests(CollectorTestCase):
 
     def test_events_screens_and_identifies_arrive_and_are_counted_exactly(self):
         client = Posthog(self.collector.ingest_key, host=self.collector.url, gzip=True, flush_at=4, max_retries=0)
+        # A user counts under the version of their last event, and a `$set` carries none: set
+        # the profile first, so each user's last event is one that says the app's version, as
+        # every event of a mobile SDK does.
+        client.set(distinct_id="user-1", properties={"plan": "pro"})
         for index in range(7):
             client.capture("purchase", distinct_id=f"user-{index % 3}", properties={
                 "amount": index, "$app_version": "2.0.0", "$os": "Android", "$session_id": "session-1",
             })
         for _ in range(3):
-            client.capture("$screen", distinct_id="user-0", properties={"$screen_name": "Home"})
-        client.set(distinct_id="user-1", properties={"plan": "pro"})
+            client.capture("$screen", distinct_id="user-0", properties={"$screen_name": "Home", "$app_version": "2.0.0"})
         client.flush()
         client.shutdown()
 
