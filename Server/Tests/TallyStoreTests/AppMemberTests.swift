@@ -86,7 +86,7 @@ import Testing
         #expect(try await store.members(app: shop.id) == [AppMember(user: ana, role: .owner)])
     }
 
-    /// Upgrading a database from before roles ("v7" on SQLite, 6 on PostgreSQL) makes every
+    /// Upgrading a database from before roles (migration "members") makes every
     /// user an owner of every app: nobody loses access.
     @Test(arguments: TestDatabase.all) func theMigrationMakesEveryUserAnOwnerOfEveryApp(database: TestDatabase) async throws {
         let url = try await database.makeDatabase()
@@ -96,11 +96,11 @@ import Testing
         switch database {
         case .sqlite:
             try await store.pool.write { db in
-                try db.execute(sql: "DROP TABLE app_member; DELETE FROM grdb_migrations WHERE identifier = 'v8'")
+                try db.execute(sql: "DROP TABLE app_member; DELETE FROM grdb_migrations WHERE identifier = 'members'")
             }
         case .postgres:
             try await TestDatabase.withClient(on: url) { client in
-                for statement in ["DROP TABLE app_member", "DELETE FROM tally_migration WHERE version = 7"] {
+                for statement in ["DROP TABLE app_member", "DELETE FROM schema_migration WHERE name = 'members'"] {
                     try await client.query(PostgresQuery(unsafeSQL: statement))
                 }
             }

@@ -8,7 +8,7 @@ import Testing
 
 /// Opening a database of an earlier schema rebuilds the rollups from its raw events.
 @Suite struct SchemaMigrationTests {
-    /// A database left at schema "v2" (before per-app user numbers and user sets, and before
+    /// A database left after migration "dashboard-and-health" (before per-app user numbers and user sets, and before
     /// segments) with the raw events of a random store answers, once opened, exactly as the
     /// store that ingested them: every metric, filtered metrics and funnels.
     @Test func rollupsRebuiltFromRawEventsMatchIngestedOnes() async throws {
@@ -17,7 +17,7 @@ import Testing
         let source = try await ingested.pool.read { db in try String.fetchOne(db, sql: "SELECT file FROM pragma_database_list WHERE name = 'main'")! }
         do {
             let old = try DatabaseQueue(path: path)
-            try Schema.migrator.migrate(old, upTo: "v2")
+            try Migration.sqliteMigrator.migrate(old, upTo: "dashboard-and-health")
             try old.inDatabase { db in
                 try db.execute(sql: "ATTACH DATABASE ? AS ingested", arguments: [source])
                 try db.execute(
@@ -53,15 +53,16 @@ import Testing
         #expect(funnel.steps[1].users > 0)
     }
 
-    /// A store of schema "v6", whose bucket logs have no sessions, gets them from its raw
-    /// events when opened ("v7"), under its app's segment properties: its paths, filtered
-    /// too, are those of the store that ingested the events.
-    @Test func sessionsAreAddedToTheLogsOfAV6Store() async throws {
+    /// A store from before migration "bucket-log-sessions", whose bucket logs have no
+    /// sessions, gets them from its raw events when opened, under its app's segment
+    /// properties: its paths, filtered too, are those of the store that ingested the events.
+    @Test func sessionsAreAddedToTheLogsOfAStoreFromBeforeThem() async throws {
         let (ingested, app, _, timeZone) = try await PathOracleTests.randomStore(seed: 2, on: .sqlite)
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("TallyStoreTests/\(UUID().uuidString).sqlite").path
         try await ingested.pool.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [path]) }
         try await DatabaseQueue(path: path).write { db in
-            try db.execute(sql: "DELETE FROM bucket_log; DELETE FROM bucket_log_tail; DELETE FROM grdb_migrations WHERE identifier = 'v7'")
+            try db.execute(
+                sql: "DELETE FROM bucket_log; DELETE FROM bucket_log_tail; DELETE FROM grdb_migrations WHERE identifier = 'bucket-log-sessions'")
         }
         let upgraded = try EventStore(path: path)
         let (from, to) = ("2026-02-09", "2026-02-23")
@@ -77,14 +78,16 @@ import Testing
         }
     }
 
-    /// PostgreSQL's migration 6 does what SQLite's "v7" does: a database whose bucket logs
+    /// Migration "bucket-log-sessions" does on PostgreSQL what it does on SQLite: a database whose bucket logs
     /// have no sessions gets them from its raw events, under its app's segment properties.
     @Test(arguments: TestDatabase.all.filter { $0 == .postgres })
-    func sessionsAreAddedToTheLogsOfAPostgresDatabaseBeforeMigration6(database: TestDatabase) async throws {
+    func sessionsAreAddedToTheLogsOfAPostgresDatabaseBeforeBucketLogSessions(database: TestDatabase) async throws {
         let url = try await database.makeDatabase()
         let (ingested, app, _, timeZone) = try await PathOracleTests.randomStore(seed: 2, on: database, store: try await EventStore(database: url))
         try await TestDatabase.withClient(on: url) { client in
-            for statement in ["DELETE FROM bucket_log", "DELETE FROM bucket_log_tail", "DELETE FROM tally_migration WHERE version = 6"] {
+            for statement in [
+                "DELETE FROM bucket_log", "DELETE FROM bucket_log_tail", "DELETE FROM schema_migration WHERE name = 'bucket-log-sessions'",
+            ] {
                 try await client.query(PostgresQuery(unsafeSQL: statement))
             }
         }
@@ -101,7 +104,7 @@ import Testing
         }
     }
 
-    /// A store from before revenue (SQLite "v12", PostgreSQL 11) gets every app the default
+    /// A store from before revenue (migration "purchases") gets every app the default
     /// purchase event and an empty `purchase` rollup, which the purchases ingested from then
     /// on fill.
     @Test(arguments: TestDatabase.all)
@@ -110,7 +113,7 @@ import Testing
         func open() async throws -> EventStore { try await EventStore(database: url) }
         let app = try await open().createApp(name: "Old").app.id
         try await Self.downgrade(
-            url, on: database, ["ALTER TABLE app DROP COLUMN purchase_event", "DROP TABLE purchase"], sqlite: ["v12"], postgres: [11])
+            url, on: database, ["ALTER TABLE app DROP COLUMN purchase_event", "DROP TABLE purchase"], forgetting: ["purchases"])
         let upgraded = try await open()
         #expect(try await upgraded.app(id: app)?.purchaseEvent == "purchase")
         let time = instant("2026-03-01T10:00:00Z")
@@ -120,8 +123,8 @@ import Testing
         #expect(revenue.payingUsers == 1)
     }
 
-    /// A store from before removal tails (SQLite "v13", PostgreSQL 12) whose logs are rebuilt
-    /// by an earlier migration (SQLite "v7", PostgreSQL 6) gets `removed_user` before the
+    /// A store from before removal tails (migration "removal-tails") whose logs are rebuilt
+    /// by an earlier migration ("bucket-log-sessions") gets `removed_user` before the
     /// rebuild writes them, reads as before, and deletes a user as a new store does.
     @Test(arguments: TestDatabase.all)
     func logsAreRebuiltInAStoreFromBeforeRemovalTails(database: TestDatabase) async throws {
@@ -136,7 +139,7 @@ import Testing
         let funnel = try await store.funnel(app: app, steps: ["open", "tap"], from: "2026-03-01", to: "2026-03-01", timeZone: "UTC")
         try await Self.downgrade(
             url, on: database, ["DROP INDEX bucket_log_tail_removals", "ALTER TABLE bucket_log_tail DROP COLUMN removed_user"],
-            sqlite: ["v7", "v13"], postgres: [6, 12])
+            forgetting: ["bucket-log-sessions", "removal-tails"])
         let upgraded = try await open()
         #expect(try await upgraded.funnel(app: app, steps: ["open", "tap"], from: "2026-03-01", to: "2026-03-01", timeZone: "UTC") == funnel)
         _ = try await upgraded.deleteUserData(app: app, user: "u0", by: "cli")
@@ -145,12 +148,12 @@ import Testing
         #expect(after.dau == 2)
     }
 
-    /// A "v8" SQLite database gets "v9", the raw event retention: its apps keep every raw
-    /// event, none was pruned, and a retention can then be set.
-    @Test func aV8StoreKeepsEveryRawEventAfterTheUpgrade() async throws {
+    /// A SQLite database from before migration "raw-retention" gets the raw event retention:
+    /// its apps keep every raw event, none was pruned, and a retention can then be set.
+    @Test func aStoreFromBeforeRawRetentionKeepsEveryRawEvent() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("TallyStoreTests/\(UUID().uuidString).sqlite").path
         let old = try DatabaseQueue(path: path)
-        try Schema.migrator.migrate(old, upTo: "v8")
+        try Migration.sqliteMigrator.migrate(old, upTo: "members")
         try await old.write { db in
             try db.execute(
                 sql: """
@@ -166,15 +169,15 @@ import Testing
         #expect(try await upgraded.updateApp(app.id, rawRetention: .days(2)).rawRetentionDays == 2)
     }
 
-    /// PostgreSQL's migration 8 does what SQLite's "v9" does.
+    /// Migration "raw-retention" does on PostgreSQL what it does on SQLite.
     @Test(arguments: TestDatabase.all.filter { $0 == .postgres })
-    func aPostgresDatabaseBeforeMigration8KeepsEveryRawEvent(database: TestDatabase) async throws {
+    func aPostgresDatabaseBeforeRawRetentionKeepsEveryRawEvent(database: TestDatabase) async throws {
         let url = try await database.makeDatabase()
         let app = try await EventStore(database: url).createApp(name: "Old", acceptedEventAge: 86_400).app.id
         try await TestDatabase.withClient(on: url) { client in
             for statement in [
                 "ALTER TABLE app DROP COLUMN raw_retention_days", "ALTER TABLE app DROP COLUMN raw_kept_since",
-                "DELETE FROM tally_migration WHERE version = 8",
+                "DELETE FROM schema_migration WHERE name = 'raw-retention'",
             ] {
                 try await client.query(PostgresQuery(unsafeSQL: statement))
             }
@@ -186,7 +189,7 @@ import Testing
         #expect(try await upgraded.updateApp(app, rawRetention: .days(2)).rawRetentionDays == 2)
     }
 
-    /// SQLite's "v10" and PostgreSQL's 9 add `user_deletion` to a store that had none: a store
+    /// Migration "user-deletions" adds `user_deletion` to a store that had none: a store
     /// opened again after losing the table gets it back empty, keeps every other row, and
     /// records deletions in it.
     @Test(arguments: TestDatabase.all)
@@ -196,7 +199,7 @@ import Testing
         let app = try await store.createApp(name: "Old").app.id
         _ = try await store.insert(
             [event(at: instant("2026-02-10T10:00:00Z"), user: "a"), event(at: instant("2026-02-10T11:00:00Z"), user: "b")], app: app)
-        try await Self.downgrade(url, on: database, ["DROP TABLE user_deletion", "DROP TABLE user_number_floor"], sqlite: ["v10"], postgres: [9])
+        try await Self.downgrade(url, on: database, ["DROP TABLE user_deletion", "DROP TABLE user_number_floor"], forgetting: ["user-deletions"])
         let upgraded = try await EventStore(database: url)
         #expect(try await upgraded.userDeletions(app: app).isEmpty)
         let deletion = try await upgraded.deleteUserData(app: app, user: "a", by: "cli")
@@ -204,14 +207,14 @@ import Testing
         #expect(try await upgraded.users(app: app, prefix: "").map(\.id) == ["b"])
     }
 
-    /// A store of schema "v8" gets alerts and annotations ("v11"): its apps keep their keys,
-    /// have no write token until their keys are rotated, and take rules and annotations.
-    @Test func aV8StoreGetsAlertsAndAnnotations() async throws {
+    /// A store from before migration "alerts" gets alerts and annotations: its apps keep their
+    /// keys, have no write token until their keys are rotated, and take rules and annotations.
+    @Test func aStoreFromBeforeAlertsGetsAlertsAndAnnotations() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("TallyStoreTests/\(UUID().uuidString).sqlite").path
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         do {
             let old = try DatabaseQueue(path: path)
-            try Schema.migrator.migrate(old, upTo: "v8")
+            try Migration.sqliteMigrator.migrate(old, upTo: "members")
             try await old.write { db in
                 try db.execute(
                     sql: """
@@ -223,15 +226,15 @@ import Testing
         try await Self.checkUpgraded(try EventStore(path: path))
     }
 
-    /// PostgreSQL's migration 10 does what SQLite's "v11" does.
+    /// Migration "alerts" does on PostgreSQL what it does on SQLite.
     @Test(arguments: TestDatabase.all.filter { $0 == .postgres })
-    func aPostgresDatabaseBeforeMigration10GetsAlertsAndAnnotations(database: TestDatabase) async throws {
+    func aPostgresDatabaseBeforeAlertsGetsAlertsAndAnnotations(database: TestDatabase) async throws {
         let url = try await database.makeDatabase()
         _ = try await EventStore(database: url)
         try await TestDatabase.withClient(on: url) { client in
             for statement in [
                 "DROP TABLE alert_rule, alert_evaluation, webhook_delivery, annotation", "ALTER TABLE app DROP COLUMN write_token_hash",
-                "DELETE FROM tally_migration WHERE version = 10",
+                "DELETE FROM schema_migration WHERE name = 'alerts'",
                 """
                 INSERT INTO app (id, name, time_zone, accepted_event_age, ingest_key_hash, read_token_hash, created_at)
                 VALUES (1, 'Old', 'UTC', 86400, '\\x\(AccessKey.hash("ik_old").map { String(format: "%02x", $0) }.joined())',
@@ -259,20 +262,19 @@ import Testing
         #expect(try await store.app(writeToken: keys.writeToken)?.id == app.id)
     }
 
-    /// Runs `statements` on the database at `url`, then forgets the migrations that made what
-    /// they undo (SQLite's identifiers `sqlite`, PostgreSQL's versions `postgres`), so that the
-    /// next store opened there applies them again.
-    static func downgrade(_ url: String, on database: TestDatabase, _ statements: [String], sqlite: [String], postgres: [Int]) async throws {
+    /// Runs `statements` on the database at `url`, then forgets the migrations `names`, which
+    /// made what they undo, so that the next store opened there applies them again.
+    static func downgrade(_ url: String, on database: TestDatabase, _ statements: [String], forgetting names: [String]) async throws {
+        let forget = "(\(names.map { "'\($0)'" }.joined(separator: ", ")))"
         switch database {
         case .sqlite:
             try await DatabaseQueue(path: url).write { db in
                 for statement in statements { try db.execute(sql: statement) }
-                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN (\(sqlite.map { "'\($0)'" }.joined(separator: ", ")))")
+                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier IN \(forget)")
             }
         case .postgres:
             try await TestDatabase.withClient(on: url) { client in
-                for statement in statements + ["DELETE FROM tally_migration WHERE version IN (\(postgres.map(String.init).joined(separator: ", ")))"]
-                {
+                for statement in statements + ["DELETE FROM schema_migration WHERE name IN \(forget)"] {
                     try await client.query(PostgresQuery(unsafeSQL: statement))
                 }
             }

@@ -48,7 +48,7 @@ final class PostgresBackend: GroupCommitBackend {
                 defer { group.cancelAll() }
                 try await group.next()
             }
-            try await PostgresSchema.migrate(client, logger: logger)
+            try await Migration.migrate(client, logger: logger)
         } catch {
             running.cancel()
             let reason =

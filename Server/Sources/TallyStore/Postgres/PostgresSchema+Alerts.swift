@@ -1,5 +1,5 @@
 extension PostgresSchema {
-    /// Migration 10: alerts, their webhooks and annotations, as SQLite's "v11" (see
+    /// Migration "alerts": alerts, their webhooks and annotations, as on SQLite (see
     /// ``Schema/createAlerts(_:)``).
     static let alerts = """
         ALTER TABLE app ADD COLUMN write_token_hash bytea UNIQUE;

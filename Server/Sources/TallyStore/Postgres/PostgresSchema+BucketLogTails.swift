@@ -1,7 +1,7 @@
 extension PostgresSchema {
-    /// Migration 4: `bucket_log_tail`, as SQLite's "v6" (see ``Schema/createBucketLogTails(_:)``).
-    /// Migration 2 creates it too, before its rebuild, which writes as ingest does today: with
-    /// migration 12's column.
+    /// Migration "bucket-log-tails": `bucket_log_tail`, as on SQLite (see ``Schema/createBucketLogTails(_:)``).
+    /// Migration "segments" creates it too, before its rebuild, which writes as ingest does today: with
+    /// migration "removal-tails"'s column.
     static let bucketLogTails = """
         CREATE TABLE IF NOT EXISTS bucket_log_tail (
             app_id bigint NOT NULL,
@@ -13,7 +13,7 @@ extension PostgresSchema {
         );
         """
 
-    /// Migration 12: a tail's `removed_user` and `bucket_log_tail_removals`, as SQLite's "v13"
+    /// Migration "removal-tails": a tail's `removed_user` and `bucket_log_tail_removals`, as on SQLite
     /// (see ``Schema/addRemovalTails(_:)``); and `bucket_activity`'s blobs stored without
     /// compression, which they defeat (varints of user gaps: 17.5 MB of the 60-day fixture
     /// took 17.5 MB compressed) and which cost a user's deletion, which rewrites them, 40% of
@@ -24,7 +24,7 @@ extension PostgresSchema {
             ALTER TABLE bucket_activity ALTER COLUMN names SET STORAGE EXTERNAL, ALTER COLUMN versions SET STORAGE EXTERNAL;
             """
 
-    /// `bucket_log_tail`'s `removed_user`, if missing: migration 6 rebuilds the logs as ingest
+    /// `bucket_log_tail`'s `removed_user`, if missing: migration "bucket-log-sessions" rebuilds the logs as ingest
     /// writes them today, which reads it.
     static let removedUser = "ALTER TABLE bucket_log_tail ADD COLUMN IF NOT EXISTS removed_user bigint;\n"
 }

@@ -1,5 +1,5 @@
 extension PostgresSchema {
-    /// Migration 7: `app_member`, as SQLite's "v8" (see ``Schema/createMembers(_:)``): every
+    /// Migration "members": `app_member`, as on SQLite (see ``Schema/createMembers(_:)``): every
     /// existing user becomes an owner of every existing app.
     static let members = """
         CREATE TABLE app_member (

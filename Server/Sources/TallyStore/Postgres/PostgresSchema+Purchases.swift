@@ -1,5 +1,5 @@
 extension PostgresSchema {
-    /// Migration 11: the app's `purchase_event` and `purchase`, as SQLite's "v12" (see
+    /// Migration "purchases": the app's `purchase_event` and `purchase`, as on SQLite (see
     /// ``Schema/createPurchases(_:)``).
     static let purchases = """
         ALTER TABLE app ADD COLUMN purchase_event text NOT NULL DEFAULT 'purchase';

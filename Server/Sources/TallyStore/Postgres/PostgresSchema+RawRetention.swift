@@ -1,5 +1,5 @@
 extension PostgresSchema {
-    /// Migration 8: each app's raw event retention, as SQLite's "v9" (see
+    /// Migration "raw-retention": each app's raw event retention, as on SQLite (see
     /// ``Schema/addRawRetention(_:)``).
     static let rawRetention = """
         ALTER TABLE app ADD COLUMN raw_retention_days bigint;

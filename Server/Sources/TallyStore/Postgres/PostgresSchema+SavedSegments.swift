@@ -1,5 +1,5 @@
 extension PostgresSchema {
-    /// Migration 3: `saved_segment`, as SQLite's "v5" (see ``Schema/createSavedSegments(_:)``).
+    /// Migration "saved-segments": `saved_segment`, as on SQLite (see ``Schema/createSavedSegments(_:)``).
     static let savedSegments = """
         CREATE TABLE saved_segment (
             app_id bigint NOT NULL REFERENCES app(id) ON DELETE CASCADE,

@@ -1,7 +1,7 @@
 extension PostgresSchema {
-    /// Migration 6: the bucket logs gain each event's session (see ``SessionHash``), which
-    /// paths read; ``finish(version:_:logger:)`` rebuilds them from the raw events, as
-    /// SQLite's "v7" does. The lock keeps ingest out until the migration commits.
+    /// Migration "bucket-log-sessions": the bucket logs gain each event's session (see
+    /// ``SessionHash``), which paths read; ``addBucketLogSessions(_:logger:)`` rebuilds them from
+    /// the raw events, as on SQLite. The lock keeps ingest out until the migration commits.
     static let bucketLogSessions = """
         LOCK TABLE app IN ACCESS EXCLUSIVE MODE;
         """

@@ -1,5 +1,5 @@
 extension PostgresSchema {
-    /// Migration 9: `user_deletion`, as SQLite's "v10" (see ``Schema/createUserDeletions(_:)``).
+    /// Migration "user-deletions": `user_deletion`, as on SQLite (see ``Schema/createUserDeletions(_:)``).
     /// Its greatest id is also what ingest checks its cached facts against (see
     /// ``PostgresGroupWriter``).
     static let userDeletions = """

@@ -34,7 +34,7 @@ extension SegmentDelta {
     }
 
     /// Rebuilds what segments and funnels read for `app` from its raw events, under
-    /// `properties`, as ``rebuild(_:app:properties:)`` does in SQLite: after migration 2, and
+    /// `properties`, as ``rebuild(_:app:properties:)`` does in SQLite: after migration "segments", and
     /// when the app's segment properties change. Call inside a transaction that holds the
     /// app's advisory lock, or that ingest cannot run beside (a migration).
     static func rebuild(_ connection: PostgresConnection, app: AppID, properties: SegmentProperties, logger: Logger) async throws {

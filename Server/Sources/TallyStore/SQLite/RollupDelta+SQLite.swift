@@ -6,8 +6,8 @@ extension RollupDelta {
     ///
     /// Skips the user lookups that `cache` shows would change nothing, and records in `cache`
     /// what this write stores: keep the cache only if the transaction commits. Writes
-    /// ``segments`` under the app's `segmentProperties`; without them (migration "v3", which
-    /// rebuilds from raw events before the segments' tables exist; migration "v4" rebuilds
+    /// ``segments`` under the app's `segmentProperties`; without them (migration "user-sets", which
+    /// rebuilds from raw events before the segments' tables exist; migration "segments" rebuilds
     /// those) leaves them out.
     ///
     /// With a `purchaseEvent`, also stores the purchases of the events of that name and counts

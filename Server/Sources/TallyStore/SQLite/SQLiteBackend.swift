@@ -55,7 +55,7 @@ final class SQLiteBackend: GroupCommitBackend {
             // batches reach the database file once per checkpoint (+37% batch throughput measured).
             try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Self.autocheckpointPages)")
         }
-        try Schema.migrator.migrate(pool)
+        try Migration.sqliteMigrator.migrate(pool)
         groupCommit = GroupCommit(writer: SQLiteGroupWriter(pool: pool))
     }
 

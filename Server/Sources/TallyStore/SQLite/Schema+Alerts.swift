@@ -1,7 +1,7 @@
 import GRDB
 
 extension Schema {
-    /// Migration "v11": alerts, their webhooks and annotations.
+    /// Migration "alerts": alerts, their webhooks and annotations.
     ///
     /// - `app.write_token_hash`: the SHA-256 of the app's write token (``NewApp/writeToken``),
     ///   `NULL` for an app made before the migration until its keys are rotated.

@@ -1,7 +1,7 @@
 import GRDB
 
 extension Schema {
-    /// Migration "v8": `app_member`, per app and dashboard user, the user's ``AppRole`` (its
+    /// Migration "members": `app_member`, per app and dashboard user, the user's ``AppRole`` (its
     /// raw value), deleted with the app or the user; `app_member_by_user` lists a user's
     /// apps. Every existing user becomes an owner of every existing app, so nobody loses
     /// access on upgrade.

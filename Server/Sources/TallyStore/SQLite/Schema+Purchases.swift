@@ -1,7 +1,7 @@
 import GRDB
 
 extension Schema {
-    /// Migration "v12": the app's `purchase_event` (``App/purchaseEvent``, `purchase` for
+    /// Migration "purchases": the app's `purchase_event` (``App/purchaseEvent``, `purchase` for
     /// every existing app) and `purchase`, per purchase event a commit stores from then on
     /// (see ``PurchaseRow``): its millisecond, user number, segment key, currency and amount
     /// in millionths. `purchase_by_time` reads a range, `purchase_by_user` one user's

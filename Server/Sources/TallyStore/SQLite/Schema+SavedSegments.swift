@@ -1,7 +1,7 @@
 import GRDB
 
 extension Schema {
-    /// Migration "v5": `saved_segment`, per app and name, the text of a saved segment's
+    /// Migration "saved-segments": `saved_segment`, per app and name, the text of a saved segment's
     /// filter (``SavedSegment``) and when the name was first saved (milliseconds since 1970).
     static func createSavedSegments(_ db: Database) throws {
         try db.execute(

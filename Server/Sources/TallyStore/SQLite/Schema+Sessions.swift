@@ -1,7 +1,7 @@
 import GRDB
 
 extension Schema {
-    /// Migration "v7": the bucket logs gain each event's session (see ``SessionHash``), which
+    /// Migration "bucket-log-sessions": the bucket logs gain each event's session (see ``SessionHash``), which
     /// paths read: every app's logs and what is rebuilt with them are rebuilt from the raw
     /// events under the app's segment properties.
     static func addSessionsToBucketLogs(_ db: Database) throws {

@@ -1,7 +1,7 @@
 import GRDB
 
 extension Schema {
-    /// Migration "v10": `user_deletion`, the record of each deletion of a user's data (see
+    /// Migration "user-deletions": `user_deletion`, the record of each deletion of a user's data (see
     /// ``UserDeletion``): app, when, by whom, how many events; never the user's id. And
     /// `user_number_floor`: per app id, the least number a new user may get, above every
     /// deleted user's, so that a number never names a second user.
@@ -20,7 +20,7 @@ extension Schema {
         try createUserNumberFloor(db)
     }
 
-    /// Migration "v14": `erased_event`, the ids of the raw events deleted with a user's data,
+    /// Migration "erased-events": `erased_event`, the ids of the raw events deleted with a user's data,
     /// with their instants and without the user's id: ingest counts an event of such an id as a
     /// duplicate, as it does one whose row is stored, until the app no longer accepts it (see
     /// ``EventStore/deleteUserData(app:user:by:)``).
@@ -36,7 +36,7 @@ extension Schema {
                 """)
     }
 
-    /// Migration "v15": `user_erasure`, the deletions of users' data under way (see
+    /// Migration "pending-erasures": `user_erasure`, the deletions of users' data under way (see
     /// ``PendingErasure``): when a process last wrote to one, and its state as JSON; and an
     /// index of `erased_event` by app and instant, for forgetting the ids ingest no longer
     /// accepts.
@@ -52,7 +52,7 @@ extension Schema {
                 """)
     }
 
-    /// `user_number_floor`, if missing: migration "v3" rebuilds the rollups as ingest writes them
+    /// `user_number_floor`, if missing: migration "user-sets" rebuilds the rollups as ingest writes them
     /// today, which reads it.
     static func createUserNumberFloor(_ db: Database) throws {
         try db.execute(

@@ -46,7 +46,7 @@ extension SegmentDelta {
     }
 
     /// Rebuilds what segments and funnels read for `app` from its raw events, under
-    /// `properties`: after migration "v4", and when the app's segment properties change.
+    /// `properties`: after migration "segments", and when the app's segment properties change.
     /// Call inside a write transaction.
     static func rebuild(_ db: Database, app: AppID, properties: SegmentProperties) throws {
         for table in ["bucket_log", "bucket_log_tail", "day_key_users", "user_trait", "trait_users"] {

@@ -70,13 +70,16 @@ enum UserDataOracle {
         }
     }
 
-    /// Every metric of `app` (and of its debug builds) over the data's days in `timeZone`,
-    /// by a description of what was read.
-    static func metrics(_ store: EventStore, app: AppID, timeZone: String) async throws -> [String: AnyHashable] {
+    /// The filters ``metrics(_:app:timeZone:filters:)`` reads under: none, a user property, an
+    /// event property and a built-in one.
+    static let filters = [
+        SegmentFilter(), SegmentFilter([.is("plan", "pro")]), SegmentFilter([.is("button", "b1")]), SegmentFilter([.is("platform", "iOS")]),
+    ]
+
+    /// Every metric of `app` (and of its debug builds) over the data's days in `timeZone`, under
+    /// each of `filters`, by a description of what was read.
+    static func metrics(_ store: EventStore, app: AppID, timeZone: String, filters: [SegmentFilter] = filters) async throws -> [String: AnyHashable] {
         var read: [String: AnyHashable] = [:]
-        let filters = [
-            SegmentFilter(), SegmentFilter([.is("plan", "pro")]), SegmentFilter([.is("button", "b1")]), SegmentFilter([.is("platform", "iOS")]),
-        ]
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: timeZone)!
         let first = Date(unixMilliseconds: MetricsPropertyTests.start - 86_400_000)
