@@ -9,7 +9,10 @@ import Locking
 ///
 /// ```swift
 /// enum DashboardComponents {
-///     static let all: [any Component<Dashboard>.Type] = [RevenueCard.self, UsersCard.self]
+///     static let all = ComponentList<Dashboard> {
+///         RevenueCard.self
+///         UsersCard.self
+///     }
 /// }
 ///
 /// let factory = ComponentFactory<Dashboard>()
@@ -26,17 +29,15 @@ import Locking
 /// actor, as components do.
 ///
 /// ## Availability
-/// Needs iOS 16, macOS 13, tvOS 16 or watchOS 9: it keeps components and component types
-/// as `any Component<ViewModel>` in collections and closures, and such a constrained
-/// existential needs the runtime support for parameterized protocol types that those
-/// releases added (the compiler refuses it below them).
-@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+/// Runs on the package's floors (iOS 15, macOS 12). A collection, tuple, metatype or
+/// dynamic cast of a constrained existential such as `any Component<ViewModel>` needs the
+/// runtime support for parameterized protocol types of iOS 16 and macOS 13, so neither the
+/// factory nor ``ComponentManager`` keeps one: components and their makers live in structs
+/// (a registration, a created component), whose fields may be such existentials on every
+/// release, and component types arrive through ``ComponentListBuilder``.
 public final class ComponentFactory<ViewModel>: Sendable {
-    /// Creates a component for a context.
-    typealias Maker = @MainActor @Sendable (any ComponentContext<ViewModel>) -> any Component<ViewModel>
-
     private struct State {
-        var makers: [String: (maker: Maker, typeName: String)] = [:]
+        var registrations: [String: ComponentRegistration<ViewModel>] = [:]
         var refused: [ComponentFactoryError] = []
     }
 
@@ -45,17 +46,24 @@ public final class ComponentFactory<ViewModel>: Sendable {
     /// Creates an empty factory.
     public init() {}
 
-    /// Registers `types`, each under its ``Component/identifier``, all or none: when one
-    /// identifier is blank or taken (by an earlier registration or another type in the
-    /// list), nothing is registered and the first problem is thrown.
-    public func register(_ types: [any Component<ViewModel>.Type]) throws(ComponentFactoryError) {
-        try register(types.map { type in (type.identifier, Self.maker(for: type), String(reflecting: type)) })
+    /// Registers the types of `list`, each under its ``Component/identifier``, all or none:
+    /// when one identifier is blank or taken (by an earlier registration or another type in
+    /// the list), nothing is registered and the first problem is thrown.
+    public func register(_ list: ComponentList<ViewModel>) throws(ComponentFactoryError) {
+        try register(list.registrations)
     }
 
-    /// Registers `types`, each under its ``Component/identifier``, all or none, as the
-    /// list form does.
-    public func register(_ types: any Component<ViewModel>.Type...) throws(ComponentFactoryError) {
-        try register(types)
+    /// Registers the types `content` lists, each under its ``Component/identifier``, all or
+    /// none, as the list form does:
+    ///
+    /// ```swift
+    /// try factory.register {
+    ///     RevenueCard.self
+    ///     UsersCard.self
+    /// }
+    /// ```
+    public func register(@ComponentListBuilder<ViewModel> _ content: () -> ComponentList<ViewModel>) throws(ComponentFactoryError) {
+        try register(content())
     }
 
     /// Registers `make` under `identifier`, for components created with more than a
@@ -63,19 +71,18 @@ public final class ComponentFactory<ViewModel>: Sendable {
     public func register<C: Component<ViewModel>>(
         _ identifier: String, make: @escaping @MainActor @Sendable (any ComponentContext<ViewModel>) -> C
     ) throws(ComponentFactoryError) {
-        let maker: Maker = { make($0) }
-        try register([(identifier, maker, String(reflecting: C.self))])
+        try register([ComponentRegistration(identifier: identifier, make: make)])
     }
 
-    private func register(_ entries: [(identifier: String, maker: Maker, typeName: String)]) throws(ComponentFactoryError) {
+    private func register(_ registrations: [ComponentRegistration<ViewModel>]) throws(ComponentFactoryError) {
         try state.withLock { state throws(ComponentFactoryError) in
             var added: [String: String] = [:]
-            for entry in entries {
+            for registration in registrations {
                 let problem: ComponentFactoryError? =
-                    if entry.identifier.allSatisfy(\.isWhitespace) {
-                        .blankIdentifier(type: entry.typeName)
-                    } else if let existing = state.makers[entry.identifier]?.typeName ?? added[entry.identifier] {
-                        .duplicateIdentifier(entry.identifier, registered: existing, refused: entry.typeName)
+                    if registration.identifier.allSatisfy(\.isWhitespace) {
+                        .blankIdentifier(type: registration.typeName)
+                    } else if let existing = state.registrations[registration.identifier]?.typeName ?? added[registration.identifier] {
+                        .duplicateIdentifier(registration.identifier, registered: existing, refused: registration.typeName)
                     } else {
                         nil
                     }
@@ -83,31 +90,33 @@ public final class ComponentFactory<ViewModel>: Sendable {
                     state.refused.append(problem)
                     throw problem
                 }
-                added[entry.identifier] = entry.typeName
+                added[registration.identifier] = registration.typeName
             }
-            for entry in entries { state.makers[entry.identifier] = (entry.maker, entry.typeName) }
+            for registration in registrations { state.registrations[registration.identifier] = registration }
         }
-    }
-
-    private static func maker<C: Component<ViewModel>>(for type: C.Type) -> Maker {
-        { C(context: $0) }
     }
 
     /// The registered identifiers, sorted.
     public var identifiers: [String] {
-        state.withLock { $0.makers.keys.sorted() }
+        state.withLock { $0.registrations.keys.sorted() }
     }
 
     /// Whether a component is registered under `identifier`.
     public func contains(_ identifier: String) -> Bool {
-        state.withLock { $0.makers[identifier] != nil }
+        state.withLock { $0.registrations[identifier] != nil }
     }
 
     /// Creates the component registered under `identifier` for `context`, or returns `nil`
     /// when none is.
     @MainActor
     public func make(_ identifier: String, context: any ComponentContext<ViewModel>) -> (any Component<ViewModel>)? {
-        state.withLock { $0.makers[identifier]?.maker }?(context)
+        create(identifier, context: context)?.component
+    }
+
+    /// ``make(_:context:)``'s component, with its identity, for ``ComponentManager``.
+    @MainActor
+    func create(_ identifier: String, context: any ComponentContext<ViewModel>) -> CreatedComponent<ViewModel>? {
+        state.withLock { $0.registrations[identifier] }?.make(context)
     }
 
     /// What is wrong with the registrations and with `layouts`: every registration refused
@@ -120,7 +129,7 @@ public final class ComponentFactory<ViewModel>: Sendable {
         state.withLock { state in
             var unregistered: [String] = []
             for identifier in layouts.flatMap(\.identifiers)
-            where state.makers[identifier] == nil && !unregistered.contains(identifier) {
+            where state.registrations[identifier] == nil && !unregistered.contains(identifier) {
                 unregistered.append(identifier)
             }
             return ComponentAudit(refused: state.refused, unregistered: unregistered)

@@ -29,11 +29,7 @@
 /// manager, so page, manager and components are freed together.
 ///
 /// ## Availability
-/// Needs iOS 16, macOS 13, tvOS 16 or watchOS 9: it keeps components and component types
-/// as `any Component<ViewModel>` in collections and closures, and such a constrained
-/// existential needs the runtime support for parameterized protocol types that those
-/// releases added (the compiler refuses it below them).
-@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+/// Runs on the package's floors (iOS 15, macOS 12), as ``ComponentFactory`` does.
 @MainActor
 public final class ComponentManager<ViewModel> {
     /// The layout: every identifier in order, with the hidden ones.
@@ -43,9 +39,9 @@ public final class ComponentManager<ViewModel> {
     private weak var context: (any ComponentContext<ViewModel>)?
     private var phase = PagePhase.initial
     /// The created components by identifier.
-    private var instances: [String: any Component<ViewModel>] = [:]
+    private var instances: [String: CreatedComponent<ViewModel>] = [:]
     /// The created components, in layout order: what events iterate.
-    private var visible: ContiguousArray<any Component<ViewModel>> = []
+    private var visible: ContiguousArray<CreatedComponent<ViewModel>> = []
     /// Counts changes to `visible`, so an event can tell when a hook changed it.
     private var changes = 0
 
@@ -54,9 +50,10 @@ public final class ComponentManager<ViewModel> {
         self.factory = factory
     }
 
-    /// The visible components, in layout order.
-    public var components: [any Component<ViewModel>] {
-        Array(visible)
+    /// The identifiers of the visible components, in layout order: ``order``'s visible
+    /// identifiers that a component was created for.
+    public var identifiers: [String] {
+        order.visible.filter { instances[$0] != nil }
     }
 
     /// The visible identifiers that no component is registered under, in layout order.
@@ -70,15 +67,15 @@ public final class ComponentManager<ViewModel> {
     /// which the manager keeps weakly for components added later. Components already there
     /// leave first.
     public func load(_ order: ComponentOrder, context: any ComponentContext<ViewModel>) {
-        for component in visible { phase.leave(component) }
+        for created in visible { phase.leave(created.component) }
         instances = [:]
         self.context = context
         self.order = order
         for identifier in order.visible {
-            instances[identifier] = factory.make(identifier, context: context)
+            instances[identifier] = factory.create(identifier, context: context)
         }
         arrange()
-        for component in visible { phase.enter(component) }
+        for created in visible { phase.enter(created.component) }
     }
 
     /// Adds the component registered under `identifier` at `index` in ``order`` (at the
@@ -88,13 +85,13 @@ public final class ComponentManager<ViewModel> {
     /// stays where it is.
     @discardableResult
     public func add(_ identifier: String, at index: Int? = nil) -> (any Component<ViewModel>)? {
-        guard !order.contains(identifier) else { return instances[identifier] }
-        guard let context, let component = factory.make(identifier, context: context) else { return nil }
+        guard !order.contains(identifier) else { return instances[identifier]?.component }
+        guard let context, let created = factory.create(identifier, context: context) else { return nil }
         order.insert(identifier, at: clamped(index ?? order.identifiers.count, upTo: order.identifiers.count))
-        instances[identifier] = component
+        instances[identifier] = created
         arrange()
-        phase.enter(component)
-        return component
+        phase.enter(created.component)
+        return created.component
     }
 
     /// Removes `identifier` from the layout; its component, if any, leaves the page.
@@ -117,17 +114,17 @@ public final class ComponentManager<ViewModel> {
         order.setHidden(isHidden, identifier)
         if isHidden {
             release(identifier)
-        } else if let context, let component = factory.make(identifier, context: context) {
-            instances[identifier] = component
+        } else if let context, let created = factory.create(identifier, context: context) {
+            instances[identifier] = created
             arrange()
-            phase.enter(component)
+            phase.enter(created.component)
         }
     }
 
     private func release(_ identifier: String) {
-        guard let component = instances.removeValue(forKey: identifier) else { return }
+        guard let created = instances.removeValue(forKey: identifier) else { return }
         arrange()
-        phase.leave(component)
+        phase.leave(created.component)
     }
 
     /// Rebuilds `visible` from the layout.
@@ -144,15 +141,20 @@ public final class ComponentManager<ViewModel> {
 
     /// The first visible component of type `type` (or a subclass), in layout order.
     public func component<C: Component>(_ type: C.Type) -> C? {
-        for component in visible {
-            if let match = component as? C { return match }
+        for created in visible {
+            if let match = created.object as? C { return match }
         }
         return nil
     }
 
+    /// The visible components of type `type` (or a subclass), in layout order.
+    public func components<C: Component>(_ type: C.Type) -> [C] {
+        visible.compactMap { $0.object as? C }
+    }
+
     /// The visible component created for `identifier`.
     public func component(for identifier: String) -> (any Component<ViewModel>)? {
-        instances[identifier]
+        instances[identifier]?.component
     }
 
     // MARK: Lifecycle
@@ -207,9 +209,9 @@ public final class ComponentManager<ViewModel> {
     private func send(_ hook: (any Component<ViewModel>) -> Void) {
         let components = visible
         let start = changes
-        for component in components {
-            if changes != start, !visible.contains(where: { $0 === component }) { continue }
-            hook(component)
+        for created in components {
+            if changes != start, !visible.contains(where: { $0.object === created.object }) { continue }
+            hook(created.component)
         }
     }
 }

@@ -7,10 +7,8 @@ import Testing
 @Suite("Component factory")
 struct ComponentFactoryTests {
     /// A context for the components made (a new page each time; they hold it weakly).
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     var page: DashboardPage { DashboardPage(factory: ComponentFactory(), order: []) }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func makesTheComponentRegisteredUnderAnIdentifier() throws {
         let factory = try makeFactory()
         #expect(factory.identifiers == ["revenue", "users", "versions"])
@@ -18,7 +16,6 @@ struct ComponentFactoryTests {
         #expect(factory.make("unknown", context: page) == nil)
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func aClosureRegistersOneTypeUnderSeveralIdentifiers() throws {
         let factory = ComponentFactory<Dashboard>()
         try factory.register("dau") { _ in MetricCard(metric: "daily users") }
@@ -27,17 +24,18 @@ struct ComponentFactoryTests {
         #expect((factory.make("mau", context: page) as? MetricCard)?.metric == "monthly users")
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func aBlankIdentifierIsRefusedAndNothingInTheListIsRegistered() {
         let factory = ComponentFactory<Dashboard>()
         #expect(throws: ComponentFactoryError.blankIdentifier(type: String(reflecting: BlankCard.self))) {
-            try factory.register(RevenueCard.self, BlankCard.self)
+            try factory.register {
+                RevenueCard.self
+                BlankCard.self
+            }
         }
         #expect(factory.identifiers.isEmpty)
         #expect(throws: ComponentFactoryError.self) { try factory.register("") { _ in MetricCard(metric: "x") } }
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func aDuplicateIdentifierIsRefusedWithBothTypes() throws {
         let factory = try makeFactory()
         let error = #expect(throws: ComponentFactoryError.self) {
@@ -51,24 +49,30 @@ struct ComponentFactoryTests {
         #expect(factory.make("users", context: page) is UsersCard)
         // A duplicate inside one list is refused too, and the list registers nothing.
         let fresh = ComponentFactory<Dashboard>()
-        #expect(throws: ComponentFactoryError.self) { try fresh.register(RevenueCard.self, UsersCard.self, RevenueCard.self) }
+        #expect(throws: ComponentFactoryError.self) {
+            try fresh.register {
+                RevenueCard.self
+                UsersCard.self
+                RevenueCard.self
+            }
+        }
         #expect(fresh.identifiers.isEmpty)
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func registrationDoesNotDependOnOrder() throws {
         let forward = ComponentFactory<Dashboard>()
         try forward.register(DashboardComponents.all)
         let backward = ComponentFactory<Dashboard>()
-        for type in DashboardComponents.all.reversed() { try backward.register(type) }
+        try backward.register { VersionsCard.self }
+        try backward.register { UsersCard.self }
+        try backward.register { RevenueCard.self }
         #expect(forward.identifiers == backward.identifiers)
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func theAuditReportsRefusalsAndIdentifiersNobodyRegistered() throws {
         let factory = try makeFactory()
         #expect(factory.audit([["revenue", "users"]]).isClean)
-        try? factory.register(UsersCard.self)
+        try? factory.register { UsersCard.self }
         let audit = factory.audit([["revenue", "ads", "users"], ComponentOrder(["ads", "ratings"], hidden: ["ratings"])])
         #expect(
             audit.refused.map(\.description) == [
@@ -80,7 +84,6 @@ struct ComponentFactoryTests {
 
     /// Eight threads register identifiers of their own and query the factory; every
     /// registration must land exactly once, and duplicates must all be refused.
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func stressEightThreadsRegisterAndResolve() async throws {
         let factory = ComponentFactory<Dashboard>()
         let threads = 8

@@ -9,7 +9,6 @@ final class Dashboard {
 }
 
 /// A page that hosts components, as a dashboard controller would.
-@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
 @MainActor
 final class DashboardPage: ComponentContext {
     let viewModel = Dashboard()
@@ -92,12 +91,14 @@ final class BlankCard: Component {
 }
 
 /// The test app's components, listed in one place.
-@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
 enum DashboardComponents {
-    static let all: [any Component<Dashboard>.Type] = [RevenueCard.self, UsersCard.self, VersionsCard.self]
+    static let all = ComponentList<Dashboard> {
+        RevenueCard.self
+        UsersCard.self
+        VersionsCard.self
+    }
 }
 
-@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
 @MainActor
 func makeFactory() throws -> ComponentFactory<Dashboard> {
     let factory = ComponentFactory<Dashboard>()

@@ -5,15 +5,17 @@ import Testing
 @MainActor
 @Suite("Component manager")
 struct ComponentManagerTests {
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func buildsTheLayoutInOrderAndSkipsAndReportsUnknownIdentifiers() throws {
         let page = DashboardPage(factory: try makeFactory(), order: ["users", "ads", "revenue"])
-        #expect(page.manager.components.map { type(of: $0).identifier } == ["users", "revenue"])
+        #expect(page.manager.identifiers == ["users", "revenue"])
+        // By type, subclasses included, in layout order.
+        #expect(page.manager.components(JournalingCard.self).map { type(of: $0).identifier } == ["users", "revenue"])
+        #expect(page.manager.components(RevenueCard.self).count == 1)
+        #expect(page.manager.components(VersionsCard.self).isEmpty)
         #expect(page.manager.unknownIdentifiers == ["ads"])
         #expect(page.manager.order.identifiers == ["users", "ads", "revenue"])  // kept, for a later build
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func aLayoutDecodesFromAPlainListOrAnObjectWithHiddenComponents() throws {
         let plain = try JSONDecoder().decode(ComponentOrder.self, from: Data(#"["revenue", "users"]"#.utf8))
         #expect(plain == ["revenue", "users"])
@@ -24,10 +26,9 @@ struct ComponentManagerTests {
         #expect(try JSONDecoder().decode(ComponentOrder.self, from: JSONEncoder().encode(object)) == object)
 
         let page = DashboardPage(factory: try makeFactory(), order: object)
-        #expect(page.manager.components.map { type(of: $0).identifier } == ["revenue", "versions"])
+        #expect(page.manager.identifiers == ["revenue", "versions"])
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func pageEventsReachEveryComponentInLayoutOrder() throws {
         let page = DashboardPage(factory: try makeFactory(), order: ["versions", "revenue"])
         page.manager.pageDidLoad()
@@ -42,7 +43,6 @@ struct ComponentManagerTests {
         #expect(page.viewModel.journal == hooks.flatMap { ["versions.\($0)", "revenue.\($0)"] })
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func componentsAddedAtRunTimeCatchUpWithThePage() throws {
         let page = DashboardPage(factory: try makeFactory(), order: ["revenue"])
         #expect(page.manager.add("users") is UsersCard)
@@ -59,7 +59,6 @@ struct ComponentManagerTests {
         #expect(page.manager.order.identifiers == ["versions", "revenue", "users"])
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func removingAndHidingTakeAVisibleComponentOffThePage() throws {
         let page = DashboardPage(factory: try makeFactory(), order: ["revenue", "users", "versions"])
         page.manager.pageDidLoad()
@@ -70,16 +69,15 @@ struct ComponentManagerTests {
         page.manager.remove("users")
         page.manager.setHidden(true, for: "revenue")
         #expect(page.viewModel.journal == ["users.willDisappear", "users.didDisappear", "revenue.willDisappear", "revenue.didDisappear"])
-        #expect(page.manager.components.map { type(of: $0).identifier } == ["versions"])
+        #expect(page.manager.identifiers == ["versions"])
         #expect(page.manager.order == ComponentOrder(["revenue", "versions"], hidden: ["revenue"]))
 
         page.viewModel.journal = []
         page.manager.setHidden(false, for: "revenue")
         #expect(page.viewModel.journal == ["revenue.didLoad", "revenue.willAppear", "revenue.didAppear"])
-        #expect(page.manager.components.map { type(of: $0).identifier } == ["revenue", "versions"])
+        #expect(page.manager.identifiers == ["revenue", "versions"])
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func movingReordersWithoutLifecycleCalls() throws {
         let page = DashboardPage(factory: try makeFactory(), order: ["revenue", "users", "versions"])
         page.manager.pageDidLoad()
@@ -92,7 +90,6 @@ struct ComponentManagerTests {
         #expect(page.viewModel.journal == ["versions.willLayout", "users.willLayout", "revenue.willLayout"])
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func aComponentRemovedByAHookDoesNotGetTheEventAfterwards() throws {
         let page = DashboardPage(factory: try makeFactory(), order: ["revenue", "users", "versions"])
         page.manager.pageDidLoad()
@@ -103,7 +100,6 @@ struct ComponentManagerTests {
         #expect(page.viewModel.journal == ["revenue.willLayout", "versions.willLayout"])
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func aComponentFindsAnotherByTypeThroughItsContext() throws {
         let page = DashboardPage(factory: try makeFactory(), order: ["revenue", "versions"])
         let versions = try #require(page.manager.component(VersionsCard.self))
@@ -112,7 +108,6 @@ struct ComponentManagerTests {
         #expect(page.manager.component(JournalingCard.self) is RevenueCard)  // the first, by subclass
     }
 
-    @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)  // ComponentFactory and ComponentManager
     @Test func thePageAndAllItsComponentsAreFreedTogether() throws {
         let factory = try makeFactory()
         weak var weakPage: DashboardPage?
@@ -122,7 +117,7 @@ struct ComponentManagerTests {
             page.manager.pageDidLoad()
             page.manager.pageDidAppear()
             weakPage = page
-            for component in page.manager.components {
+            for component in page.manager.components(JournalingCard.self) {
                 weak let weakComponent = component
                 weakComponents.append { weakComponent }
             }

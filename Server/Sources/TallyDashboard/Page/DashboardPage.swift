@@ -147,7 +147,7 @@ public final class DashboardPage: ComponentContext {
 
     /// Reads ``sections`` from the manager, after it loads or reorders them.
     private func readSections() {
-        sections = manager.components.compactMap { $0 as? SectionComponent }
+        sections = manager.components(SectionComponent.self)
     }
 
     /// Shows `report`; returns the patches that bring the browser up to date.
