@@ -6,7 +6,7 @@ extension Event {
     /// The event as one compact JSON object, without a line break: what the SDK's queue
     /// stores and splices into upload bodies, so it is written once. Property keys are
     /// sorted, so equal events write equal text; `debug` is written only when true.
-    public func wireJSON(timestampStyle: Date.ISO8601FormatStyle) -> [UInt8] {
+    @_spi(Wire) public func wireJSON(timestampStyle: Date.ISO8601FormatStyle) -> [UInt8] {
         var json = JSONWriter(capacity: 256)
         json.raw(#"{"id":"#)
         json.string(id.uuidString.lowercased())
@@ -40,7 +40,7 @@ extension Event {
     /// object of at most ``maximumProperties`` strings, numbers, booleans and nulls. Texts are at
     /// most ``maximumFieldLength`` bytes, and none, key included, may hold U+0000, which
     /// PostgreSQL cannot store: such an event is refused alone, on any database.
-    public init(wire json: JSONValue) throws(EventRejection) {
+    @_spi(Wire) public init(wire json: JSONValue) throws(EventRejection) {
         if case .invalid(let reason) = json { throw EventRejection(.unreadable, "the event is unreadable: \(reason)") }
         guard case .object(let fields) = json else { throw EventRejection(.unreadable, "an event must be a JSON object") }
         guard case .string(let idText)? = fields["id"], let id = UUID(eventID: idText) else {

@@ -26,7 +26,7 @@ public enum PropertyValue: Sendable, Hashable {
 
 extension PropertyValue {
     /// The property `json` can be: `nil` for an array, an object or an unreadable value.
-    public init?(_ json: JSONValue) {
+    @_spi(Wire) public init?(_ json: JSONValue) {
         switch json {
         case .string(let text): self = .string(text)
         case .int(let number): self = .int(number)
@@ -39,7 +39,7 @@ extension PropertyValue {
 
     /// The properties the JSON text `utf8` holds, as ``JSONWriter/object(_:)`` writes them:
     /// `nil` unless it is an object of scalars.
-    public static func properties(json utf8: [UInt8]) -> [String: PropertyValue]? {
+    @_spi(Wire) public static func properties(json utf8: [UInt8]) -> [String: PropertyValue]? {
         guard case .object(let object)? = try? JSONParser.parse(utf8) else { return nil }
         var properties: [String: PropertyValue] = [:]
         for member in object.members {

@@ -2,7 +2,7 @@
 /// data health and the collector's metrics count it (the ingest response's `rejected`
 /// entries give the ``EventRejection/message``). The raw values are stable: dashboards show
 /// and group by them.
-public enum RejectionCode: String, CaseIterable, Sendable {
+@_spi(Wire) public enum RejectionCode: String, CaseIterable, Sendable {
     /// The event could not be read: an unreadable value, or not a JSON object.
     case unreadable
     /// `id` is not a UUID.
@@ -25,7 +25,7 @@ public enum RejectionCode: String, CaseIterable, Sendable {
 
 /// Why an event was refused: the rule it broke and a sentence for the developer reading
 /// the response.
-public struct EventRejection: Error, Equatable, Sendable {
+@_spi(Wire) public struct EventRejection: Error, Equatable, Sendable {
     /// The rule.
     public let code: RejectionCode
     /// What was wrong, for a person.

@@ -11,6 +11,24 @@ import Testing
         #expect(CalendarDay("2026-03-01")?.daysSince1970 == 20_513)
     }
 
+    /// A day starts at the instant that is the day's in the zone while the second before it is
+    /// the day before's: midnight, or where a zone skips midnight (Santiago on 2024-09-08 went
+    /// from 23:59:59 to 01:00), the instant after the gap.
+    @Test(arguments: ["UTC", "Asia/Kathmandu", "America/Santiago", "America/Havana", "Australia/Lord_Howe", "Pacific/Apia"])
+    func aDayStartsAtItsFirstInstantInTheZone(zone: String) throws {
+        let timeZone = try #require(TimeZone(identifier: zone))
+        for days in stride(from: 19_000, through: 20_800, by: 1) {
+            let day = CalendarDay(daysSince1970: days)
+            let start = try #require(day.start(in: timeZone))
+            #expect(CalendarDay(start, in: timeZone) == day, "\(day) in \(zone)")
+            #expect(CalendarDay(start.addingTimeInterval(-1), in: timeZone) == day.advanced(by: -1), "\(day) in \(zone)")
+        }
+        let santiago = try #require(TimeZone(identifier: "America/Santiago"))
+        #expect(CalendarDay("2024-09-08")?.start(in: santiago) == Date(timeIntervalSince1970: 1_725_768_000))  // 04:00Z, 01:00 local
+        #expect(
+            CalendarDay("2026-03-01")?.start(in: try #require(TimeZone(identifier: "Asia/Kathmandu"))) == Date(timeIntervalSince1970: 1_772_302_500))
+    }
+
     @Test(arguments: ["2026-02-29", "2026-13-01", "2026-00-10", "2026-04-31", "2026-4-01", "2026-04-1", "20260401", "2026-04-01 ", "", "２０２６-04-01"])
     func textThatIsNoDayIsRefused(text: String) {
         #expect(CalendarDay(text) == nil)

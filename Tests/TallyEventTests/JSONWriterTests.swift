@@ -1,3 +1,4 @@
+@_spi(Wire) import TallyEvent
 import Foundation
 import Testing
 

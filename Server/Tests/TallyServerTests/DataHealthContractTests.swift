@@ -1,5 +1,5 @@
 import Foundation
-import TallyEvent
+@_spi(Wire) import TallyEvent
 import TallyServerTesting
 import TallyStore
 import TallyStoreTesting

@@ -2,7 +2,7 @@
 ///
 /// Reading a member scans from the end, so a repeated key reads as its last value. Request
 /// bodies hold objects of about ten members, for which a scan beats hashing every key.
-public struct JSONObject: Hashable, Sendable {
+@_spi(Wire) public struct JSONObject: Hashable, Sendable {
     /// One `"key": value` pair.
     public struct Member: Hashable, Sendable {
         /// The member's key.

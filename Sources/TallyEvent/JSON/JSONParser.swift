@@ -8,7 +8,7 @@
 /// ``maximumDepth`` — parses as ``JSONValue/invalid(_:)``, so that it invalidates only the
 /// event holding it, not the batch around it. Nesting past the limit is checked without
 /// recursion, so no body can exhaust the stack.
-public struct JSONParser {
+@_spi(Wire) public struct JSONParser {
     /// How deeply arrays and objects may nest and still be read; a valid ingest body needs 4.
     public static let maximumDepth = 32
 

@@ -2,7 +2,7 @@
 ///
 /// Numbers keep their text's integer-ness: `12` is ``int(_:)``, `12.5` and `1e3` are
 /// ``double(_:)``. Objects keep every member; see ``JSONObject`` for repeated keys.
-public enum JSONValue: Hashable, Sendable {
+@_spi(Wire) public enum JSONValue: Hashable, Sendable {
     case null
     case bool(Bool)
     case int(Int)

@@ -10,7 +10,7 @@
 /// json.object(["amount": 12, "note": "lunch"])
 /// json.text  // {"amount":12,"note":"lunch"}
 /// ```
-public struct JSONWriter: Sendable {
+@_spi(Wire) public struct JSONWriter: Sendable {
     /// The text written so far.
     public var bytes: [UInt8]
 

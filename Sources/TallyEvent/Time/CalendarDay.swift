@@ -43,6 +43,17 @@ public struct CalendarDay: Hashable, Comparable, Strideable, Sendable, CustomStr
         self.init(daysSince1970: Int((seconds / 86_400).rounded(.down)))
     }
 
+    /// The first instant of this day in `timeZone`: its midnight, or where the zone skips
+    /// midnight (a DST change at 00:00), the instant the day starts; `nil` for a day outside
+    /// Foundation's calendar. The one place the start of a local day is worked out.
+    public func start(in timeZone: TimeZone) -> Date? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let (year, month, day) = components
+        // Noon exists in every zone on every day; midnight does not always.
+        return calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12)).map(calendar.startOfDay(for:))
+    }
+
     private init(validYear year: Int, month: Int, day: Int) {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400

@@ -2,7 +2,7 @@ public import Foundation
 
 extension FormatStyle where Self == Date.ISO8601FormatStyle {
     /// The ingest API's timestamps: `2026-11-22T10:15:30.123+08:00`, or `…Z` in UTC.
-    public static func wire(timeZone: TimeZone = .current) -> Self {
+    @_spi(Wire) public static func wire(timeZone: TimeZone = .current) -> Self {
         Self(includingFractionalSeconds: true, timeZone: timeZone).timeZoneSeparator(.colon)
     }
 }
@@ -14,7 +14,7 @@ extension Date {
     ///
     /// Hand-written because a batch holds up to a thousand of them and Foundation's parser
     /// costs microseconds each.
-    public init?(wireTimestamp text: some StringProtocol) {
+    @_spi(Wire) public init?(wireTimestamp text: some StringProtocol) {
         let instant = ASCIIReader.read(text) { text -> (seconds: Int, milliseconds: Int)? in
             guard let year = text.number(digits: 4), text.take("-"),
                 let month = text.number(digits: 2), text.take("-"),

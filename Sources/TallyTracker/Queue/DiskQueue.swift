@@ -1,6 +1,6 @@
 import Foundation
 import Locking
-import TallyEvent
+@_spi(Wire) import TallyEvent
 
 /// The durable event queue: append-only NDJSON segment files plus an ``AckCursor``.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 import Locking
-import TallyEvent
+@_spi(Wire) import TallyEvent
 
 /// Everything behind the caller's thread: moves buffered events through `beforeSend` into
 /// the disk queue, and decides when to upload. Background tasks hold the pipeline, never

@@ -1,5 +1,5 @@
 import Foundation
-import TallyEvent
+@_spi(Wire) import TallyEvent
 
 /// Moves events from the ``DiskQueue`` to the server, one upload pass at a time.
 ///

@@ -46,12 +46,9 @@ extension DashboardPage {
     /// alerts sheet and the charts again; refused as ``saveAlert(_:)`` is.
     public func addAnnotation(_ note: NewAnnotation) async {
         guard let store, mayEdit("add-annotation") else { return }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let (year, month, day) = note.day.components
-        guard let noon = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12)) else { return }
+        guard let start = note.day.start(in: timeZone) else { return }
         do {
-            try await store.addAnnotation(app: app.id, time: calendar.startOfDay(for: noon), text: note.text)
+            try await store.addAnnotation(app: app.id, time: start, text: note.text)
         } catch {
             send(PageMessage(error: Self.alertRefusal(error)))
             return
@@ -79,8 +76,8 @@ extension DashboardPage {
     /// not be read.
     func readAlerts(for query: PageQuery) async -> AlertsSheet.Data? {
         guard let store else { return nil }
-        let (from, to) = (PageQuery.start(of: query.from, in: timeZone), PageQuery.start(of: query.date.adding(1), in: timeZone))
-        guard let rules = try? await store.alertRules(app: app.id),
+        guard let from = query.from.start(in: timeZone), let to = query.date.adding(1).start(in: timeZone),
+            let rules = try? await store.alertRules(app: app.id),
             let fired = try? await store.alertEvaluations(app: app.id, firedOnly: true, limit: 20),
             let deliveries = try? await store.webhookDeliveries(app: app.id, limit: 10),
             let annotations = try? await store.annotations(app: app.id, from: from, to: to)
@@ -109,17 +106,5 @@ extension DashboardPage {
     /// What the browser is told when the store refused a change.
     private static func alertRefusal(_ error: any Error) -> String {
         (error as? TallyStoreError)?.description ?? "The change could not be saved: \(error)"
-    }
-}
-
-extension PageQuery {
-    /// The first instant of `day` in `timeZone`.
-    static func start(of day: CalendarDay, in timeZone: TimeZone) -> Date {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let (year, month, dayOfMonth) = day.components
-        // Noon exists on every day; midnight does not always (DST at 00:00).
-        let noon = calendar.date(from: DateComponents(year: year, month: month, day: dayOfMonth, hour: 12)) ?? Date(timeIntervalSince1970: 0)
-        return calendar.startOfDay(for: noon)
     }
 }

@@ -71,7 +71,7 @@ extension DayReport {
         if zoneName == nil { zoneName = try? await store.app(id: app.production)?.timeZone }
         let local = TimeZone(identifier: zoneName ?? "UTC") ?? .gmt
         let notes = try? await store.annotations(
-            app: app, from: PageQuery.start(of: start, in: local), to: PageQuery.start(of: query.date.adding(1), in: local))
+            app: app, from: start.start(in: local) ?? .distantPast, to: query.date.adding(1).start(in: local) ?? .distantFuture)
         report.annotations = (notes ?? []).map { ChartAnnotation(day: CalendarDay($0.time, in: local).description, text: $0.text) }
         report.firedAlerts = (try? await store.alertEvaluations(app: app, firedOnly: true, limit: 3)) ?? []
         return report
@@ -206,9 +206,9 @@ struct RawEventHorizon {
     init?(app: App, date: String, timeZone: String?) {
         guard let keptSince = app.rawEventsKeptSince, let day = CalendarDay(date) else { return nil }
         let zone = TimeZone(identifier: timeZone ?? app.timeZone) ?? .gmt
-        guard keptSince > PageQuery.start(of: day, in: zone) else { return nil }
+        guard let start = day.start(in: zone), keptSince > start else { return nil }
         self.keptSince = keptSince
-        self.isWholeDay = keptSince >= PageQuery.start(of: day.adding(1), in: zone)
+        self.isWholeDay = keptSince >= day.adding(1).start(in: zone) ?? .distantFuture
         self.zone = zone
     }
 

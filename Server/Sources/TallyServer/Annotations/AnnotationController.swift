@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
-import TallyEvent
+@_spi(Wire) import TallyEvent
 import TallyStore
 
 /// `GET /v1/annotations?from=…&to=…`, `POST /v1/annotations` and `DELETE /v1/annotations/{id}`:
@@ -62,14 +62,10 @@ struct AnnotationController {
     static func instant(_ text: String, name: String, timeZone: String, dayEnd: Bool) throws(APIError) -> Date {
         if let day = CalendarDay(text) {
             guard let zone = TimeZone(identifier: timeZone) else { throw .badRequest("the app's time zone is unknown") }
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = zone
-            let (year, month, dayOfMonth) = day.advanced(by: dayEnd ? 1 : 0).components
-            // Noon exists on every day; midnight does not always (DST at 00:00).
-            guard let noon = calendar.date(from: DateComponents(year: year, month: month, day: dayOfMonth, hour: 12)) else {
+            guard let start = day.advanced(by: dayEnd ? 1 : 0).start(in: zone) else {
                 throw .badRequest("\(name) is not a day of the app's calendar")
             }
-            return calendar.startOfDay(for: noon)
+            return start
         }
         let fractional = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
         guard let date = (try? Date(text, strategy: fractional)) ?? (try? Date(text, strategy: Date.ISO8601FormatStyle())),

@@ -1,6 +1,6 @@
 import Crypto
 import Foundation
-import TallyEvent
+@_spi(Wire) import TallyEvent
 
 /// An event another vendor's SDK sent, mapped field by field onto the event object of
 /// `POST /v1/events`, so that ``EventValidator`` judges it by the same rules as the

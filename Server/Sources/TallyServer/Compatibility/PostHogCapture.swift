@@ -1,5 +1,5 @@
 import Foundation
-import TallyEvent
+@_spi(Wire) import TallyEvent
 
 /// A body of PostHog's capture API (`POST /batch/`, `/capture/`, `/e/`, `/i/v0/e/`), read the
 /// way PostHog's SDKs send it, with its events mapped onto the collector's own.

@@ -1,5 +1,5 @@
 import Foundation
-import TallyEvent
+@_spi(Wire) import TallyEvent
 
 /// A body of Segment's HTTP tracking API (`POST /v1/batch`, `/v1/track`, `/v1/identify`,
 /// `/v1/screen`, `/v1/page`), which RudderStack's and other SDKs speak too, with its messages

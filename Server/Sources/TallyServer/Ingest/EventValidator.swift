@@ -1,5 +1,5 @@
 import Foundation
-import TallyEvent
+@_spi(Wire) import TallyEvent
 
 /// Turns one element of an ingest batch into an ``Event`` to store, or says why not: the
 /// event's own rules (``Event/init(wire:)``), then its timestamp corrected for the device's

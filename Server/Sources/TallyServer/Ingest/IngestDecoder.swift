@@ -1,7 +1,7 @@
 import CompressNIO
 import Foundation
 import NIOCore
-import TallyEvent
+@_spi(Wire) import TallyEvent
 import TallyHTTP
 import TallyStore
 

@@ -1,5 +1,5 @@
 import Foundation
-import TallyEvent
+@_spi(Wire) import TallyEvent
 import TallyStore
 
 /// The outer shape of an ingest body, `{"sent_at": "<ISO-8601>", "events": [ ... ], "dropped": {...}}`,

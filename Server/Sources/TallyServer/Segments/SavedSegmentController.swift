@@ -1,7 +1,7 @@
 import Foundation
 import Hummingbird
 import NIOCore
-import TallyEvent
+@_spi(Wire) import TallyEvent
 import TallyStore
 
 /// `GET /v1/segments`, `PUT /v1/segments/{name}` and `DELETE /v1/segments/{name}`: the

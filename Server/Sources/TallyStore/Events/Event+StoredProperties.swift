@@ -1,5 +1,5 @@
 import Foundation
-import TallyEvent
+@_spi(Wire) import TallyEvent
 
 extension Event {
     /// Properties as the `properties` column stores them (``JSONWriter/object(_:)``), read back

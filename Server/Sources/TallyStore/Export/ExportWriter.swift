@@ -1,5 +1,5 @@
 import Foundation
-import TallyEvent
+@_spi(Wire) import TallyEvent
 
 /// Formats the rows of an export query into bytes, without `JSONEncoder` and without an
 /// `Event` per row: each column goes from SQLite's buffers into the output.

@@ -1,4 +1,4 @@
-import TallyEvent
+@_spi(Wire) import TallyEvent
 
 /// The events of one ``EventStore/insert(_:app:)`` call, with the values their `event` rows
 /// store, computed by the caller before it queues so the writer does only database work.

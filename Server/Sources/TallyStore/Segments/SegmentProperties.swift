@@ -1,4 +1,4 @@
-public import TallyEvent
+@_spi(Wire) public import TallyEvent
 
 /// The properties an app's segments and funnels can filter and break down by, beside the
 /// built-in `app_version` and `platform`: named in the app's settings

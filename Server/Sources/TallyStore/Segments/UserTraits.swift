@@ -1,4 +1,4 @@
-import TallyEvent
+@_spi(Wire) import TallyEvent
 
 /// The user property values an event sets (see ``SegmentProperties/user``), each with its
 /// rank: of a user's values for one property, the one of highest rank is the user's, ties

@@ -31,10 +31,7 @@ struct LocalCalendar {
     /// - Throws: ``TallyStoreError/unsupportedDayBoundary(date:timeZone:)`` when that instant is
     ///   not on the bucket grid.
     func bucket(startOf day: CalendarDay) throws(TallyStoreError) -> Int64 {
-        let (year, month, dayOfMonth) = day.components
-        // Noon exists in every zone on every day; midnight does not always (DST at 00:00).
-        let noon = calendar.date(from: DateComponents(year: year, month: month, day: dayOfMonth, hour: 12))
-        let milliseconds = noon.map { Int64(calendar.startOfDay(for: $0).timeIntervalSince1970) * 1000 }
+        let milliseconds = day.start(in: calendar.timeZone).map { Int64($0.timeIntervalSince1970) * 1000 }
         guard let milliseconds, milliseconds % Bucket.milliseconds == 0 else {
             throw .unsupportedDayBoundary(date: day.description, timeZone: identifier)
         }

@@ -1,5 +1,5 @@
 import Foundation
-import TallyEvent
+@_spi(Wire) import TallyEvent
 
 /// The lines of a user's data export other than raw events (see
 /// ``EventStore/exportUserData(app:user:into:)``), keys sorted as `tally export` sorts them.
