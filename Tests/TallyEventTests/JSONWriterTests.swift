@@ -1,5 +1,5 @@
-@_spi(Wire) import TallyEvent
 import Foundation
+@_spi(Wire) import TallyEvent
 import Testing
 
 @testable import TallyEvent

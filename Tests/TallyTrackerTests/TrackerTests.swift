@@ -1,6 +1,6 @@
-@_spi(Wire) import TallyEvent
 import Foundation
 import Locking
+@_spi(Wire) import TallyEvent
 import Testing
 
 @testable import TallyTracker
