@@ -169,7 +169,8 @@ let package = Package(
         .executableTarget(
             name: "FunnelVersusClickHouse",
             dependencies: [
-                "PipelineWorkload",
+                "PipelineWorkload", .product(name: "TallyApp", package: "TallyServer"),
+                .product(name: "TallyHTTP", package: "TallyServer"),
                 .product(name: "TallyStore", package: "TallyServer"),
             ],
             path: "Tools/FunnelVersusClickHouse",

@@ -69,5 +69,5 @@ for days in ${DAYS_LIST:-6 60}; do
     DAYS="$days" .build/release/AnalyticsVersusDuckDB
 done
 
-echo "== funnels: 4 steps over 30 days of 10M events"
+echo "== funnels: 4 steps over 30 days of 10M events, in process and through GET /v1/funnels"
 env -u TALLY_BENCH_POSTGRES_URL .build/release/FunnelVersusClickHouse

@@ -32,7 +32,7 @@ package enum LoadClient {
                             + headers.map { "\($0.key): \($0.value)\r\n" }.joined()
                         while let index = next.take(below: bodies.count) {
                             try send(Data("\(head)Content-Length: \(bodies[index].count)\r\n\r\n".utf8) + bodies[index], on: socket)
-                            let status = try readResponse(from: socket)
+                            let status = try readResponse(from: socket).status
                             guard status == 200 else { throw Failure(description: "status \(status)") }
                         }
                     }
@@ -64,11 +64,31 @@ package enum LoadClient {
                                 + "Content-Length: \(request.body.count)\r\n\r\n"
                             let start = clock.now
                             try send(Data(head.utf8) + request.body, on: socket)
-                            let status = try readResponse(from: socket)
+                            let status = try readResponse(from: socket).status
                             timings.append((status, start.duration(to: clock.now).seconds * 1_000))
                             if pause > .zero { Thread.sleep(forTimeInterval: pause.seconds) }
                         }
                         return timings
+                    })
+            }.start()
+        }
+    }
+
+    /// The body of `GET path` on `127.0.0.1:port`.
+    ///
+    /// - Throws: ``Failure`` if the connection fails or the response is not `200`.
+    package static func body(port: Int, path: String, headers: [String: String]) async throws -> Data {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(
+                    with: Result {
+                        let socket = try connect(port: port)
+                        defer { close(socket) }
+                        let head = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers.map { "\($0.key): \($0.value)\r\n" }.joined() + "\r\n"
+                        try send(Data(head.utf8), on: socket)
+                        let response = try readResponse(from: socket)
+                        guard response.status == 200 else { throw Failure(description: "status \(response.status)") }
+                        return response.body
                     })
             }.start()
         }
@@ -110,8 +130,8 @@ package enum LoadClient {
         }
     }
 
-    /// Reads one response whose body has a `Content-Length`, and returns its status code.
-    private static func readResponse(from socket: Int32) throws -> Int {
+    /// Reads one response whose body has a `Content-Length`, and returns its status code and body.
+    private static func readResponse(from socket: Int32) throws -> (status: Int, body: Data) {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16_384)
         var headerEnd: Int?
@@ -130,6 +150,6 @@ package enum LoadClient {
             }
         }
         let statusLine = String(decoding: received.prefix(while: { $0 != UInt8(ascii: "\r") }), as: UTF8.self)
-        return Int(statusLine.split(separator: " ").dropFirst().first ?? "") ?? 0
+        return (Int(statusLine.split(separator: " ").dropFirst().first ?? "") ?? 0, Data(received[headerEnd!...]))
     }
 }

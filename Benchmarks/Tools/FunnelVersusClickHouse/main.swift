@@ -1,24 +1,31 @@
-// A funnel of 4 steps over 30 days of the pipeline fixture, beside ClickHouse's windowFunnel
-// (chDB, in process, a Memory table) and DuckDB (in memory, 2 threads), in one run, over the
-// same events (funnel_side.py). Tally answers from its own storage (the bucket log), never raw
-// events: the p50 of 20 runs (or RUNS) after a warm-up, with the first run's time beside it. The run
-// stops unless the three agree on every step's users.
+// A funnel of 4 steps over 30 days of the pipeline fixture at windows of 1 minute, 1 hour and
+// 1 day, beside ClickHouse's windowFunnel (chDB, in process, a Memory table) and DuckDB (in
+// memory, 2 threads), in one run, over the same events (funnel_side.py). Tally answers from its
+// own storage (the bucket log), never raw events, twice: in process (EventStore.funnel) and as a
+// user gets it, `GET /v1/funnels` over loopback from the application `tally serve` runs
+// (TallyApplication), on one keep-alive connection. Each is the p50 of 20 runs (or RUNS) after
+// a warm-up. The run stops unless the four agree on every step's users.
 //
 //     python3 -m pip install duckdb chdb
 //     swift run -c release FunnelVersusClickHouse                  # 60 days of 20k users, 10.6M events
 //     USERS=200000 swift run -c release FunnelVersusClickHouse     # 60 days of 200k users
-//     ZONE=Asia/Kathmandu STEPS=screen_view,tap,purchase WINDOW=3600 swift run -c release FunnelVersusClickHouse
+//     ZONE=Asia/Kathmandu STEPS=screen_view,tap,purchase WINDOWS=3600 swift run -c release FunnelVersusClickHouse
 //     RUNS=500 perf record -g .build/release/FunnelVersusClickHouse      # Tally's runs to profile
 import Foundation
 import PipelineWorkload
+import Synchronization
+import TallyApp
+import TallyHTTP
 import TallyStore
 
 let environment = ProcessInfo.processInfo.environment
 let days = 60
 let zone = environment["ZONE"] ?? "UTC"
 let population: Workload.Population = environment["USERS"] == "200000" ? .twoHundredThousand : .twentyThousand
-let steps = try FunnelStep.steps(parsing: environment["STEPS"] ?? "open,search,add_to_cart,purchase")
-let window = environment["WINDOW"].flatMap(Int.init) ?? 86_400
+let stepsText = environment["STEPS"] ?? "open,search,add_to_cart,purchase"
+let steps = try FunnelStep.steps(parsing: stepsText)
+let windows = (environment["WINDOWS"] ?? "60,3600,86400").split(separator: ",").compactMap { Int($0) }
+let runs = environment["RUNS"].flatMap(Int.init) ?? 20
 let database = Fixtures.Database.fromEnvironment
 let (store, app) = try await Fixtures.store(days: days, of: population, on: database)
 let csv = try await Fixtures.csv(days: days, of: population, store: store, app: app)
@@ -26,36 +33,61 @@ let (from, to) = (Fixtures.date(days - 30), Fixtures.date(days - 1))
 
 let range = (Fixtures.milliseconds(of: from, in: zone).lowerBound, Fixtures.milliseconds(of: to, in: zone).upperBound)
 
-var funnel: Funnel?
-let first = try await ContinuousClock().measure {
-    funnel = try await store.funnel(app: app, steps: steps, from: from, to: to, window: window, timeZone: zone)
-}.seconds
-var times: [Double] = []
-for _ in 0..<(environment["RUNS"].flatMap(Int.init) ?? 20) {
-    times.append(
-        try await ContinuousClock().measure {
-            funnel = try await store.funnel(app: app, steps: steps, from: from, to: to, window: window, timeZone: zone)
-        }.seconds)
+/// The p50 and p95 of `runs` calls of `body` after one, in milliseconds.
+func timed(_ body: () async throws -> Void) async throws -> (p50: Double, p95: Double) {
+    try await body()
+    var times: [Double] = []
+    for _ in 0..<runs { times.append(try await ContinuousClock().measure { try await body() }.seconds * 1e3) }
+    times.sort()
+    return (times[times.count / 2], times[times.count * 95 / 100])
 }
-times.sort()
-let tally = times[times.count / 2]
+
+// The route: the application `tally serve` runs, over the same store, with a read token.
+let token = try await store.rotateKeys(app).readToken
+var settings = ServerSettings()
+settings.port = 0
+settings.logLevel = .critical
+let served = try await TallyApplication(store: store, settings: settings).start()
 
 let side = try Fixtures.python(
     URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("funnel_side.py"),
-    [csv, String(range.0), String(range.1), String(window * 1000)] + steps.map(\.event))
-guard let clickhouse = side["clickhouse_p50"] as? Double, let duck = side["duckdb_p50"] as? Double,
-    let clickhouseUsers = side["clickhouse_users"] as? [Int], let duckUsers = side["duckdb_users"] as? [Int]
-else { fatalError("funnel_side.py printed \(side)") }
-let users = funnel!.steps.map(\.users)
+    [csv, String(range.0), String(range.1), windows.map { String($0 * 1000) }.joined(separator: ",")] + steps.map(\.event))
+guard let sides = side["windows"] as? [String: [String: Any]] else { fatalError("funnel_side.py printed \(side)") }
 print(
     """
-    \(days)-day fixture of \(population.users) users, \(zone), \(from)…\(to), window \(window) s; Tally on \(database.name); \
+    \(days)-day fixture of \(population.users) users, \(zone), \(from)…\(to); Tally on \(database.name); \
     ClickHouse \(side["clickhouse_version"] ?? "") (chDB \(side["chdb_version"] ?? "")), DuckDB \(side["duckdb_version"] ?? ""), 2 threads
     """)
-print("steps \(steps.map(\.description).joined(separator: " → ")): users \(users)")
+print("steps \(steps.map(\.description).joined(separator: " → "))")
 print("events of the steps' names sharing a user's millisecond: \(side["shared_milliseconds"] ?? "?")")
-print(String(format: "funnel  Tally p50 %8.2f ms (p95 %.2f, first run %.2f)", tally * 1e3, times[times.count * 95 / 100] * 1e3, first * 1e3))
-print(String(format: "        ClickHouse windowFunnel p50 %8.2f ms   %6.1fx", clickhouse * 1e3, clickhouse / tally))
-print(String(format: "        DuckDB (ASOF joins) p50 %8.2f ms   %6.1fx", duck * 1e3, duck / tally))
-precondition(duckUsers == users, "DuckDB counts \(duckUsers), Tally \(users)")
-precondition(clickhouseUsers == users, "ClickHouse counts \(clickhouseUsers), Tally \(users)")
+for window in windows {
+    var funnel: Funnel?
+    let engine = try await timed { funnel = try await store.funnel(app: app, steps: steps, from: from, to: to, window: window, timeZone: zone) }
+    let path = "/v1/funnels?steps=\(stepsText)&from=\(from)&to=\(to)&window=\(window)&tz=\(zone)"
+    let answer = try await LoadClient.body(port: served.port, path: path, headers: ["Authorization": "Bearer \(token)"])
+    let routeUsers = (try JSONSerialization.jsonObject(with: answer) as? [String: Any])?["steps"] as? [[String: Any]]
+    let sent = Atomic(0)
+    let route = try await LoadClient.timed(port: served.port) {
+        sent.add(1, ordering: .relaxed).newValue > runs + 1 ? nil : ("GET", path, ["Authorization": "Bearer \(token)"], Data())
+    }
+    guard route.allSatisfy({ $0.status == 200 }) else { fatalError("GET \(path): \(route.map(\.status))") }
+    let routeTimes = route.dropFirst().map(\.milliseconds).sorted()
+    let (routeP50, routeP95) = (routeTimes[routeTimes.count / 2], routeTimes[routeTimes.count * 95 / 100])
+    guard let sides = sides[String(window * 1000)], let clickhouse = sides["clickhouse_p50"] as? Double,
+        let duck = sides["duckdb_p50"] as? Double, let clickhouseUsers = sides["clickhouse_users"] as? [Int],
+        let duckUsers = sides["duckdb_users"] as? [Int]
+    else { fatalError("funnel_side.py printed \(side)") }
+    let users = funnel!.steps.map(\.users)
+    print("window \(window) s: users \(users)")
+    print(String(format: "  Tally in process    p50 %8.2f ms (p95 %.2f)   %6.1fx ClickHouse", engine.p50, engine.p95, clickhouse * 1e3 / engine.p50))
+    print(
+        String(
+            format: "  Tally GET /v1/funnels p50 %6.2f ms (p95 %.2f)   %6.1fx ClickHouse, %.2f ms over the engine", routeP50, routeP95,
+            clickhouse * 1e3 / routeP50, routeP50 - engine.p50))
+    print(String(format: "  ClickHouse windowFunnel p50 %6.2f ms", clickhouse * 1e3))
+    print(String(format: "  DuckDB (ASOF joins) p50 %8.2f ms", duck * 1e3))
+    precondition(routeUsers?.compactMap { $0["users"] as? Int } == users, "the route counts \(String(describing: routeUsers)), the engine \(users)")
+    precondition(duckUsers == users, "DuckDB counts \(duckUsers), Tally \(users)")
+    precondition(clickhouseUsers == users, "ClickHouse counts \(clickhouseUsers), Tally \(users)")
+}
+try await served.stop()
