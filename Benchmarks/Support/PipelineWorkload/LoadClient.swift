@@ -49,28 +49,20 @@ package enum LoadClient {
     package static func timed(
         port: Int, pause: Duration = .zero, _ next: @escaping @Sendable () -> (method: String, path: String, headers: [String: String], body: Data)?
     ) async throws -> [(status: Int, milliseconds: Double)] {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Result {
-                        let socket = try connect(port: port)
-                        defer { close(socket) }
-                        var timings: [(status: Int, milliseconds: Double)] = []
-                        let clock = ContinuousClock()
-                        while let request = next() {
-                            let head =
-                                "\(request.method) \(request.path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                                + request.headers.map { "\($0.key): \($0.value)\r\n" }.joined()
-                                + "Content-Length: \(request.body.count)\r\n\r\n"
-                            let start = clock.now
-                            try send(Data(head.utf8) + request.body, on: socket)
-                            let status = try readResponse(from: socket).status
-                            timings.append((status, start.duration(to: clock.now).seconds * 1_000))
-                            if pause > .zero { Thread.sleep(forTimeInterval: pause.seconds) }
-                        }
-                        return timings
-                    })
-            }.start()
+        try await onThread {
+            let socket = try connect(port: port)
+            defer { close(socket) }
+            var timings: [(status: Int, milliseconds: Double)] = []
+            let clock = ContinuousClock()
+            while let request = next() {
+                let bytes = Self.request(request.method, request.path, headers: request.headers, body: request.body)
+                let start = clock.now
+                try send(bytes, on: socket)
+                let status = try readResponse(from: socket).status
+                timings.append((status, start.duration(to: clock.now).seconds * 1_000))
+                if pause > .zero { Thread.sleep(forTimeInterval: pause.seconds) }
+            }
+            return timings
         }
     }
 
@@ -78,25 +70,27 @@ package enum LoadClient {
     ///
     /// - Throws: ``Failure`` if the connection fails or the response is not `200`.
     package static func body(port: Int, path: String, headers: [String: String]) async throws -> Data {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Result {
-                        let socket = try connect(port: port)
-                        defer { close(socket) }
-                        let head = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers.map { "\($0.key): \($0.value)\r\n" }.joined() + "\r\n"
-                        try send(Data(head.utf8), on: socket)
-                        let response = try readResponse(from: socket)
-                        guard response.status == 200 else { throw Failure(description: "status \(response.status)") }
-                        return response.body
-                    })
-            }.start()
+        try await onThread {
+            let socket = try connect(port: port)
+            defer { close(socket) }
+            try send(request("GET", path, headers: headers, body: Data()), on: socket)
+            let response = try readResponse(from: socket)
+            guard response.status == 200 else { throw Failure(description: "status \(response.status)") }
+            return response.body
         }
     }
 
+    /// The bytes of a request with a JSON `body`.
+    private static func request(_ method: String, _ path: String, headers: [String: String], body: Data) -> Data {
+        let head =
+            "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            + headers.map { "\($0.key): \($0.value)\r\n" }.joined() + "Content-Length: \(body.count)\r\n\r\n"
+        return Data(head.utf8) + body
+    }
+
     /// Runs `body` on a thread of its own, so blocking calls never hold a cooperative thread.
-    private static func onThread(_ body: @escaping @Sendable () throws -> Void) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+    private static func onThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try body() }) }.start()
         }
     }

@@ -78,8 +78,8 @@ import Testing
             let dump = try String(contentsOf: fixtures.appending(path: "store-6a0a5e6.sql"), encoding: .utf8)
             let script = dump.split(separator: "\n").filter { !$0.hasPrefix("--") }.joined(separator: "\n")
             try await TestDatabase.withClient(on: url) { client in
-                for statement in script.split(separator: ";\n") where !statement.allSatisfy(\.isWhitespace) {
-                    try await client.query(PostgresQuery(unsafeSQL: String(statement)))
+                try await client.withConnection { connection in
+                    try await PostgresSchema.run(script, on: connection, logger: connection.logger)
                 }
             }
         }

@@ -49,6 +49,12 @@ public struct CalendarDay: Hashable, Comparable, Strideable, Sendable, CustomStr
     public func start(in timeZone: TimeZone) -> Date? {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
+        return start(in: calendar)
+    }
+
+    /// ``start(in:)-(TimeZone)`` in `calendar`'s time zone, for a caller that keeps a Gregorian
+    /// calendar rather than building one per day.
+    public func start(in calendar: Calendar) -> Date? {
         let (year, month, day) = components
         // Noon exists in every zone on every day; midnight does not always.
         return calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12)).map(calendar.startOfDay(for:))

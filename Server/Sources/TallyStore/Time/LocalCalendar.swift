@@ -31,7 +31,7 @@ struct LocalCalendar {
     /// - Throws: ``TallyStoreError/unsupportedDayBoundary(date:timeZone:)`` when that instant is
     ///   not on the bucket grid.
     func bucket(startOf day: CalendarDay) throws(TallyStoreError) -> Int64 {
-        let milliseconds = day.start(in: calendar.timeZone).map { Int64($0.timeIntervalSince1970) * 1000 }
+        let milliseconds = day.start(in: calendar).map { Int64($0.timeIntervalSince1970) * 1000 }
         guard let milliseconds, milliseconds % Bucket.milliseconds == 0 else {
             throw .unsupportedDayBoundary(date: day.description, timeZone: identifier)
         }
