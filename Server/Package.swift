@@ -53,7 +53,7 @@ let package = Package(
         .target(
             name: "TallyStore",
             dependencies: [
-                .product(name: "Componentry", package: "Tally"), .product(name: "Locking", package: "Tally"),
+                .product(name: "Locking", package: "Tally"),
                 .product(name: "TallyEvent", package: "Tally"), .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -214,7 +214,7 @@ let package = Package(
                 .product(name: "SeededRandom", package: "Tally"), "tally", "TallyApp",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
             ],
             swiftSettings: strict

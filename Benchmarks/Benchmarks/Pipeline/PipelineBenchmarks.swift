@@ -2,6 +2,7 @@ import Benchmark
 import Foundation
 import PipelineWorkload
 import Synchronization
+import TallyEvent
 import TallyHTTP
 import TallyServer
 import TallyServerTesting
@@ -50,7 +51,7 @@ let benchmarks: @Sendable () -> Void = {
         configuration.rateLimit = nil
         _ = IngestLoad.bodies
         try await LiveServer.with(configuration: configuration) { server in
-            let app = try await server.store.createApp(name: "Bench")
+            let app = try await server.store.apps.create(name: "Bench")
             benchmark.startMeasurement()
             try await IngestLoad.post(to: server.url, key: app.ingestKey)
             benchmark.stopMeasurement()
@@ -64,7 +65,7 @@ let benchmarks: @Sendable () -> Void = {
             var configuration = ServerSettings()
             configuration.rateLimit = nil
             try await LiveServer.with(configuration: configuration) { server in
-                let app = try await server.store.createApp(name: "Bench")
+                let app = try await server.store.apps.create(name: "Bench")
                 let bodies = IngestLoad.bodies(api, key: app.ingestKey)
                 benchmark.startMeasurement()
                 try await IngestLoad.post(bodies, api: api, to: server.url, key: app.ingestKey)
@@ -94,7 +95,7 @@ let benchmarks: @Sendable () -> Void = {
                     // Rotate over the stored days (the last 30 at most), as dashboards do.
                     let day = Fixtures.date(days - min(days, 30) + iteration % min(days, 30))
                     benchmark.startMeasurement()
-                    blackHole(try await store.metrics(app: app, date: day, timeZone: timeZone))
+                    blackHole(try await store.metrics.day(ReadScope(app: app, day: CalendarDay(day)!, timeZone: TimeZone(identifier: timeZone))))
                     benchmark.stopMeasurement()
                 }
             }
@@ -104,14 +105,22 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("metrics/30-day range at 10M events, Asia/Kathmandu", configuration: metricsConfiguration) { benchmark in
         let (store, app) = try await Fixtures.store(days: 60)
         benchmark.startMeasurement()
-        blackHole(try await store.metricsRange(app: app, from: Fixtures.date(30), to: Fixtures.date(59), timeZone: "Asia/Kathmandu"))
+        blackHole(
+            try await store.metrics.range(
+                ReadScope(
+                    app: app, days: CalendarDay(Fixtures.date(30))!...CalendarDay(Fixtures.date(59))!,
+                    timeZone: TimeZone(identifier: "Asia/Kathmandu"))))
         benchmark.stopMeasurement()
     }
 
     Benchmark("retention/30x30 daily matrix at 10M events, Asia/Kathmandu", configuration: metricsConfiguration) { benchmark in
         let (store, app) = try await Fixtures.store(days: 60)
         benchmark.startMeasurement()
-        blackHole(try await store.retention(app: app, from: Fixtures.date(30), to: Fixtures.date(59), timeZone: "Asia/Kathmandu"))
+        blackHole(
+            try await store.metrics.retention(
+                ReadScope(
+                    app: app, days: CalendarDay(Fixtures.date(30))!...CalendarDay(Fixtures.date(59))!,
+                    timeZone: TimeZone(identifier: "Asia/Kathmandu"))))
         benchmark.stopMeasurement()
     }
 

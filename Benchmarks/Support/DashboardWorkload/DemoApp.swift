@@ -11,7 +11,7 @@ public enum DemoApp {
     public static func make(users: Int = 240, days: Int = 60) async throws -> (EventStore, NewApp) {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tally-demo-bench-\(UUID().uuidString).sqlite").path
         let store = try EventStore(path: path)
-        let created = try await store.createApp(name: "Demo Bookkeeping", timeZone: "UTC", acceptedEventAge: Double(days + 2) * 86_400)
+        let created = try await store.apps.create(name: "Demo Bookkeeping", timeZone: "UTC", acceptedEventAge: Double(days + 2) * 86_400)
         let app = created.app
         var random = SplitMix64(seed: 2026)
         let today = Date().timeIntervalSince1970 - Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 86_400)
@@ -47,12 +47,12 @@ public enum DemoApp {
                     add("rating_submitted", ["stars": .int(Int.random(in: 3...5, using: &random))])
                 }
                 if batch.count >= 2_000 {
-                    try await store.insert(batch, app: app.id)
+                    try await store.events.insert(batch, app: app.id)
                     batch.removeAll(keepingCapacity: true)
                 }
             }
         }
-        try await store.insert(batch, app: app.id)
+        try await store.events.insert(batch, app: app.id)
         return (store, created)
     }
 

@@ -27,7 +27,7 @@ package enum Fixtures {
                 Key(days: days, population: population, database: database),
                 default: Task {
                     let store = try await EventStore(database: try await fill(days: days, of: population, on: database))
-                    return (store, try await store.apps()[0].id)
+                    return (store, try await store.apps.all()[0].id)
                 }]
         }.value
     }
@@ -89,7 +89,7 @@ package enum Fixtures {
         _ = FileManager.default.createFile(atPath: csv + ".partial", contents: nil)
         let file = try FileHandle(forWritingTo: URL(fileURLWithPath: csv + ".partial"))
         try file.write(contentsOf: Data(ExportFormat.csvHeader.utf8))
-        let count = try await store.write(app: app, from: start, to: start.addingTimeInterval(Double(days) * 86_400), as: .csv) {
+        let count = try await store.events.write(app: app, from: start, to: start.addingTimeInterval(Double(days) * 86_400), as: .csv) {
             try file.write(contentsOf: Data($0))
         }
         try file.close()
@@ -170,11 +170,11 @@ package enum Fixtures {
 
     /// Stores `days` of `population` in `store`, in batches of 5,000 events.
     private static func insert(days: Range<Int>, of population: Workload.Population, into store: EventStore, label: String) async throws {
-        let app = days.lowerBound == 0 ? try await store.createApp(name: "Bench").app.id : try await store.apps()[0].id
+        let app = days.lowerBound == 0 ? try await store.apps.create(name: "Bench").app.id : try await store.apps.all()[0].id
         for day in days {
             let events = Workload.events(day: day, from: start, of: population)
             for batch in stride(from: 0, to: events.count, by: 5_000) {
-                try await store.insert(Array(events[batch..<min(batch + 5_000, events.count)]), app: app)
+                try await store.events.insert(Array(events[batch..<min(batch + 5_000, events.count)]), app: app)
             }
             print("fixture \(label): day \(day + 1) of \(days.upperBound) stored")
         }

@@ -120,7 +120,8 @@ package enum IngestLoad {
     /// of the days they fall on: a run that lost events must not count as fast.
     package static func checkStored(in store: EventStore, app: AppID) async throws {
         let days = Set(events.map { String($0.timestamp.ISO8601Format().prefix(10)) }).sorted()
-        let range = try await store.metricsRange(app: app, from: days.first!, to: days.last!, timeZone: "UTC")
+        let range = try await store.metrics.range(
+            ReadScope(app: app, days: CalendarDay(days.first!)!...CalendarDay(days.last!)!, timeZone: TimeZone(identifier: "UTC")))
         let stored = range.events.values.joined().reduce(0, +)
         guard stored == events.count else { throw LoadClient.Failure(description: "stored \(stored) of \(events.count) events") }
     }

@@ -56,8 +56,8 @@ for await bound in ports {
     break
 }
 
-let app = try await store.createApp(name: "Latency", timeZone: "Asia/Kathmandu").app
-try await store.saveAlertRule(
+let app = try await store.apps.create(name: "Latency", timeZone: "Asia/Kathmandu").app
+try await store.alerts.save(
     try AlertRule(name: "always", metric: .headline(.dau), condition: .above(-1), webhook: "http://127.0.0.1:\(port)/hook", secret: "s"),
     app: app.id)
 let schedule = AlertSchedule(timeZone: TimeZone(identifier: app.timeZone)!)

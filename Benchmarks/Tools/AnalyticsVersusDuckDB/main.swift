@@ -20,6 +20,7 @@
 //     DAYS=6 ZONE=Asia/Kathmandu swift run -c release AnalyticsVersusDuckDB
 import Foundation
 import PipelineWorkload
+import TallyEvent
 import TallyStore
 
 let environment = ProcessInfo.processInfo.environment
@@ -53,11 +54,15 @@ var dayValues: [String: [Int]] = [:]
 /// A day's DAU, WAU, MAU and new users, as duckdb_side.py reports them.
 func values(_ metrics: DayMetrics) -> [Int] { [metrics.dau, metrics.wau, metrics.mau, metrics.newUsers] }
 for date in dates {
-    coldDayTimes.append(try await seconds { _ = try await store.metrics(app: app, date: date, timeZone: zone) })
+    coldDayTimes.append(
+        try await seconds { _ = try await store.metrics.day(ReadScope(app: app, day: CalendarDay(date)!, timeZone: TimeZone(identifier: zone))) })
 }
 for date in dates {
     var metrics: DayMetrics?
-    dayTimes.append(try await seconds { metrics = try await store.metrics(app: app, date: date, timeZone: zone) })
+    dayTimes.append(
+        try await seconds {
+            metrics = try await store.metrics.day(ReadScope(app: app, day: CalendarDay(date)!, timeZone: TimeZone(identifier: zone)))
+        })
     dayValues[date] = values(metrics!)
 }
 var retention: Retention?
@@ -65,14 +70,19 @@ var retentionTimes: [Double] = []
 for _ in 0..<20 {
     retentionTimes.append(
         try await seconds {
-            retention = try await store.retention(app: app, from: dates.first!, to: dates.last!, timeZone: zone)
+            retention = try await store.metrics.retention(
+                ReadScope(app: app, days: CalendarDay(dates.first!)!...CalendarDay(dates.last!)!, timeZone: TimeZone(identifier: zone)))
         })
 }
 
 // The dashboard's retention tiles: three cells of the matrix, from the last day's activity.
 var tileTimes: [Double] = []
 for date in dates {
-    tileTimes.append(try await seconds { _ = try await store.returningUsers(app: app, date: date, after: [1, 7, 30], timeZone: zone) })
+    tileTimes.append(
+        try await seconds {
+            _ = try await store.metrics.returningUsers(
+                after: [1, 7, 30], in: ReadScope(app: app, day: CalendarDay(date)!, timeZone: TimeZone(identifier: zone)))
+        })
 }
 
 let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("duckdb_side.py")
@@ -110,12 +120,18 @@ for (filter, condition) in [
     (SegmentFilter([.is("app_version", "2.0.0")]), "app_version = '2.0.0'"),
     (SegmentFilter([.is("app_version", "2.0.0"), .is("platform", "Android")]), "app_version = '2.0.0' AND platform = 'Android'"),
 ] {
-    for date in dates { _ = try await store.metrics(app: app, date: date, timeZone: zone, filter: filter) }
+    for date in dates {
+        _ = try await store.metrics.day(ReadScope(app: app, day: CalendarDay(date)!, timeZone: TimeZone(identifier: zone), filter: filter))
+    }
     var times: [Double] = []
     var filtered: [String: [Int]] = [:]
     for date in dates {
         var metrics: DayMetrics?
-        times.append(try await seconds { metrics = try await store.metrics(app: app, date: date, timeZone: zone, filter: filter) })
+        times.append(
+            try await seconds {
+                metrics = try await store.metrics.day(
+                    ReadScope(app: app, day: CalendarDay(date)!, timeZone: TimeZone(identifier: zone), filter: filter))
+            })
         filtered[date] = values(metrics!)
     }
     let side = try Fixtures.python(script, [csv, zone] + dates, environment: ["WHERE": condition])

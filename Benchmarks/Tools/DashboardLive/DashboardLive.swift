@@ -46,7 +46,7 @@ struct DashboardLive {
             let (store, created) = try await DemoApp.make()
             let access = DashboardAccess(store: store, passwordCost: 4)
             let bench = try await access.createUser(name: "bench", password: "benchmark-password")
-            try await store.setRole(.owner, of: bench.id, in: created.app.id)
+            try await store.members.setRole(.owner, of: bench.id, in: created.app.id)
             var configuration = ServerSettings()
             configuration.port = 0
             configuration.rateLimit = nil

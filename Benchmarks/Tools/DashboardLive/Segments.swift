@@ -34,10 +34,10 @@ enum SegmentLatency {
         let (store, created) = try await DemoApp.make()
         let app = created.app.id
         try await addPlans(to: store, app: app)
-        _ = try await store.updateApp(app, segmentProperties: SegmentProperties(event: ["method"], user: ["plan"]))
+        _ = try await store.apps.update(app, segmentProperties: SegmentProperties(event: ["method"], user: ["plan"]))
         let access = DashboardAccess(store: store, passwordCost: 4)
         let bench = try await access.createUser(name: "bench", password: "benchmark-password")
-        try await store.setRole(.owner, of: bench.id, in: app)
+        try await store.members.setRole(.owner, of: bench.id, in: app)
         var settings = ServerSettings()
         settings.port = 0
         settings.rateLimit = nil
@@ -86,7 +86,7 @@ enum SegmentLatency {
                 id: UUID(), name: "identify", timestamp: time, deviceTimestamp: time, userID: "user-\(user)", sessionID: nil, appVersion: "3.0.0",
                 platform: "ios", properties: ["plan": .string(plan)])
         }
-        try await store.insert(events, app: app)
+        try await store.events.insert(events, app: app)
     }
 
     /// The milliseconds of ``requests`` `GET url`s with the session, one after another.

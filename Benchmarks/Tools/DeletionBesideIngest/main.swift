@@ -35,8 +35,8 @@ for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: fixture 
     try FileManager.default.copyItem(atPath: fixture + suffix, toPath: copy + suffix)
 }
 let store = try EventStore(path: copy)
-let app = try await store.apps()[0].id
-let other = try await store.createApp(name: "Other", acceptedEventAge: 3_650 * 86_400).app.id
+let app = try await store.apps.all()[0].id
+let other = try await store.apps.create(name: "Other", acceptedEventAge: 3_650 * 86_400).app.id
 
 // The heavy user, then 33 commits with an event in each of its buckets: each bucket's new
 // events are a tail of its log until it has 32, so these fold the user's events into the logs.
@@ -50,11 +50,11 @@ let heavySent = (0..<heavyEvents).map { index in
         properties: index % names.count == 0 ? ["screen": .string("screen_\(index % 25)")] : [:])
 }
 for chunk in stride(from: 0, to: heavySent.count, by: 1_000) {
-    _ = try await store.insert(Array(heavySent[chunk..<min(chunk + 1_000, heavySent.count)]), app: app)
+    _ = try await store.events.insert(Array(heavySent[chunk..<min(chunk + 1_000, heavySent.count)]), app: app)
 }
 let buckets = Set(heavySent.map { Int($0.timestamp.timeIntervalSince1970) / 900 })
 for round in 0..<33 {
-    _ = try await store.insert(
+    _ = try await store.events.insert(
         buckets.map { bucket in
             Event(
                 id: UUID(), name: "open", timestamp: Date(timeIntervalSince1970: Double(bucket * 900 + 450)), userID: "user-filler-\(round)",
@@ -83,7 +83,7 @@ func ingest(until done: StopFlag) async throws -> [Double] {
                             appVersion: "1.0", platform: "iOS")
                     }
                     let start = clock.now
-                    let result = try await store.insert(events, app: other)
+                    let result = try await store.events.insert(events, app: other)
                     latencies.append(start.duration(to: clock.now).seconds * 1e3)
                     precondition(result.accepted == events.count, "an acknowledged batch lost events")
                     try await Task.sleep(for: pause)
@@ -115,7 +115,7 @@ let clock = ContinuousClock()
 let start = clock.now
 let deletion: UserDeletion
 do {
-    deletion = try await store.deleteUserData(app: app, user: heavy, by: "bench")
+    deletion = try await store.userData.delete(app: app, user: heavy, by: "bench")
     try await Task.sleep(for: .seconds(1))
     deleting.set()
 } catch {
@@ -123,7 +123,7 @@ do {
     throw error
 }
 let duringLatencies = try await during
-guard deletion.events == heavyEvents, try await store.users(app: app, prefix: heavy).isEmpty else {
+guard deletion.events == heavyEvents, try await store.users.search(app: app, prefix: heavy).isEmpty else {
     fatalError("the deletion left the user: \(deletion.events) events deleted")
 }
 print(String(format: "deleted a user with %d events in %.2f s (and the second after it)", deletion.events, (clock.now - start).seconds - 1))

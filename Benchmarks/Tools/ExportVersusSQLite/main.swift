@@ -26,7 +26,7 @@ func best(_ body: () async throws -> Void) async rethrows -> Double {
 /// standard output; returns how many it wrote.
 func export(_ format: ExportFormat) async throws -> Int {
     let null = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/null"))
-    return try await store.write(app: app, from: Fixtures.start, to: end, as: format) { try null.write(contentsOf: $0) }
+    return try await store.events.write(app: app, from: Fixtures.start, to: end, as: format) { try null.write(contentsOf: $0) }
 }
 
 var rows = 0

@@ -15,6 +15,7 @@ import Foundation
 import PipelineWorkload
 import Synchronization
 import TallyApp
+import TallyEvent
 import TallyHTTP
 import TallyStore
 
@@ -43,7 +44,7 @@ func timed(_ body: () async throws -> Void) async throws -> (p50: Double, p95: D
 }
 
 // The route: the application `tally serve` runs, over the same store, with a read token.
-let token = try await store.rotateKeys(app).readToken
+let token = try await store.apps.rotateKeys(app).readToken
 var settings = ServerSettings()
 settings.port = 0
 settings.logLevel = .critical
@@ -62,7 +63,10 @@ print("steps \(steps.map(\.description).joined(separator: " → "))")
 print("events of the steps' names sharing a user's millisecond: \(side["shared_milliseconds"] ?? "?")")
 for window in windows {
     var funnel: Funnel?
-    let engine = try await timed { funnel = try await store.funnel(app: app, steps: steps, from: from, to: to, window: window, timeZone: zone) }
+    let engine = try await timed {
+        funnel = try await store.metrics.funnel(
+            steps, window: window, in: ReadScope(app: app, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: zone)))
+    }
     let path = "/v1/funnels?steps=\(stepsText)&from=\(from)&to=\(to)&window=\(window)&tz=\(zone)"
     let answer = try await LoadClient.body(port: served.port, path: path, headers: ["Authorization": "Bearer \(token)"])
     let routeUsers = (try JSONSerialization.jsonObject(with: answer) as? [String: Any])?["steps"] as? [[String: Any]]

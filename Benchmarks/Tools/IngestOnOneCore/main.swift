@@ -47,9 +47,9 @@ case "serve":
         var keys: [String] = []
         let rounds = arguments.dropFirst(2).first.flatMap { Int($0) } ?? 5
         for round in 1...max(rounds, 1) {
-            let new = try await server.store.createApp(name: "Round \(round)")
+            let new = try await server.store.apps.create(name: "Round \(round)")
             // Issue 30's condition: two segment properties, one of each kind, both in the load.
-            _ = try await server.store.updateApp(new.app.id, segmentProperties: SegmentProperties(event: ["button"], user: ["plan"]))
+            _ = try await server.store.apps.update(new.app.id, segmentProperties: SegmentProperties(event: ["button"], user: ["plan"]))
             keys.append(new.ingestKey)
         }
         FileHandle.standardOutput.write(Data("\(server.url.absoluteString) \(keys.joined(separator: " "))\n".utf8))

@@ -10,6 +10,7 @@
 //     DIRECTION=before ZONE=Asia/Kathmandu swift run -c release PathsVersusDuckDB
 import Foundation
 import PipelineWorkload
+import TallyEvent
 import TallyStore
 
 let environment = ProcessInfo.processInfo.environment
@@ -26,7 +27,9 @@ let (from, to) = (Fixtures.date(days - 30), Fixtures.date(days - 1))
 
 /// The paths of the run.
 func read() async throws -> Paths {
-    try await store.paths(app: app, start: start, kind: kind, direction: direction, depth: depth, from: from, to: to, timeZone: zone)
+    try await store.metrics.paths(
+        from: start, kind: kind, direction: direction, depth: depth,
+        in: ReadScope(app: app, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: zone)))
 }
 var paths: Paths?
 let first = try await ContinuousClock().measure { paths = try await read() }.seconds

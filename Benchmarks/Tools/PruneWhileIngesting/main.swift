@@ -41,8 +41,8 @@ let copyTime = try ContinuousClock().measure {
 print("copied \(fixture) to \(copy) in \(copyTime)")
 
 let store = try EventStore(path: copy)
-let app = try await store.apps()[0].id
-_ = try await store.updateApp(app, acceptedEventAge: 86_400, rawRetention: .days(2))
+let app = try await store.apps.all()[0].id
+_ = try await store.apps.update(app, acceptedEventAge: 86_400, rawRetention: .days(2))
 let now = Fixtures.start.addingTimeInterval(32 * 86_400)
 
 /// Set once a phase ends; read by its clients before each batch.
@@ -70,7 +70,7 @@ func ingest(until done: StopFlag, phase: Int) async throws -> [Double] {
                             platform: "iOS", properties: index % 3 == 0 ? ["screen": .string("screen_\(index % 25)")] : [:])
                     }
                     let start = clock.now
-                    let result = try await store.insert(events, app: app)
+                    let result = try await store.events.insert(events, app: app)
                     latencies.append(start.duration(to: clock.now).milliseconds)
                     precondition(result.accepted == events.count, "an acknowledged batch lost events")
                     sent += 1
@@ -108,7 +108,7 @@ let pruneStart = clock.now
 async let during = ingest(until: pruneDone, phase: 1)
 let pruning: RawEventPruning
 do {
-    pruning = try await store.pruneRawEvents(now: now)
+    pruning = try await store.dataRetention.prune(now: now)
     pruneDone.set()
 } catch {
     pruneDone.set()

@@ -75,8 +75,8 @@ func phase(
         try FileManager.default.copyItem(atPath: fixture + suffix, toPath: copy + suffix)
     }
     let store = try EventStore(path: copy)
-    let fixtureApp = try await store.rotateKeys(try await store.apps()[0].id)
-    let other = try await store.createApp(name: "Other")
+    let fixtureApp = try await store.apps.rotateKeys(try await store.apps.all()[0].id)
+    let other = try await store.apps.create(name: "Other")
     var settings = ServerSettings()
     settings.port = 0
     settings.reads = limits

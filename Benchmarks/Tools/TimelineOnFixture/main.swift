@@ -44,7 +44,7 @@ for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: Fixtures
     try FileManager.default.copyItem(atPath: Fixtures.path(days: 60) + suffix, toPath: copy.path + suffix)
 }
 let store = try EventStore(path: copy.path)
-let app = try await store.apps()[0].id
+let app = try await store.apps.all()[0].id
 
 var random = SystemRandomNumberGenerator()
 let heavy = "user-heavy"
@@ -56,34 +56,36 @@ let events = (0..<10_000).map { index in
         appVersion: index % 3 == 0 ? "3.3.0" : "3.2.0", platform: "iOS",
         properties: index % names.count == 0 ? ["screen": .string("screen_\(index % 25)")] : [:])
 }
-for chunk in stride(from: 0, to: events.count, by: 1_000) { try await store.insert(Array(events[chunk..<chunk + 1_000]), app: app) }
+for chunk in stride(from: 0, to: events.count, by: 1_000) { try await store.events.insert(Array(events[chunk..<chunk + 1_000]), app: app) }
 
 var cold: UserTimeline?
-let coldTime = try await ContinuousClock().measure { cold = try await store.timeline(app: app, user: heavy, limit: 100) }.seconds * 1e3
+let coldTime = try await ContinuousClock().measure { cold = try await store.users.timeline(app: app, user: heavy, limit: 100) }.seconds * 1e3
 print(String(format: "heavy user, newest 100, first read  %7.2f ms", coldTime))
 guard let first = cold,
     first.events.map(\.id) == events.sorted(by: { $0.timestamp > $1.timestamp }).prefix(100).map(\.id)
 else { fatalError("the newest page is not the user's newest events") }
-report("heavy user, newest 100", try await measure(runs) { _ = try await store.timeline(app: app, user: heavy, limit: 100) }, "10,000 events")
+report("heavy user, newest 100", try await measure(runs) { _ = try await store.users.timeline(app: app, user: heavy, limit: 100) }, "10,000 events")
 var cursor = first.next
-for _ in 1..<50 { cursor = try await store.timeline(app: app, user: heavy, before: cursor, limit: 100)?.next }
+for _ in 1..<50 { cursor = try await store.users.timeline(app: app, user: heavy, before: cursor, limit: 100)?.next }
 report(
-    "heavy user, 100 at 5,000 deep", try await measure(runs) { _ = try await store.timeline(app: app, user: heavy, before: cursor, limit: 100) }, "")
+    "heavy user, 100 at 5,000 deep",
+    try await measure(runs) { _ = try await store.users.timeline(app: app, user: heavy, before: cursor, limit: 100) }, "")
 let filter = try SegmentFilter(parsing: "app_version==3.3.0")
 report(
-    "heavy user, newest 100, filtered", try await measure(runs) { _ = try await store.timeline(app: app, user: heavy, limit: 100, filter: filter) },
+    "heavy user, newest 100, filtered",
+    try await measure(runs) { _ = try await store.users.timeline(app: app, user: heavy, limit: 100, filter: filter) },
     "app_version==3.3.0")
 let busy = "user-1"
-let busyPage = try await store.timeline(app: app, user: busy, limit: 100)
+let busyPage = try await store.users.timeline(app: app, user: busy, limit: 100)
 report(
-    "fixture user, newest 100", try await measure(runs) { _ = try await store.timeline(app: app, user: busy, limit: 100) },
+    "fixture user, newest 100", try await measure(runs) { _ = try await store.users.timeline(app: app, user: busy, limit: 100) },
     "\(busyPage?.events.count ?? 0) events on the page")
 
 // Search over 200,000 users.
 let searched = try EventStore(path: scratch.appendingPathComponent("search.sqlite").path)
-let searchApp = try await searched.createApp(name: "Search").app.id
+let searchApp = try await searched.apps.create(name: "Search").app.id
 for chunk in stride(from: 0, to: 200_000, by: 5_000) {
-    try await searched.insert(
+    try await searched.events.insert(
         (chunk..<chunk + 5_000).map { user in
             Event(
                 id: UUID(), name: "open", timestamp: Fixtures.start.addingTimeInterval(Double(user)), userID: "user-\(user)", appVersion: "1.0",
@@ -98,6 +100,6 @@ var next = 0
 report(
     "search of 200,000 users",
     try await measure(prefixes.count - 1) {
-        _ = try await searched.users(app: searchApp, prefix: prefixes[next % prefixes.count])
+        _ = try await searched.users.search(app: searchApp, prefix: prefixes[next % prefixes.count])
         next += 1
     }, "prefixes of 1 to 10 characters, 20 users each")

@@ -63,7 +63,7 @@ case .postgres(let server):
     store = try await EventStore(database: components.string!)
 }
 defer { try? cleanUp() }
-let app = try await store.apps()[0].id
+let app = try await store.apps.all()[0].id
 
 var random = SystemRandomNumberGenerator()
 let heavy = "user-heavy"
@@ -75,7 +75,7 @@ let events = (0..<10_000).map { index in
         appVersion: index % 3 == 0 ? "3.3.0" : "3.2.0", platform: "iOS",
         properties: index % names.count == 0 ? ["screen": .string("screen_\(index % 25)")] : [:])
 }
-for chunk in stride(from: 0, to: events.count, by: 1_000) { try await store.insert(Array(events[chunk..<chunk + 1_000]), app: app) }
+for chunk in stride(from: 0, to: events.count, by: 1_000) { try await store.events.insert(Array(events[chunk..<chunk + 1_000]), app: app) }
 // Each bucket's new events are written as a tail of its log until it has 32: 33 more commits,
 // each with an event in every bucket the user is in, fold the user's events into the logs, as
 // a live app's later traffic does. (Deleting the user then rewrites those logs.)
@@ -86,29 +86,29 @@ for round in 0..<33 {
             id: UUID(), name: "open", timestamp: Date(timeIntervalSince1970: Double(bucket * 900 + 450)), userID: "user-filler-\(round)",
             appVersion: "3.3.0", platform: "iOS")
     }
-    try await store.insert(filler, app: app)
+    try await store.events.insert(filler, app: app)
 }
 
 let day = Fixtures.date(days / 2)
-let before = try await store.metrics(app: app, date: day)
-let fixtureUser = try require(try await store.users(app: app, prefix: "user-1", limit: 1).first, "no fixture user").id
+let before = try await store.metrics.day(ReadScope(app: app, day: CalendarDay(day)!))
+let fixtureUser = try require(try await store.users.search(app: app, prefix: "user-1", limit: 1).first, "no fixture user").id
 
 func timed(_ user: String) async throws -> (seconds: Double, deletion: UserDeletion) {
     var deletion: UserDeletion?
-    let time = try await ContinuousClock().measure { deletion = try await store.deleteUserData(app: app, user: user, by: "bench") }
+    let time = try await ContinuousClock().measure { deletion = try await store.userData.delete(app: app, user: user, by: "bench") }
     return (time.seconds, deletion!)
 }
 
 var folded = 0
 let (heavySeconds, heavyDeletion) = try await timed(heavy)
-let after = try await store.metrics(app: app, date: day)
-guard after.dau == before.dau - 1, try await store.users(app: app, prefix: heavy).isEmpty, heavyDeletion.events == 10_000 else {
+let after = try await store.metrics.day(ReadScope(app: app, day: CalendarDay(day)!))
+guard after.dau == before.dau - 1, try await store.users.search(app: app, prefix: heavy).isEmpty, heavyDeletion.events == 10_000 else {
     fatalError("the deletion left the user: DAU \(before.dau) → \(after.dau), \(heavyDeletion.events) events deleted")
 }
 // The deletion hides the user's events in the logs; the folding (every minute under `tally
 // serve`) takes them out, 32 buckets a write.
-let foldTime = try await ContinuousClock().measure { folded = try await store.foldUserRemovals() }
-guard try await store.metrics(app: app, date: day) == after else { fatalError("the folding changed the day's metrics") }
+let foldTime = try await ContinuousClock().measure { folded = try await store.userData.foldRemovals() }
+guard try await store.metrics.day(ReadScope(app: app, day: CalendarDay(day)!)) == after else { fatalError("the folding changed the day's metrics") }
 let (fixtureSeconds, fixtureDeletion) = try await timed(fixtureUser)
 print("database: \(database.name), \(days)-day fixture; other builds may compete for the CPU")
 print(String(format: "deleted a user with %6d events in %7.3f s   (target: under 1 s)", heavyDeletion.events, heavySeconds))

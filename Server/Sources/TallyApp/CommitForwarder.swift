@@ -2,7 +2,7 @@ import Componentry
 import ServiceLifecycle
 import TallyStore
 
-/// Posts every durable commit of the store (``EventStore/commits()``: this process's and
+/// Posts every durable commit of the store (``EventLog/commits()``: this process's and
 /// other collectors') on the bus, where the dashboard's live pages hear it, until graceful
 /// shutdown. Ingest requests never wait for it: the store yields and goes on.
 struct CommitForwarder: Service {
@@ -10,6 +10,6 @@ struct CommitForwarder: Service {
     let bus: EventBus
 
     func run() async {
-        for await commit in store.commits().cancelOnGracefulShutdown() { bus.post(commit) }
+        for await commit in store.events.commits().cancelOnGracefulShutdown() { bus.post(commit) }
     }
 }

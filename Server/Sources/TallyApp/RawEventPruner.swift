@@ -2,7 +2,7 @@ import Logging
 import ServiceLifecycle
 import TallyStore
 
-/// Deletes the raw events apps no longer keep (``EventStore/pruneRawEvents(now:)``) when
+/// Deletes the raw events apps no longer keep (``DataRetention/prune(now:)``) when
 /// `serve` starts and every `interval` after, until graceful shutdown. A failed pruning is
 /// logged and tried again at the next round; ingest goes on meanwhile.
 struct RawEventPruner: Service {
@@ -18,7 +18,7 @@ struct RawEventPruner: Service {
     /// One round: prunes and logs what it did, or why it failed.
     func prune() async {
         do {
-            let pruning = try await store.pruneRawEvents()
+            let pruning = try await store.dataRetention.prune()
             guard pruning.deletedEvents > 0 else { return }
             logger.info(
                 "pruned raw events",

@@ -2,7 +2,7 @@ import Logging
 import ServiceLifecycle
 import TallyStore
 
-/// Takes deleted users' events out of the bucket logs (``EventStore/foldUserRemovals()``)
+/// Takes deleted users' events out of the bucket logs (``UserDataStore/foldRemovals()``)
 /// when `serve` starts and every `interval` after, until graceful shutdown: a deletion hides
 /// them at once, and this folds them out within a minute. A failed round is logged and tried
 /// again at the next.
@@ -19,7 +19,7 @@ struct UserRemovalFolder: Service {
     /// One round: folds and logs how many buckets, or why it failed.
     func fold() async {
         do {
-            let buckets = try await store.foldUserRemovals()
+            let buckets = try await store.userData.foldRemovals()
             guard buckets > 0 else { return }
             logger.info("folded deleted users' events out of the bucket logs", metadata: ["buckets": "\(buckets)"])
         } catch is CancellationError {

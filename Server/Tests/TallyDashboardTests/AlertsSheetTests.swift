@@ -36,7 +36,7 @@ import Testing
         await page.saveAlert(
             try AlertRule(name: "Few bills", metric: .event("bill_created"), condition: .below(10), webhook: "https://example.com/h", secret: "whs_x")
         )
-        let stored = try await fixture.store.alertRules(app: fixture.app.app.id)
+        let stored = try await fixture.store.alerts.rules(app: fixture.app.app.id)
         #expect(stored.map(\.name) == ["Few bills"])
         #expect(page.sheetHTML.contains("whs_x") && page.sheetHTML.contains("alert-delete"))
         await page.loadSheetData(force: true)
@@ -48,9 +48,9 @@ import Testing
         #expect(errors().last?.contains("unknown metric") == true)
         await page.saveAlert(fileRule)
         #expect(errors().last?.contains("dashboard file") == true)
-        #expect(try await fixture.store.alertRules(app: fixture.app.app.id).count == 1)
+        #expect(try await fixture.store.alerts.rules(app: fixture.app.app.id).count == 1)
         await page.deleteAlert(named: "Few bills")
-        #expect(try await fixture.store.alertRules(app: fixture.app.app.id).isEmpty)
+        #expect(try await fixture.store.alerts.rules(app: fixture.app.app.id).isEmpty)
     }
 
     /// The sheet lists the latest webhook deliveries, newest first, each with where it stands:
@@ -73,7 +73,7 @@ import Testing
             let evaluation = AlertEvaluation(
                 rule: name, at: now.addingTimeInterval(Double(index)), day: DashboardFixture.day, endsDay: true, metric: "dau",
                 condition: "below 1", value: 0, previous: nil, fired: true)
-            try await store.record(evaluation, of: rule, app: app, now: now.addingTimeInterval(Double(index)))
+            try await store.alerts.record(evaluation, of: rule, app: app, now: now.addingTimeInterval(Double(index)))
         }
         #expect(try await sheet().contains(#"<li class="alert-delivery" data-state="pending"><strong>Few bills</strong>"#))
         #expect(try await sheet().contains("waiting to be sent"))
@@ -81,9 +81,9 @@ import Testing
         var hours = 0.0
         func attempt(_ rule: String, _ state: WebhookDelivery.State, error: String?) async throws {
             hours += 1  // past the lease of the claim before
-            let due = try await store.claimDueDeliveries(now: now.addingTimeInterval(hours * 3_600), lease: 60, limit: 10)
+            let due = try await store.alerts.claimDueDeliveries(now: now.addingTimeInterval(hours * 3_600), lease: 60, limit: 10)
             let delivery = try #require(due.first { $0.rule == rule })
-            try await store.finishAttempt(delivery, state: state, nextAttempt: now, error: error)
+            try await store.alerts.finishAttempt(delivery, state: state, nextAttempt: now, error: error)
         }
         try await attempt("Few bills", .pending, error: "the webhook answered 500")
         #expect(
@@ -108,7 +108,7 @@ import Testing
         let evaluation = AlertEvaluation(
             rule: rule.name, at: now.addingTimeInterval(2), day: DashboardFixture.day, endsDay: true, metric: "dau", condition: "below 1",
             value: 0, previous: nil, fired: true)
-        try await store.record(evaluation, of: rule, app: app, now: now.addingTimeInterval(2))
+        try await store.alerts.record(evaluation, of: rule, app: app, now: now.addingTimeInterval(2))
         try await attempt("Bad URL", .gaveUp, error: "the webhook's URL is not valid")
         let given = try await sheet().matches(of: /data-state="failed"><strong>Bad URL<\/strong> · [^·]+ · ([^<]+)<\/li>/).map { String($0.output.1) }
         #expect(given == ["gave up: the webhook&#39;s URL is not valid"])
@@ -127,11 +127,11 @@ import Testing
             await page.saveAlert(try AlertRule(name: "r\(index)", metric: .headline(.dau), condition: .below(1), webhook: url, secret: "s"))
             #expect(errors().count == index + 1 && errors().last?.contains("not a public address") == true, "\(url)")
         }
-        #expect(try await fixture.store.alertRules(app: fixture.app.app.id).isEmpty)
+        #expect(try await fixture.store.alerts.rules(app: fixture.app.app.id).isEmpty)
 
         page.allowsPrivateWebhooks = true
         await page.saveAlert(try AlertRule(name: "Local", metric: .headline(.dau), condition: .below(1), webhook: urls[0], secret: "s"))
-        #expect(try await fixture.store.alertRules(app: fixture.app.app.id).map(\.name) == ["Local"])
+        #expect(try await fixture.store.alerts.rules(app: fixture.app.app.id).map(\.name) == ["Local"])
         #expect(errors().count == urls.count)
     }
 
@@ -144,7 +144,7 @@ import Testing
         // The page stores it in a task of its own: wait for it, as long as a loaded machine needs.
         var notes: [Annotation] = []
         for _ in 0..<1_000 where notes.isEmpty {
-            notes = try await fixture.store.annotations(app: fixture.app.app.id, from: .distantPast, to: .distantFuture)
+            notes = try await fixture.store.annotations.list(app: fixture.app.app.id, from: .distantPast, to: .distantFuture)
             try await Task.sleep(for: .milliseconds(10))
         }
         #expect(notes.map(\.text) == ["v2.3 <released>"])

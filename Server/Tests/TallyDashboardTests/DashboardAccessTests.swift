@@ -15,7 +15,7 @@ import Testing
 
     @Test func aUserSignsInWithTheirPasswordAndTheSessionIsFoundByItsToken() async throws {
         try await access.createUser(name: "ana", password: "correct horse")
-        let stored = try #require(try await store.user(named: "ana"))
+        let stored = try #require(try await store.accounts.account(named: "ana"))
         #expect(stored.passwordHash.hasPrefix("$2"), "bcrypt")
         #expect(!stored.passwordHash.contains("correct horse"))
 

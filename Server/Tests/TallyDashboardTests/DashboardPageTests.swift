@@ -17,7 +17,7 @@ import Testing
     init() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tally-dashboard-\(UUID()).sqlite").path
         store = try EventStore(path: path)
-        app = try await store.createApp(name: "Bills").app.id
+        app = try await store.apps.create(name: "Bills").app.id
         let noon = try Date("2026-11-20T12:00:00Z", strategy: .iso8601)
         var events: [Event] = []
         for (user, bills) in [("ann", 3), ("bob", 1)] {
@@ -28,7 +28,7 @@ import Testing
                     Self.event("bill_created", user: user, at: noon, version: "2.0", ["note": note, "duration_s": .int(10 * (bill + 1))]))
             }
         }
-        try await store.insert(events, app: app)
+        try await store.events.insert(events, app: app)
     }
 
     static func event(
@@ -62,7 +62,7 @@ import Testing
 
     @Test func aReportShowsItsNumbersThroughPatches() async throws {
         let page = DashboardPage(date: "2026-11-20")
-        let report = try await DayReport.load(from: store, app: app, layout: .default, date: "2026-11-20")
+        let report = try await DayReport.load(from: store, layout: .default, in: ReadScope(app: app, day: CalendarDay("2026-11-20")!))
         let patches = page.show(report)
         #expect(!patches.isEmpty)
         #expect(
@@ -96,20 +96,21 @@ import Testing
         let noon = try Date("2026-11-20T12:00:00Z", strategy: .iso8601)
         let yesterday = ["cy", "dy", "ey"]
         let weekAgo = ["fw", "gw"]
-        try await store.insert(
+        try await store.events.insert(
             yesterday.map { Self.event("login", user: $0, at: noon.addingTimeInterval(-day)) }
                 + weekAgo.map { Self.event("login", user: $0, at: noon.addingTimeInterval(-7 * day)) }
                 + ["cy", "fw", "gw"].map { Self.event("login", user: $0, at: noon) },
             app: app)
         let page = DashboardPage(date: "2026-11-20")
         let report = try await DayReport.load(
-            from: store, app: app, layout: .default, query: PageQuery(date: CalendarDay("2026-11-20")!, timeZone: "UTC"))
+            from: store, app: app, layout: .default, query: PageQuery(date: CalendarDay("2026-11-20")!, timeZone: TimeZone(identifier: "UTC")))
         _ = page.show(report)
         #expect(metric("retention:1", in: page.html) == "33%", "1 of the 3 new yesterday")
         #expect(metric("retention:7", in: page.html) == "100%", "both new a week ago")
         #expect(metric("retention:30", in: page.html) == "—", "nobody was new 30 days ago")
         // The same cells as the whole matrix's.
-        let matrix = try await store.retention(app: app, from: "2026-10-21", to: "2026-11-20", timeZone: "UTC")
+        let matrix = try await store.metrics.retention(
+            ReadScope(app: app, days: CalendarDay("2026-10-21")!...CalendarDay("2026-11-20")!, timeZone: TimeZone(identifier: "UTC")))
         #expect(report.returning.map(\.days) == DayReport.retentionDays)
         for group in report.returning {
             let cohort = matrix.cohorts[matrix.cohorts.count - 1 - group.days]
@@ -125,13 +126,13 @@ import Testing
         func purchase(_ user: String, _ revenue: PropertyValue, _ currency: String, at time: Date = noon) -> Event {
             Self.event("purchase", user: user, at: time, ["revenue": revenue, "currency": .string(currency)])
         }
-        try await store.insert(
+        try await store.events.insert(
             [
                 purchase("ann", .string("1234.5"), "EUR"), purchase("bob", .int(3), "eur"), purchase("bob", .double(2.99), "USD"),
                 purchase("cid", .string("9.99"), "USD", at: noon.addingTimeInterval(-86_400)),
             ], app: app)
         let page = DashboardPage(date: "2026-11-20")
-        let query = PageQuery(date: CalendarDay("2026-11-20")!, timeZone: "UTC")
+        let query = PageQuery(date: CalendarDay("2026-11-20")!, timeZone: TimeZone(identifier: "UTC"))
         _ = page.show(try await DayReport.load(from: store, app: app, layout: .default, query: query))
         #expect(metric("revenue:paying_users", in: page.html) == "2")
         #expect(metric("revenue:first_time_payers", in: page.html) == "2")
@@ -140,13 +141,13 @@ import Testing
         #expect(page.html.contains("EUR 618.75 per paying user"))
         #expect(page.html.contains("Daily paying users"), "the chart of the charts' window")
         // A purchase event without a currency adds nothing, and data health says why.
-        try await store.insert([Self.event("purchase", user: "eve", at: Date(), ["revenue": .int(5)])], app: app)
-        let today = PageQuery(date: CalendarDay(Self.utcDay(Date()))!, timeZone: "UTC")
+        try await store.events.insert([Self.event("purchase", user: "eve", at: Date(), ["revenue": .int(5)])], app: app)
+        let today = PageQuery(date: CalendarDay(Self.utcDay(Date()))!, timeZone: TimeZone(identifier: "UTC"))
         let health = DashboardPage(date: today.date.description)
         _ = health.show(try await DayReport.load(from: store, app: app, layout: .default, query: today))
         #expect(metric("health:purchase:purchase_invalid_currency", in: health.html) == "1")
 
-        try await store.insert([purchase("dan", .string("10"), "USD")], app: app)
+        try await store.events.insert([purchase("dan", .string("10"), "USD")], app: app)
         let patches = page.show(try await DayReport.load(from: store, app: app, layout: .default, query: query))
         #expect(!patches.isEmpty)
         #expect(metric("revenue:paying_users", in: page.html) == "3")
@@ -156,7 +157,7 @@ import Testing
     /// An app with no purchase says so instead of showing zeros.
     @Test func theRevenueSectionSaysWhenThereIsNoPurchase() async throws {
         let page = DashboardPage(date: "2026-11-20")
-        let query = PageQuery(date: CalendarDay("2026-11-20")!, timeZone: "UTC")
+        let query = PageQuery(date: CalendarDay("2026-11-20")!, timeZone: TimeZone(identifier: "UTC"))
         _ = page.show(try await DayReport.load(from: store, app: app, layout: .default, query: query))
         #expect(page.html.contains("No purchases in this range."))
         #expect(metric("revenue:paying_users", in: page.html) == nil)
@@ -165,7 +166,7 @@ import Testing
         // Purchases on earlier days: the chart below shows them, and the empty range says
         // which days the chart spans.
         let earlier = try Date("2026-11-15T12:00:00Z", strategy: .iso8601)
-        try await store.insert([Self.event("purchase", user: "ann", at: earlier, ["revenue": .int(5), "currency": .string("EUR")])], app: app)
+        try await store.events.insert([Self.event("purchase", user: "ann", at: earlier, ["revenue": .int(5), "currency": .string("EUR")])], app: app)
         let report = try await DayReport.load(from: store, app: app, layout: .default, query: query)
         _ = page.show(report)
         let days = try #require(report.revenueTrend?.dates.count)
@@ -220,7 +221,7 @@ import Testing
     func dataHealthFlagsAnUnreliableDay(rejected: Int, dropped: Int, flagged: Bool) throws {
         let page = DashboardPage(date: "2026-11-20")
         let json =
-            #"{"date":"2026-11-20","tz":"UTC","accepted":95,"duplicates":0,"rejected":{"invalid_name":\#(rejected)},"dropped":{"capped-bytes":\#(dropped)}}"#
+            #"{"from":"2026-11-20","to":"2026-11-20","tz":"UTC","accepted":95,"duplicates":0,"rejected":{"invalid_name":\#(rejected)},"dropped":{"capped-bytes":\#(dropped)}}"#
         var report = DayReport(metrics: try LiveUpdatesTests.CountingLoader.metrics(dau: 1, date: "2026-11-20"))
         report.health = try JSONDecoder().decode(DataHealth.self, from: Data(json.utf8))
         _ = page.show(report)

@@ -140,7 +140,7 @@ import Testing
     /// The page `tally serve` answers lists the app's saved segments, from the store.
     @Test func thePageListsTheAppsSavedSegments() async throws {
         let fixture = try await DashboardFixture()
-        try await fixture.store.saveSegment(app: fixture.app.app.id, name: "iOS <users>", filter: SegmentFilter([.is("platform", "ios")]))
+        try await fixture.store.segments.save(app: fixture.app.app.id, name: "iOS <users>", filter: SegmentFilter([.is("platform", "ios")]))
         try await fixture.test { client in
             let cookie = try await client.signIn()
             let page = try await client.execute(uri: fixture.pagePath, method: .get, headers: [.cookie: cookie])
@@ -176,8 +176,8 @@ import Testing
     /// does not have (another app's included), never an error page; the search likewise.
     @Test func userSheetsAreDeepLinks() async throws {
         let fixture = try await DashboardFixture()
-        let other = try await fixture.store.createApp(name: "Other", timeZone: "UTC")
-        try await fixture.store.insert([Event(id: UUID(), name: "secret_event", timestamp: Date(), userID: "zed")], app: other.app.id)
+        let other = try await fixture.store.apps.create(name: "Other", timeZone: "UTC")
+        try await fixture.store.events.insert([Event(id: UUID(), name: "secret_event", timestamp: Date(), userID: "zed")], app: other.app.id)
         try await fixture.test { client in
             let cookie = try await client.signIn()
             func page(_ sheet: String) async throws -> TestResponse {
@@ -231,9 +231,9 @@ import Testing
         let events = (0..<10_000).map { index in  // more than two pages of the export
             Event(id: UUID(), name: "tap", timestamp: noon.addingTimeInterval(Double(index) / 1_000), userID: "bot")
         }
-        try await fixture.store.insert(events, app: app)
+        try await fixture.store.events.insert(events, app: app)
         var bytes: [UInt8] = []
-        _ = try await fixture.store.exportUserData(app: app, user: "bot") { bytes += $0 }
+        _ = try await fixture.store.userData.export(app: app, user: "bot") { bytes += $0 }
         let expected = bytes
         try await fixture.test { client in
             let cookie = try await client.signIn()

@@ -21,8 +21,8 @@ import Testing
     init() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tally-filters-\(UUID()).sqlite").path
         store = try EventStore(path: path)
-        let created = try await store.createApp(name: "Bills", timeZone: "UTC")
-        app = try await store.updateApp(created.app.id, segmentProperties: SegmentProperties(event: ["method"], user: ["plan"]))
+        let created = try await store.apps.create(name: "Bills", timeZone: "UTC")
+        app = try await store.apps.update(created.app.id, segmentProperties: SegmentProperties(event: ["method"], user: ["plan"]))
         let noon = try Date("2026-11-20T12:00:00Z", strategy: .iso8601)
         func event(
             _ name: String, _ user: String, _ seconds: Double, _ version: String, _ platform: String, _ properties: [String: PropertyValue] = [:]
@@ -34,7 +34,7 @@ import Testing
                 id: UUID(), name: name, timestamp: time, deviceTimestamp: time, userID: user, sessionID: nil, appVersion: version,
                 platform: platform, properties: properties)
         }
-        try await store.insert(
+        try await store.events.insert(
             [
                 event("identify", "ann", 0, "2.0", "ios", ["plan": "pro"]), event("login", "ann", 1, "2.0", "ios", ["method": "apple"]),
                 event("bill_created", "ann", 61, "2.0", "ios", ["duration_s": 10]), event("bill_created", "ann", 90, "2.0", "ios"),
@@ -56,12 +56,13 @@ import Testing
     }()
 
     func page(_ filter: String = "", sheet: PageQuery.Sheet? = nil, store: EventStore? = nil, role: AppRole = .viewer) throws -> DashboardPage {
-        let query = PageQuery(date: CalendarDay(Self.day)!, timeZone: "UTC", filter: try SegmentFilter(parsing: filter), sheet: sheet)
+        let query = PageQuery(
+            date: CalendarDay(Self.day)!, timeZone: TimeZone(identifier: "UTC"), filter: try SegmentFilter(parsing: filter), sheet: sheet)
         return DashboardPage(app: app, layout: Self.layout, query: query, store: store, role: role)
     }
 
     func report(_ filter: String) async throws -> DayReport {
-        let query = PageQuery(date: CalendarDay(Self.day)!, timeZone: "UTC", filter: try SegmentFilter(parsing: filter))
+        let query = PageQuery(date: CalendarDay(Self.day)!, timeZone: TimeZone(identifier: "UTC"), filter: try SegmentFilter(parsing: filter))
         return try await DayReport.load(from: store, app: app.id, layout: Self.layout, query: query)
     }
 
@@ -193,7 +194,7 @@ import Testing
                 id: UUID(), name: "login", timestamp: later.addingTimeInterval(Double(index)), userID: "cy", appVersion: "2.0",
                 platform: "android")
         }
-        try await store.insert(logins, app: app.id)
+        try await store.events.insert(logins, app: app.id)
         let page = try page(sheet: .filter(property: "plan"), store: store)
         await page.refresh()
         let sheet = try Mediator.dashboard.sheet(.filter(property: "plan"), of: page)
@@ -272,7 +273,7 @@ import Testing
             DashboardLayout.Section(
                 id: "g", title: "G", content: .funnel(DashboardLayout.Funnel(steps: ["login", FunnelStep("bill_created", [.is("nope", "1")])]))))
         let report = try await DayReport.load(
-            from: store, app: app.id, layout: layout, query: PageQuery(date: CalendarDay(Self.day)!, timeZone: "UTC"))
+            from: store, app: app.id, layout: layout, query: PageQuery(date: CalendarDay(Self.day)!, timeZone: TimeZone(identifier: "UTC")))
         guard case .failed(let reason)? = report.funnels["g"] else {
             Issue.record("expected a failure, got \(String(describing: report.funnels["g"]))")
             return
@@ -350,7 +351,7 @@ import Testing
         live.register(all)
         live.register(pro)
         let noon = try Date("2026-11-20T12:30:00Z", strategy: .iso8601)
-        try await store.insert(
+        try await store.events.insert(
             ["ann", "bob"].map { user in
                 Event(
                     id: UUID(), name: "bill_created", timestamp: noon, deviceTimestamp: noon, userID: user, sessionID: nil, appVersion: "2.0",
@@ -398,7 +399,7 @@ import Testing
         try page.receive(BrowserEvent(section: nil, name: "save-segment", value: "name=+Pro+users+"))
         for _ in 0..<500 where page.viewModel.savedSegments.value.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
         #expect(page.viewModel.savedSegments.value.map(\.name) == ["Pro users"])
-        #expect(try await store.savedSegments(app: app.id).map(\.filter) == [SegmentFilter([.is("plan", "pro")])])
+        #expect(try await store.segments.saved(app: app.id).map(\.filter) == [SegmentFilter([.is("plan", "pro")])])
         let redrawn = messages.flatMap(\.patches).compactMap { patch -> String? in
             if case .replace(id: "filter-bar", let html) = patch { html } else { nil }
         }
@@ -406,7 +407,7 @@ import Testing
         // A page opened later lists it too.
         let later = try await DashboardPage(
             app: app, layout: Self.layout, query: PageQuery(date: CalendarDay(Self.day)!), store: store,
-            savedSegments: store.savedSegments(app: app.id))
+            savedSegments: store.segments.saved(app: app.id))
         #expect(DashboardViews.filterBar(for: later).contains(">Pro users</a>"))
 
         await page.saveSegment(named: "bad\u{7}name")
@@ -419,11 +420,11 @@ import Testing
             try page.receive(BrowserEvent(section: nil, name: "save-segment", value: "name=" + String(repeating: "x", count: 2_000)))
         }
         #expect(throws: BrowserEventError.self) { try page.receive(BrowserEvent(section: nil, name: "save-segment", value: "other=x")) }
-        #expect(try await store.savedSegments(app: app.id).map(\.name) == ["Pro users"])
+        #expect(try await store.segments.saved(app: app.id).map(\.name) == ["Pro users"])
 
         try page.receive(BrowserEvent(section: nil, name: "delete-segment", value: "Pro users"))
         for _ in 0..<500 where !page.viewModel.savedSegments.value.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(try await store.savedSegments(app: app.id).isEmpty)
+        #expect(try await store.segments.saved(app: app.id).isEmpty)
         #expect(!DashboardViews.filterBar(for: page).contains(">Pro users</a>"))
         // The filter itself stays: only the segment is gone.
         #expect(page.viewModel.query.value.filter == SegmentFilter([.is("plan", "pro")]))

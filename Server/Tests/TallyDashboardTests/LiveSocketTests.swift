@@ -190,14 +190,14 @@ private let maxFrameSize = 1 << 22
                         body: ByteBuffer(string: "csrf=\(csrf)"))
                     #expect(out.status == .found)
                 case .deletion, .deletionThenMove:
-                    try await fixture.store.deleteSession(tokenHash: DashboardAccess.hash(token))
+                    try await fixture.store.accounts.deleteSession(tokenHash: DashboardAccess.hash(token))
                 }
                 if how != .deletion { try? await outbound.write(.text(#"{"event": "move", "section": "health", "value": "0"}"#)) }
                 // The server closes the socket: the messages end (the suite's time limit fails a wait in vain).
                 while (try? await reader.iterator.next()) != nil {}
             }
-            let user = try #require(try await fixture.store.user(named: "ana")).user.id
-            #expect(try await fixture.store.sectionLayout(user: user, app: fixture.app.app.id) == nil, "the move was not saved")
+            let user = try #require(try await fixture.store.accounts.account(named: "ana")).user.id
+            #expect(try await fixture.store.accounts.sectionLayout(user: user, app: fixture.app.app.id) == nil, "the move was not saved")
         }
     }
 

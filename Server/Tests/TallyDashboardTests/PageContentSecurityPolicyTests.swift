@@ -42,7 +42,7 @@ import Testing
     func theUserSheetsBringNothingInline(sheet: String) async throws {
         let fixture = try await DashboardFixture()
         let noon = try Date("2026-11-20T12:00:00Z", strategy: .iso8601)
-        try await fixture.store.insert(
+        try await fixture.store.events.insert(
             [
                 Event(
                     id: UUID(), name: "screen_view", timestamp: noon, userID: "<script>alert(1)</script>", sessionID: "<style>",

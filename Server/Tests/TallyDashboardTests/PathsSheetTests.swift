@@ -27,7 +27,7 @@ import Testing
     init() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tally-test-paths-\(UUID()).sqlite").path
         store = try EventStore(path: path)
-        app = try await store.createApp(name: "Bills", timeZone: "UTC").app
+        app = try await store.apps.create(name: "Bills", timeZone: "UTC").app
         var events: [Event] = []
         func session(_ user: String, _ start: String, _ screens: [String], platform: String = "ios") {
             let time = try! Date(start, strategy: .iso8601)
@@ -46,7 +46,7 @@ import Testing
         session("fay", "2026-11-19T13:00:00Z", ["Home", "Settings"])
         events.append(
             Event(id: UUID(), name: "login", timestamp: try Date("2026-11-20T09:30:00Z", strategy: .iso8601), userID: "ann", sessionID: "ann-1"))
-        try await store.insert(events, app: app.id)
+        try await store.events.insert(events, app: app.id)
     }
 
     /// A page of the app on `sheet`, its report and sheet read and drawn.
@@ -156,7 +156,8 @@ import Testing
     /// day's screens to start from, most shown first.
     @Test func theSheetShowsTheStoresAnswer() async throws {
         let page = try await page(.paths(PathQuery(start: "Home")))
-        let expected = try await store.paths(app: app.id, start: "Home", kind: .screen, from: Self.day, to: Self.day)
+        let expected = try await store.metrics.paths(
+            from: "Home", kind: .screen, in: ReadScope(app: app.id, days: CalendarDay(Self.day)!...CalendarDay(Self.day)!))
         #expect(expected.sessions == 5 && expected.levels.count == PathQuery.defaultDepth)
         #expect(columns(page.sheetHTML) == columns(of: expected))
         #expect(page.sheetHTML.contains(#"<strong data-metric="paths-sessions" data-n="5">5</strong>"#))
@@ -167,19 +168,23 @@ import Testing
 
         // The range and the filter apply.
         let week = try await self.page(.paths(PathQuery(start: "Home")), from: "2026-11-19")
-        let weekly = try await store.paths(app: app.id, start: "Home", kind: .screen, from: "2026-11-19", to: Self.day)
+        let weekly = try await store.metrics.paths(
+            from: "Home", kind: .screen, in: ReadScope(app: app.id, days: CalendarDay("2026-11-19")!...CalendarDay(Self.day)!))
         #expect(weekly.sessions == 6 && weekly.levels[0].contains { $0.step == "Settings" })
         #expect(columns(week.sheetHTML) == columns(of: weekly))
         let android = try await self.page(.paths(PathQuery(start: "Home")), filter: "platform==android")
-        let filtered = try await store.paths(
-            app: app.id, start: "Home", kind: .screen, from: Self.day, to: Self.day, filter: SegmentFilter([.is("platform", "android")]))
+        let filtered = try await store.metrics.paths(
+            from: "Home", kind: .screen,
+            in: ReadScope(app: app.id, days: CalendarDay(Self.day)!...CalendarDay(Self.day)!, filter: SegmentFilter([.is("platform", "android")])))
         #expect(filtered.sessions == 1)
         #expect(columns(android.sheetHTML) == columns(of: filtered))
         #expect(android.sheetHTML.contains("Platform is android"))
 
         // Events as steps, before the start.
         let login = try await self.page(.paths(PathQuery(start: "login", kind: .event, direction: .before, depth: 2)))
-        let before = try await store.paths(app: app.id, start: "login", kind: .event, direction: .before, depth: 2, from: Self.day, to: Self.day)
+        let before = try await store.metrics.paths(
+            from: "login", kind: .event, direction: .before, depth: 2,
+            in: ReadScope(app: app.id, days: CalendarDay(Self.day)!...CalendarDay(Self.day)!))
         #expect(columns(login.sheetHTML) == columns(of: before))
         #expect(login.sheetHTML.contains(">2 steps before</text>"))
     }
@@ -238,7 +243,9 @@ import Testing
         #expect(page.sheetHTML.contains("Counting…"))
         await page.loadSheetData()
         _ = page.refreshSheet()
-        let before = try await store.paths(app: app.id, start: "Home", kind: .screen, direction: .before, depth: 2, from: Self.day, to: Self.day)
+        let before = try await store.metrics.paths(
+            from: "Home", kind: .screen, direction: .before, depth: 2,
+            in: ReadScope(app: app.id, days: CalendarDay(Self.day)!...CalendarDay(Self.day)!))
         #expect(columns(page.sheetHTML) == columns(of: before))
         #expect(columns(page.sheetHTML).count == 3)
         #expect(page.sheetHTML.contains(">Session start</text>"))
@@ -257,7 +264,7 @@ import Testing
         let page = try await page(.paths(PathQuery(start: "Home")))
         #expect(columns(page.sheetHTML).first == [Step("Home", 5)])
         let time = try Date("2026-11-20T15:00:00Z", strategy: .iso8601)
-        try await store.insert(
+        try await store.events.insert(
             [Event(id: UUID(), name: "screen_view", timestamp: time, userID: "gus", sessionID: "g", properties: ["screen": "Home"])], app: app.id)
         let query = page.viewModel.query.value
         let report = try await DayReport.load(from: store, app: app.id, layout: .default, query: query.with { $0.sheet = nil })

@@ -28,19 +28,19 @@ import Testing
     @Test func aPrunedDaySaysItsRawEventsAreGone() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tally-test-horizon-\(UUID()).sqlite").path
         let store = try EventStore(path: path)
-        let app = try await store.createApp(name: "Bills", timeZone: "Asia/Shanghai", acceptedEventAge: 86_400).app
+        let app = try await store.apps.create(name: "Bills", timeZone: "Asia/Shanghai", acceptedEventAge: 86_400).app
         let bills = try (15...19).map { day in
             Event(
                 id: UUID(), name: "bill_created", timestamp: try Date("2026-11-\(day)T12:00:00Z", strategy: .iso8601), userID: "u\(day)",
                 properties: ["amount": .double(Double(day)), "note": .string(""), "kind": .string("food")])
         }
-        try await store.insert(bills, app: app.id)
-        _ = try await store.updateApp(app.id, rawRetention: .days(2))
-        _ = try await store.pruneRawEvents(now: try Date("2026-11-20T12:00:00Z", strategy: .iso8601))
-        #expect(try await store.app(id: app.id)?.rawEventsKeptSince == (try Date("2026-11-18T00:00:00Z", strategy: .iso8601)))
+        try await store.events.insert(bills, app: app.id)
+        _ = try await store.apps.update(app.id, rawRetention: .days(2))
+        _ = try await store.dataRetention.prune(now: try Date("2026-11-20T12:00:00Z", strategy: .iso8601))
+        #expect(try await store.apps.app(id: app.id)?.rawEventsKeptSince == (try Date("2026-11-18T00:00:00Z", strategy: .iso8601)))
 
         func page(_ date: String) async throws -> (values: [String: MetricValue], tiles: [Tile]) {
-            let report = try await DayReport.load(from: store, app: app.id, layout: Self.layout, date: date)
+            let report = try await DayReport.load(from: store, layout: Self.layout, in: ReadScope(app: app.id, day: CalendarDay(date)!))
             return (report.values, SectionComponent.tiles(of: Self.layout.sections[0], in: report))
         }
         // Kept whole: nothing is said.

@@ -37,16 +37,17 @@ import Testing
         let access = DashboardAccess(store: fixture.store, passwordCost: 4)
         for member in members where member.name != "ana" {
             let user = try await access.createUser(name: member.name, password: DashboardFixture.password)
-            if let role = member.role { try await fixture.store.setRole(role, of: user.id, in: fixture.app.app.id) }
+            if let role = member.role { try await fixture.store.members.setRole(role, of: user.id, in: fixture.app.app.id) }
         }
         for member in members {
-            try await fixture.store.saveSegment(app: fixture.app.app.id, name: "old-\(member.label)", filter: SegmentFilter([.is("platform", "ios")]))
-            try await fixture.store.saveAlertRule(
+            try await fixture.store.segments.save(
+                app: fixture.app.app.id, name: "old-\(member.label)", filter: SegmentFilter([.is("platform", "ios")]))
+            try await fixture.store.alerts.save(
                 try AlertRule(
                     name: "old-\(member.label)", metric: .headline(.dau), condition: .above(1), webhook: "https://example.com/", secret: "s"),
                 app: fixture.app.app.id)
             // Ids 1 to 4 in a fresh database, in the order of `members`.
-            try await fixture.store.addAnnotation(
+            try await fixture.store.annotations.add(
                 app: fixture.app.app.id, time: Date(timeIntervalSince1970: 1_795_000_000), text: "old-\(member.label)")
         }
         return fixture
@@ -78,24 +79,24 @@ import Testing
         }
 
         // What the socket's segment events did: only an editor's and an owner's changed anything.
-        let names = Set(try await fixture.store.savedSegments(app: app).map(\.name))
+        let names = Set(try await fixture.store.segments.saved(app: app).map(\.name))
         #expect(names == ["old-none", "old-viewer", "new-editor", "new-owner"])
         // Only the owner's deletion of ann's data, recorded under the owner's name.
-        #expect(try await fixture.store.users(app: app, prefix: "").map(\.id) == ["bob"])
-        #expect(try await fixture.store.userDeletions(app: app).map { "\($0.deletedBy) \($0.events)" } == ["ana 1"])
+        #expect(try await fixture.store.users.search(app: app, prefix: "").map(\.id) == ["bob"])
+        #expect(try await fixture.store.userData.deletions(app: app).map { "\($0.deletedBy) \($0.events)" } == ["ana 1"])
         // Only an editor's and an owner's alert and annotation events, which the page stores in
         // tasks of its own (the owner's may still run as the socket closes).
         let expected: Set<String> = ["old-none", "old-viewer", "new-editor", "new-owner"]
         var (rules, notes): (Set<String>, Set<String>) = ([], [])
         for _ in 0..<1_000 where rules != expected || notes != expected {
-            rules = Set(try await fixture.store.alertRules(app: app).map(\.name))
-            notes = Set(try await fixture.store.annotations(app: app, from: .distantPast, to: .distantFuture).map(\.text))
+            rules = Set(try await fixture.store.alerts.rules(app: app).map(\.name))
+            notes = Set(try await fixture.store.annotations.list(app: app, from: .distantPast, to: .distantFuture).map(\.text))
             try await Task.sleep(for: .milliseconds(10))
         }
         #expect(rules == expected)
         #expect(notes == expected)
         // And only the owner's member events: nora added, vera removed.
-        #expect(try await fixture.store.members(app: app).map { "\($0.user.name) \($0.role)" } == ["ana owner", "ed editor", "nora viewer"])
+        #expect(try await fixture.store.members.list(app: app).map { "\($0.user.name) \($0.role)" } == ["ana owner", "ed editor", "nora viewer"])
 
         let header = ["route or event"] + Self.members.map { "\($0.label) (\($0.name))" }
         let widths = header.indices.map { column in ([header] + rows.map { [$0.0] + $0.1 }).map { $0[column].count }.max() ?? 0 }
@@ -280,7 +281,7 @@ import Testing
     @Test func aRevokedOrLoweredRoleTakesEffectOnTheOpenSocket() async throws {
         let fixture = try await Self.fixture()
         let app = fixture.app.app.id
-        let ed = try #require(try await fixture.store.user(named: "ed")).user.id
+        let ed = try #require(try await fixture.store.accounts.account(named: "ed")).user.id
         try await fixture.test(.live) { client in
             let cookie = try await client.signIn("ed")
             let headers: HTTPFields = [.cookie: cookie, .origin: "http://localhost:\(client.port ?? 0)"]
@@ -288,16 +289,16 @@ import Testing
             try await client.ws(path, configuration: .init(maxFrameSize: 1 << 22, additionalHeaders: headers)) { inbound, outbound, _ in
                 var reader = LiveSocketTests.Reader(iterator: inbound.messages(maxSize: 1 << 22).makeAsyncIterator())
                 _ = try await reader.next()
-                try await fixture.store.setRole(.viewer, of: ed, in: app)
+                try await fixture.store.members.setRole(.viewer, of: ed, in: app)
                 try await outbound.write(.text(#"{"event": "save-segment", "value": "name=lowered"}"#))
                 #expect(try await reader.next().error == BrowserEventError.notAllowed("save-segment", role: .viewer).description)
-                try await fixture.store.removeMember(ed, from: app)
+                try await fixture.store.members.remove(ed, from: app)
                 try? await outbound.write(.text(#"{"event": "sheet", "value": "date"}"#))
                 // The server closes the socket: the messages end (the suite's time limit fails a wait in vain).
                 while (try? await reader.iterator.next()) != nil {}
             }
         }
-        #expect(try await fixture.store.savedSegments(app: app).map(\.name).sorted() == ["old-editor", "old-none", "old-owner", "old-viewer"])
+        #expect(try await fixture.store.segments.saved(app: app).map(\.name).sorted() == ["old-editor", "old-none", "old-owner", "old-viewer"])
     }
 }
 
@@ -307,7 +308,7 @@ extension RoleMatrixTests {
     @Test func aRevokedRoleClosesASilentSocket() async throws {
         let fixture = try await Self.fixture()
         let app = fixture.app.app.id
-        let vera = try #require(try await fixture.store.user(named: "vera")).user.id
+        let vera = try #require(try await fixture.store.accounts.account(named: "vera")).user.id
         try await fixture.test(.live) { client in
             let cookie = try await client.signIn("vera")
             let headers: HTTPFields = [.cookie: cookie, .origin: "http://localhost:\(client.port ?? 0)"]
@@ -315,7 +316,7 @@ extension RoleMatrixTests {
             try await client.ws(path, configuration: .init(maxFrameSize: 1 << 22, additionalHeaders: headers)) { inbound, _, _ in
                 var reader = LiveSocketTests.Reader(iterator: inbound.messages(maxSize: 1 << 22).makeAsyncIterator())
                 _ = try await reader.next()
-                try await fixture.store.removeMember(vera, from: app)
+                try await fixture.store.members.remove(vera, from: app)
                 // The server closes the socket: the messages end (the suite's time limit fails a wait in vain).
                 while (try? await reader.iterator.next()) != nil {}
             }
@@ -330,10 +331,10 @@ extension RoleMatrixTests {
     @Test func theAppMenuListsOnlyTheUsersApps() async throws {
         let fixture = try await Self.fixture()
         let bills = fixture.app.app.id
-        let shop = try await fixture.store.createApp(name: "Shop", timeZone: "UTC", acceptedEventAge: 86_400).app.id
-        let secret = try await fixture.store.createApp(name: "Secret", timeZone: "UTC", acceptedEventAge: 86_400).app.id
-        let ana = try #require(try await fixture.store.user(named: "ana")).user.id
-        try await fixture.store.setRole(.viewer, of: ana, in: shop)
+        let shop = try await fixture.store.apps.create(name: "Shop", timeZone: "UTC", acceptedEventAge: 86_400).app.id
+        let secret = try await fixture.store.apps.create(name: "Secret", timeZone: "UTC", acceptedEventAge: 86_400).app.id
+        let ana = try #require(try await fixture.store.accounts.account(named: "ana")).user.id
+        try await fixture.store.members.setRole(.viewer, of: ana, in: shop)
         let (anas, veras) = try await fixture.test { client in
             func page(_ user: String) async throws -> String {
                 let cookie = try await client.signIn(user)

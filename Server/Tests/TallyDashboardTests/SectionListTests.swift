@@ -19,7 +19,7 @@ import Testing
     init() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tally-test-sections-\(UUID()).sqlite").path
         store = try EventStore(path: path)
-        let created = try await store.createApp(name: "Lists", timeZone: "UTC")
+        let created = try await store.apps.create(name: "Lists", timeZone: "UTC")
         app = created.app
         let day = try Date("2026-11-20T12:00:00Z", strategy: .iso8601)
         var events: [Event] = []
@@ -32,7 +32,7 @@ import Testing
             let users = offset >= 7 ? ["a", "b"] : ["a", "b", "c", "d"]
             for user in users { events.append(Self.event("open", user: user, at: day.addingTimeInterval(-Double(offset) * 86_400))) }
         }
-        try await store.insert(events, app: app.id)
+        try await store.events.insert(events, app: app.id)
     }
 
     static func event(_ name: String, user: String, at time: Date, _ properties: [String: PropertyValue] = [:]) -> Event {
@@ -83,8 +83,8 @@ import Testing
     @Test func aRangeSaysWhatItsHeadlinesAreAndTheirChange() async throws {
         let query = PageQuery(date: CalendarDay(shown: "2026-11-19")!, from: CalendarDay(shown: "2026-11-14")!, compare: true)
         let page = try await page(query)
-        let range = try await store.metricsRange(app: app.id, from: "2026-11-14", to: "2026-11-19")
-        let previous = try await store.metricsRange(app: app.id, from: "2026-11-08", to: "2026-11-13")
+        let range = try await store.metrics.range(ReadScope(app: app.id, days: CalendarDay("2026-11-14")!...CalendarDay("2026-11-19")!))
+        let previous = try await store.metrics.range(ReadScope(app: app.id, days: CalendarDay("2026-11-08")!...CalendarDay("2026-11-13")!))
         let tiles = SectionComponent.headlines(of: try #require(page.viewModel.report.value))
         func average(_ dau: [Int]) -> Int { Int((Double(dau.reduce(0, +)) / Double(dau.count)).rounded()) }
         #expect(tiles.map(\.id) == ["range_users", "average_dau", "range_new_users", "range_events"])
@@ -117,7 +117,7 @@ import Testing
     /// The feed's times are the page's time zone's, each event with its user's link, its
     /// name and a key property.
     @Test func theLiveFeedIsATableInThePagesTimeZone() async throws {
-        let page = try await page(PageQuery(date: CalendarDay(shown: "2026-11-20")!, timeZone: "Asia/Tokyo"))
+        let page = try await page(PageQuery(date: CalendarDay(shown: "2026-11-20")!, timeZone: TimeZone(identifier: "Asia/Tokyo")))
         let html = page.html
         #expect(html.contains(#"<span class="time" data-metric="feed:"#))
         #expect(html.contains(">21:00:00</span>"), "12:00 UTC is 21:00 in Tokyo")

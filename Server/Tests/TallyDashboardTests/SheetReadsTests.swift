@@ -20,7 +20,7 @@ import Testing
     init() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tally-test-sheet-reads-\(UUID()).sqlite").path
         store = try EventStore(path: path)
-        app = try await store.createApp(name: "Bills", timeZone: "UTC").app
+        app = try await store.apps.create(name: "Bills", timeZone: "UTC").app
         let start = try Date("2026-11-20T09:00:00Z", strategy: .iso8601)
         let events = (0..<6).flatMap { user in
             ["Home", "Bills", "Calendar"].enumerated().map { index, screen in
@@ -29,7 +29,7 @@ import Testing
                     sessionID: "s\(user)", properties: ["screen": .string(screen)])
             }
         }
-        try await store.insert(events, app: app.id)
+        try await store.events.insert(events, app: app.id)
     }
 
     /// A page of the app's paths sheet whose reads go through `admission`, sharing `sheets`.
@@ -107,7 +107,7 @@ import Testing
         let admission = Self.admission()
         let page = await page(admission: admission, interval: .seconds(2))
         let before = admission.started
-        try await store.insert(
+        try await store.events.insert(
             [
                 Event(
                     id: UUID(), name: "screen_view", timestamp: try Date("2026-11-20T15:00:00Z", strategy: .iso8601), userID: "late",

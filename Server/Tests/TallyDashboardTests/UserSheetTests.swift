@@ -23,9 +23,9 @@ import Testing
     init() async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tally-test-users-\(UUID()).sqlite").path
         store = try EventStore(path: path)
-        let created = try await store.createApp(name: "Bills", timeZone: "UTC")
-        app = try await store.updateApp(created.app.id, segmentProperties: SegmentProperties(event: ["method"], user: ["plan"]))
-        try await store.insert(
+        let created = try await store.apps.create(name: "Bills", timeZone: "UTC")
+        app = try await store.apps.update(created.app.id, segmentProperties: SegmentProperties(event: ["method"], user: ["plan"]))
+        try await store.events.insert(
             [
                 Self.event("login", "ann", "2026-11-19T09:00:00Z", session: "s1", version: "1.9", platform: "android", ["method": "apple"]),
                 Self.event("screen_view", "ann", "2026-11-19T09:00:30Z", session: "s1", version: "1.9", platform: "android", ["screen": "Home"]),
@@ -40,8 +40,8 @@ import Testing
                     ["screen": "<img src=x onerror=alert(1)>"]),
             ],
             app: app.id)
-        let other = try await store.createApp(name: "Other", timeZone: "UTC")
-        try await store.insert([Self.event("login", "zed", "2026-11-20T12:00:00Z")], app: other.app.id)
+        let other = try await store.apps.create(name: "Other", timeZone: "UTC")
+        try await store.events.insert([Self.event("login", "zed", "2026-11-20T12:00:00Z")], app: other.app.id)
     }
 
     static func event(
@@ -55,7 +55,7 @@ import Testing
     }
 
     /// A page of the app on `sheet`, its sheet's data read and drawn.
-    func page(_ sheet: PageQuery.Sheet, filter: String = "", timeZone: String? = nil, role: AppRole = .viewer) async throws -> DashboardPage {
+    func page(_ sheet: PageQuery.Sheet, filter: String = "", timeZone: TimeZone? = nil, role: AppRole = .viewer) async throws -> DashboardPage {
         let query = PageQuery(date: CalendarDay(Self.day)!, timeZone: timeZone, filter: try SegmentFilter(parsing: filter), sheet: sheet)
         let page = DashboardPage(app: app, layout: .default, query: query, store: store, role: role)
         await page.loadSheetData()
@@ -96,7 +96,7 @@ import Testing
         #expect(!html.contains(#"id="older-events""#), "every event is read")
 
         // In Tokyo the evening's logout is the next morning.
-        let tokyo = try await self.page(.user("ann"), timeZone: "Asia/Tokyo")
+        let tokyo = try await self.page(.user("ann"), timeZone: TimeZone(identifier: "Asia/Tokyo"))
         #expect(values(of: "data-day", in: tokyo.sheetHTML) == ["2026-11-21", "2026-11-20", "2026-11-19"])
         #expect(tokyo.sheetHTML.contains(#">05:00:00</time><span class="event-name">logout</span>"#))
     }
@@ -144,9 +144,9 @@ import Testing
     /// Once the app's raw events before an instant are pruned, a user's timeline ends with
     /// since when they are kept; a user first seen after it has no such note.
     @Test func aPrunedTimelineSaysSinceWhenEventsAreKept() async throws {
-        _ = try await store.updateApp(app.id, acceptedEventAge: 86_400, rawRetention: .days(2))
+        _ = try await store.apps.update(app.id, acceptedEventAge: 86_400, rawRetention: .days(2))
         // The horizon: 2026-11-20T00:00Z, after ann's two events of 2026-11-19.
-        _ = try await store.pruneRawEvents(now: try Date("2026-11-22T06:00:00Z", strategy: .iso8601))
+        _ = try await store.dataRetention.prune(now: try Date("2026-11-22T06:00:00Z", strategy: .iso8601))
         let ann = try await page(.user("ann"))
         #expect(eventNames(ann.sheetHTML).count == 5)
         #expect(ann.sheetHTML.contains("Events before 20 Nov 2026, 00:00:00 are no longer kept"))
@@ -182,7 +182,7 @@ import Testing
             Event(id: UUID(), name: "tick", timestamp: start.addingTimeInterval(Double(index) * 60), userID: "many", sessionID: "s")
         }
         for batch in stride(from: 0, to: events.count, by: 500) {
-            try await store.insert(Array(events[batch..<min(batch + 500, events.count)]), app: app.id)
+            try await store.events.insert(Array(events[batch..<min(batch + 500, events.count)]), app: app.id)
         }
         let page = try await page(.user("many"))
         func timeline() throws -> LoadedTimeline {
@@ -250,7 +250,8 @@ import Testing
     /// The live feed's user ids are links to their sheet, which the page's script opens live;
     /// the link is the address the sheet then has, for any id.
     @Test func liveFeedUserIdsLinkToTheirSheet() async throws {
-        let query = PageQuery(date: CalendarDay(Self.day)!, timeZone: "UTC", filter: try SegmentFilter(parsing: "platform==ios"))
+        let query = PageQuery(
+            date: CalendarDay(Self.day)!, timeZone: TimeZone(identifier: "UTC"), filter: try SegmentFilter(parsing: "platform==ios"))
         let page = DashboardPage(app: app, layout: .default, query: query, store: store)
         await page.refresh()
         let link = page.viewModel.userLink(Self.hostile)
@@ -328,7 +329,7 @@ import Testing
     /// At most 20 users are listed, with a hint to type more; a prefix longer than any id finds
     /// nobody, and one past the page's limit is refused.
     @Test func theSearchIsBounded() async throws {
-        try await store.insert((0..<25).map { Self.event("login", "u\($0 < 10 ? "0" : "")\($0)", "2026-11-20T12:00:00Z") }, app: app.id)
+        try await store.events.insert((0..<25).map { Self.event("login", "u\($0 < 10 ? "0" : "")\($0)", "2026-11-20T12:00:00Z") }, app: app.id)
         let page = try await page(.users(prefix: "u"))
         let listed = values(of: "data-value", in: page.sheetHTML).filter { $0.hasPrefix("user:") }
         #expect(listed == (0..<UserSearchReport.resultLimit).map { "user:u\($0 < 10 ? "0" : "")\($0)" })

@@ -12,7 +12,7 @@ import Testing
         let database = try await TestDatabase.sqlite.makeDatabase()
         defer { TestDatabase.sqlite.removeDatabase(database) }
         let store = try await EventStore(database: database)
-        let app = try await store.createApp(name: "Tokens")
+        let app = try await store.apps.create(name: "Tokens")
         let directory = AppDirectory(store: store)
         #expect(directory.rememberedApp(token: app.readToken, writing: false) == nil)
         #expect(try await directory.app(readToken: app.readToken)?.id == app.app.id)

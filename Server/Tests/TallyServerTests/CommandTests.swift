@@ -37,7 +37,7 @@ final class CommandTests {
     @Test func appCreateTakesTheAcceptedEventAge() async throws {
         try await run(["app", "create", "Bills", "--max-event-age-days", "90", "--db", db])
         let store = try EventStore(path: db)
-        #expect(try await store.apps().first?.acceptedEventAge == 90 * 86_400)
+        #expect(try await store.apps.all().first?.acceptedEventAge == 90 * 86_400)
     }
 
     @Test func appCreateRefusesAnUnknownTimeZone() async throws {
@@ -49,11 +49,11 @@ final class CommandTests {
         try await run(["user", "create", "ana", "--db", db])
         try await run(["app", "create", "Bills", "--owner", "ana", "--db", db])
         let store = try EventStore(path: db)
-        let ana = try #require(try await store.user(named: "ana")).user
-        let app = try #require(try await store.apps().first)
-        #expect(try await store.members(app: app.id) == [AppMember(user: ana, role: .owner)])
+        let ana = try #require(try await store.accounts.account(named: "ana")).user
+        let app = try #require(try await store.apps.all().first)
+        #expect(try await store.members.list(app: app.id) == [AppMember(user: ana, role: .owner)])
         await #expect(throws: CommandFailure.self) { try await run(["app", "create", "Shop", "--owner", "nobody", "--db", db]) }
-        #expect(try await store.apps().count == 1)
+        #expect(try await store.apps.all().count == 1)
     }
 
     /// `tally user grant` and `revoke` take the app by id or name, say what changed, and
@@ -65,24 +65,24 @@ final class CommandTests {
         #expect(try await run(["user", "grant", "bo", "Bills", "viewer", "--db", db]) == "bo in app 1 (Bills): granted viewer\n")
         #expect(try await run(["user", "grant", "bo", "1", "editor", "--db", db]) == "bo in app 1 (Bills): changed from viewer to editor\n")
         let store = try EventStore(path: db)
-        let bo = try #require(try await store.user(named: "bo")).user
-        #expect(try await store.role(of: bo.id, in: AppID(rawValue: 1)) == .editor)
+        let bo = try #require(try await store.accounts.account(named: "bo")).user
+        #expect(try await store.members.role(of: bo.id, in: AppID(rawValue: 1)) == .editor)
         #expect(try await run(["user", "revoke", "bo", "Bills", "--db", db]) == "bo in app 1 (Bills): editor revoked\n")
-        #expect(try await store.role(of: bo.id, in: AppID(rawValue: 1)) == nil)
+        #expect(try await store.members.role(of: bo.id, in: AppID(rawValue: 1)) == nil)
         for refused in [
             ["user", "grant", "nobody", "Bills", "viewer"], ["user", "grant", "bo", "Shop", "viewer"], ["user", "grant", "bo", "Bills", "admin"],
             ["user", "revoke", "ana", "Bills"], ["user", "grant", "ana", "1", "viewer"],
         ] {
             await #expect(throws: CommandFailure.self, "\(refused)") { try await run(refused + ["--db", db]) }
         }
-        #expect(try await store.members(app: AppID(rawValue: 1)).map(\.role) == [.owner])
+        #expect(try await store.members.list(app: AppID(rawValue: 1)).map(\.role) == [.owner])
     }
 
     @Test func appUpdateSetsTheSegmentPropertiesAndSaysTheyRebuildTheIndex() async throws {
         try await run(["app", "create", "Bills", "--db", db])
-        let id = try #require(try await EventStore(path: db).apps().first?.id.rawValue)
+        let id = try #require(try await EventStore(path: db).apps.all().first?.id.rawValue)
         func stored() async throws -> SegmentProperties? {
-            try await EventStore(path: db).app(id: AppID(rawValue: id))?.segmentProperties
+            try await EventStore(path: db).apps.app(id: AppID(rawValue: id))?.segmentProperties
         }
         let output = try await run([
             "app", "update", "\(id)", "--segment-event-property", "source", "--segment-event-property", "tier",
@@ -97,7 +97,7 @@ final class CommandTests {
         #expect(try await stored() == SegmentProperties(user: ["plan"]))
         try await run(["app", "update", "\(id)", "--clear-segment-properties", "--db", db])
         #expect(try await stored() == SegmentProperties())
-        #expect(try await EventStore(path: db).apps().first?.timeZone == "Asia/Shanghai")
+        #expect(try await EventStore(path: db).apps.all().first?.timeZone == "Asia/Shanghai")
         // A built-in dimension, or more than four event properties, is refused.
         await #expect(throws: CommandFailure.self) { try await run(["app", "update", "\(id)", "--segment-event-property", "platform", "--db", db]) }
         let five = ["a", "b", "c", "d", "e"].flatMap { ["--segment-event-property", $0] }
@@ -113,15 +113,15 @@ final class CommandTests {
     /// other settings, and refuses a name no event may have.
     @Test func appUpdateSetsThePurchaseEvent() async throws {
         try await run(["app", "create", "Bills", "--db", db])
-        let id = try #require(try await EventStore(path: db).apps().first?.id.rawValue)
-        #expect(try await EventStore(path: db).apps().first?.purchaseEvent == "purchase")
+        let id = try #require(try await EventStore(path: db).apps.all().first?.id.rawValue)
+        #expect(try await EventStore(path: db).apps.all().first?.purchaseEvent == "purchase")
         let output = try await run(["app", "update", "\(id)", "--purchase-event", "subscription_paid", "--db", db])
         #expect(output.contains("purchase event subscription_paid"))
-        #expect(try await EventStore(path: db).apps().first?.purchaseEvent == "subscription_paid")
+        #expect(try await EventStore(path: db).apps.all().first?.purchaseEvent == "subscription_paid")
         try await run(["app", "update", "\(id)", "--tz", "Asia/Shanghai", "--db", db])
-        #expect(try await EventStore(path: db).apps().first?.purchaseEvent == "subscription_paid")
+        #expect(try await EventStore(path: db).apps.all().first?.purchaseEvent == "subscription_paid")
         await #expect(throws: CommandFailure.self) { try await run(["app", "update", "\(id)", "--purchase-event", "", "--db", db]) }
-        #expect(try await EventStore(path: db).apps().first?.purchaseEvent == "subscription_paid")
+        #expect(try await EventStore(path: db).apps.all().first?.purchaseEvent == "subscription_paid")
         let help = try await run(["app", "update", "--help"]).split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(help.contains("--purchase-event <name>"))
     }
@@ -132,21 +132,21 @@ final class CommandTests {
     @Test func appUpdateSetsTheRawRetentionAndExportSaysWhatIsPruned() async throws {
         try await run(["app", "create", "Bills", "--max-event-age-days", "1", "--db", db])
         let store = try EventStore(path: db)
-        let id = try #require(try await store.apps().first?.id)
+        let id = try #require(try await store.apps.all().first?.id)
         #expect(try await run(["app", "update", "\(id.rawValue)", "--raw-retention-days", "2", "--db", db]).contains("raw events kept 2 days,"))
         await #expect(throws: CommandFailure.self) { try await run(["app", "update", "\(id.rawValue)", "--raw-retention-days", "1", "--db", db]) }
         await #expect(throws: CommandFailure.self) { try await run(["app", "update", "\(id.rawValue)", "--raw-retention-days", "soon", "--db", db]) }
         let now = Date()
-        try await store.insert(
+        try await store.events.insert(
             [now.addingTimeInterval(-5 * 86_400), now].map { Event(id: UUID(), name: "open", timestamp: $0, userID: "u") }, app: id)
-        #expect(try await store.pruneRawEvents(now: now).deletedEvents == 1)
+        #expect(try await store.dataRetention.prune(now: now).deletedEvents == 1)
         let export = try await runReadingErrors(["export", "--from", "2000-01-01", "--to", "2100-01-01", "--db", db])
         #expect(export.output.split(separator: "\n").count == 1)
         #expect(export.errors.contains("app \(id.rawValue): raw events before "))
         #expect(export.errors.contains("are no longer kept"))
         let forever = try await run(["app", "update", "\(id.rawValue)", "--raw-retention-days", "forever", "--db", db])
         #expect(forever.contains("raw events kept forever (kept since "))
-        #expect(try await store.app(id: id)?.rawRetentionDays == nil)
+        #expect(try await store.apps.app(id: id)?.rawRetentionDays == nil)
     }
 
     @Test func serveDemoServesTheDemoAppsMetricsAndExportWritesNDJSON() async throws {
@@ -201,7 +201,7 @@ final class CommandTests {
         let password = try #require(json["password"])
         #expect(password.count >= DashboardAccess.minimumPasswordLength)
         let store = try EventStore(path: db)
-        let stored = try #require(try await store.user(named: "ana"))
+        let stored = try #require(try await store.accounts.account(named: "ana"))
         #expect(stored.passwordHash.hasPrefix("$2") && !stored.passwordHash.contains(password))
         let signedIn = try await DashboardAccess(store: store).signIn(name: "ana", password: password, from: "test")
         #expect(signedIn.session.user.name == "ana")
@@ -372,9 +372,9 @@ final class CommandTests {
         try #"{"sections": [{"id": "orders", "title": "Orders", "metrics": [{"key": "orders", "label": "Orders", "count": "order_placed"}]}]}"#
             .write(to: file, atomically: true, encoding: .utf8)
         let store = try EventStore(path: db)
-        let shop = try await store.createApp(name: "Shop")
+        let shop = try await store.apps.create(name: "Shop")
         let ana = try await DashboardAccess(store: store, passwordCost: 4).createUser(name: "ana", password: "correct horse battery")
-        try await store.setRole(.owner, of: ana.id, in: shop.app.id)
+        try await store.members.setRole(.owner, of: ana.id, in: shop.app.id)
         let server = try await ChildProcess("tally", ["serve", "--port", "0", "--db", db, "--dashboard-config", file.path])
         let port = try await server.listeningPort()
         defer { server.send(SIGTERM) }

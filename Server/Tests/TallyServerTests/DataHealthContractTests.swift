@@ -23,7 +23,8 @@ struct DataHealthContractTests {
             // A batch with nothing valid is counted too.
             #expect(try await server.ingest(Batch.body([Batch.event(["user_id": ""])]), key: app.ingestKey).status == 200)
 
-            let health = try await server.store.dataHealth(app: app.app.id, date: day, timeZone: "UTC")
+            let health = try await server.store.metrics.dataHealth(
+                ReadScope(app: app.app.id, day: CalendarDay(day)!, timeZone: TimeZone(identifier: "UTC")))
             #expect(health.accepted == 2 && health.duplicates == 2)
             #expect(health.rejected == ["invalid_id": 2, "invalid_name": 2, "invalid_user_id": 1])
             #expect(health.dropped == ["capped-bytes": 6, "too-old": 4])
@@ -51,7 +52,8 @@ struct DataHealthContractTests {
                 String(decoding: Batch.body([]), as: UTF8.self).dropLast()
                 + #","dropped":{"too-old":1000000000,"too-old":1000000000,"bad-request":0}}"#
             #expect(try await server.ingest(Data(repeated.utf8), key: app.ingestKey).status == 200)
-            let health = try await server.store.dataHealth(app: app.app.id, date: utcDay(Date()), timeZone: "UTC")
+            let health = try await server.store.metrics.dataHealth(
+                ReadScope(app: app.app.id, day: CalendarDay(utcDay(Date()))!, timeZone: TimeZone(identifier: "UTC")))
             #expect((health.accepted, health.duplicates, health.rejected) == (0, 0, [:]))
             #expect(health.dropped == ["too-old": IngestEnvelope.maximumDropCount])
             #expect(try await server.storedCount(app) == 0)
@@ -61,7 +63,7 @@ struct DataHealthContractTests {
     /// The data health stores every rejection code and drop reason as its key.
     @Test func everyReasonFitsTheDataHealth() {
         let reasons = RejectionCode.allCases.map(\.rawValue) + DropReason.allCases.map(\.rawValue)
-        #expect(reasons.allSatisfy { (1...EventStore.maximumHealthReasonBytes).contains($0.utf8.count) })
+        #expect(reasons.allSatisfy { (1...EventLog.maximumHealthReasonBytes).contains($0.utf8.count) })
     }
 
     /// A body with `dropped` beside the events.

@@ -1,4 +1,5 @@
 import Foundation
+import TallyEvent
 import TallyServerTesting
 import TallyStore
 import TallyStoreTesting
@@ -19,7 +20,7 @@ struct FunnelContractTests {
     /// days later; c: opens on Android, buys two minutes later (from a push); d: only buys.
     static func populate(_ server: LiveServer, at start: Date) async throws -> NewApp {
         let app = try await server.makeApp()
-        _ = try await server.store.updateApp(app.app.id, segmentProperties: SegmentProperties(event: ["source"]))
+        _ = try await server.store.apps.update(app.app.id, segmentProperties: SegmentProperties(event: ["source"]))
         let android: [String: Any] = ["platform": "android"]
         let events = [
             Batch.event(name: "app_opened", at: start, user: "a"),
@@ -53,9 +54,9 @@ struct FunnelContractTests {
                 let response = try await server.body(
                     "/v1/funnels?from=\(day)&to=\(day)&steps=\(percentEncoded(steps))\(query)", token: app.readToken)
                 #expect(response.status == 200, "\(query)")
-                let expected = try await server.store.funnel(
-                    app: app.app.id, steps: try FunnelStep.steps(parsing: steps), from: day, to: day, window: window,
-                    filter: try SegmentFilter(parsing: filter), breakdown: breakdown)
+                let expected = try await server.store.metrics.funnel(
+                    try FunnelStep.steps(parsing: steps), window: window, breakdown: breakdown,
+                    in: ReadScope(app: app.app.id, days: CalendarDay(day)!...CalendarDay(day)!, filter: try SegmentFilter(parsing: filter)))
                 #expect(expected.steps.map(\.users) == users, "\(query)")
                 #expect(try canonical(response.body) == canonical(try JSONEncoder().encode(expected)), "\(query)")
             }
@@ -127,7 +128,7 @@ struct FunnelContractTests {
                 ("window=-1", "window must be"), ("window=0", "window must be"), ("window=7776001", "window must be"),
                 ("window=", "window must be"), ("window=1e5", "window must be"), ("window=86400.5", "window must be"),
                 ("window=%FF", "window is not UTF-8"), ("window=" + String(repeating: "9", count: 5_000), "window is longer"),
-                ("steps=\(eleven)", "steps must list 2 to 10"), ("steps=a", "steps must list 2 to 10"),
+                ("steps=\(eleven)", "a funnel has 2 to 10 steps"), ("steps=a", "a funnel has 2 to 10 steps"),
                 ("steps=", "Invalid steps"), ("steps=,", "Invalid steps"), ("steps=a,,b", "Invalid steps"),
                 ("steps=a,%FF%FE", "steps is not UTF-8"), ("steps=a,%C3%28", "steps is not UTF-8"), ("steps=a,%ED%A0%80", "steps is not UTF-8"),
                 ("steps=a,\(percentEncoded("b[x==1"))", "Invalid steps"), ("steps=a,\(percentEncoded("b[x=1]"))", "Invalid steps"),

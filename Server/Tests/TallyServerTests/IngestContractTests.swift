@@ -213,7 +213,7 @@ struct IngestContractTests {
     @Test(arguments: TestDatabase.all) func committedBatchesAreCommitsWithoutDuplicates(database: TestDatabase) async throws {
         try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
-            var commits = server.store.commits().makeAsyncIterator()
+            var commits = server.store.events.commits().makeAsyncIterator()
             let stored = Batch.event(name: "b")
             _ = try await server.ingest(Batch.body([stored]), key: app.ingestKey)
             #expect(await commits.next() == EventsCommitted(app: app.app.id, count: 1))
@@ -233,8 +233,8 @@ struct IngestContractTests {
             let app = try await server.makeApp(timeZone: "UTC")
             let today = utcDay(Date())
             #expect(try await server.metrics("/v1/metrics?date=\(today)", token: app.readToken).json["tz"] as? String == "UTC")
-            _ = try await server.store.updateApp(app.app.id, timeZone: "Asia/Kathmandu")
-            let rotated = try await server.store.rotateKeys(app.app.id)
+            _ = try await server.store.apps.update(app.app.id, timeZone: "Asia/Kathmandu")
+            let rotated = try await server.store.apps.rotateKeys(app.app.id)
 
             var seen: (tz: String?, oldKey: Int, newKey: Int) = (nil, 0, 0)
             for _ in 0..<200 {  // the directory re-reads an app at least every second

@@ -71,7 +71,7 @@ struct InjectionTests {
                 }
             }
             #expect(try await server.storedCount(app) == 1)
-            #expect(try await server.store.apps().count == 1)
+            #expect(try await server.store.apps.all().count == 1)
         }
     }
 }

@@ -161,6 +161,27 @@ struct MetricsContractTests {
         }
     }
 
+    /// Every read route refuses text that names no day, saying which, before any read.
+    @Test func textThatNamesNoDayIsRefused() async throws {
+        try await LiveServer.with(database: .sqlite) { server in
+            let app = try await server.makeApp()
+            let texts = [
+                "", "2026-3-01", "2026-02-30", "2025-02-29", "2026-13-01", "2026-00-10", "2026-01-32", "2026/01/01",
+                "2026-01-01T00:00", "２０２６-01-01", "-026-01-01", "abcd-ef-gh",
+            ]
+            for text in texts {
+                let encoded = try #require(text.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+                for path in [
+                    "/v1/metrics?date=\(encoded)", "/v1/metrics/range?from=2026-01-01&to=\(encoded)", "/v1/revenue?from=\(encoded)&to=2026-01-01",
+                ] {
+                    let response = try await server.metrics(path, token: app.readToken)
+                    #expect(response.status == 400, "\(path)")
+                    #expect(response.json["error"] as? String == TallyStoreError.invalidDate(text).description, "\(path)")
+                }
+            }
+        }
+    }
+
     @Test(arguments: TestDatabase.all) func healthz(database: TestDatabase) async throws {
         try await LiveServer.with(database: database) { server in
             let response = try await server.request("/healthz")

@@ -19,7 +19,7 @@ struct MetricsExpositionTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let db = folder.appendingPathComponent("tally.sqlite").path
-        let app = try await EventStore(path: db).createApp(name: "Metrics")
+        let app = try await EventStore(path: db).apps.create(name: "Metrics")
         let server = try await ChildProcess("tally", ["serve", "--port", "0", "--db", db])
         let base = "http://127.0.0.1:\(try await server.listeningPort())"
 

@@ -1,4 +1,5 @@
 import Foundation
+import TallyEvent
 import TallyServerTesting
 import TallyStore
 import TallyStoreTesting
@@ -43,9 +44,9 @@ struct PathContractTests {
             for (query, kind, direction, depth, filter, sessions) in cases {
                 let response = try await server.body("/v1/paths?from=\(day)&to=\(day)&start=\(editor)\(query)", token: app.readToken)
                 #expect(response.status == 200, "\(query)")
-                let expected = try await server.store.paths(
-                    app: app.app.id, start: "Bill editor", kind: kind, direction: direction, depth: depth, from: day, to: day,
-                    filter: try SegmentFilter(parsing: filter))
+                let expected = try await server.store.metrics.paths(
+                    from: "Bill editor", kind: kind, direction: direction, depth: depth,
+                    in: ReadScope(app: app.app.id, days: CalendarDay(day)!...CalendarDay(day)!, filter: try SegmentFilter(parsing: filter)))
                 #expect(expected.sessions == sessions, "\(query)")
                 #expect(try canonical(response.body) == canonical(try JSONEncoder().encode(expected)), "\(query)")
             }

@@ -15,14 +15,14 @@ struct RawRetentionContractTests {
             let now = Date()
             let old = now.addingTimeInterval(-5 * 86_400)
             // Stored directly: ingest refuses events older than the app's accepted age.
-            try await server.store.insert(
+            try await server.store.events.insert(
                 [old, now].map {
                     Event(
                         id: UUID(), name: "upgrade", timestamp: $0, userID: "ann", appVersion: "1.0", platform: "iOS",
                         properties: ["plan": .string("pro")])
                 }, app: app.app.id)
-            _ = try await server.store.updateApp(app.app.id, acceptedEventAge: 86_400, rawRetention: .days(2))
-            _ = try await server.store.pruneRawEvents(now: now)
+            _ = try await server.store.apps.update(app.app.id, acceptedEventAge: 86_400, rawRetention: .days(2))
+            _ = try await server.store.dataRetention.prune(now: now)
             let keptSince = App.rawEventsHorizon(days: 2, at: now).formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
 
             let timeline = try await server.metrics("/v1/users/ann/events", token: app.readToken)

@@ -12,7 +12,7 @@ struct SavedSegmentContractTests {
     /// An app segmented by the event property `source`.
     static func makeApp(_ server: LiveServer) async throws -> NewApp {
         let app = try await server.makeApp()
-        _ = try await server.store.updateApp(app.app.id, segmentProperties: SegmentProperties(event: ["source"]))
+        _ = try await server.store.apps.update(app.app.id, segmentProperties: SegmentProperties(event: ["source"]))
         return app
     }
 
@@ -29,7 +29,7 @@ struct SavedSegmentContractTests {
             let created = try #require(saved.json["created_at"] as? String)
             #expect(try Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(created) <= Date())
             // Every answer describes the store's segment.
-            let stored = try #require(try await server.store.savedSegments(app: app.app.id).first)
+            let stored = try #require(try await server.store.segments.saved(app: app.app.id).first)
             #expect(stored.filter == SegmentFilter([.is("platform", "ios"), .is("source", "ad", "push")]))
 
             // A name with a slash and an escaped filter, then the same name again.
@@ -70,8 +70,8 @@ struct SavedSegmentContractTests {
             // The other app has no `source` property: its own segment of the name cannot name it.
             #expect(try await server.saveSegment("Mine", #"{"filter": "source==ad"}"#, token: other.writeToken).status == 400)
             #expect(try await server.saveSegment("Mine", #"{"filter": "platform==ios"}"#, token: other.writeToken).status == 200)
-            #expect(try await server.store.savedSegments(app: app.app.id).map(\.filter) == [SegmentFilter([.is("source", "ad")])])
-            #expect(try await server.store.savedSegments(app: other.app.id).map(\.filter) == [SegmentFilter([.is("platform", "ios")])])
+            #expect(try await server.store.segments.saved(app: app.app.id).map(\.filter) == [SegmentFilter([.is("source", "ad")])])
+            #expect(try await server.store.segments.saved(app: other.app.id).map(\.filter) == [SegmentFilter([.is("platform", "ios")])])
 
             for headers in [[:], ["Authorization": "Bearer nope"], ["Authorization": app.readToken], ["X-App-Key": app.ingestKey]] {
                 #expect(try await server.request("/v1/segments", headers: headers).status == 401)
@@ -86,7 +86,7 @@ struct SavedSegmentContractTests {
             let body = Data(#"{"filter": "platform==ios"}"#.utf8)
             #expect(try await server.request("/v1/segments/x", method: "PUT", headers: read, body: body).status == 401)
             #expect(try await server.request("/v1/segments/Mine", method: "DELETE", headers: read).status == 401)
-            #expect(try await server.store.savedSegments(app: app.app.id).count == 1)
+            #expect(try await server.store.segments.saved(app: app.app.id).count == 1)
         }
     }
 
@@ -102,7 +102,7 @@ struct SavedSegmentContractTests {
             let answer = try await server.saveSegment(name.text, #"{"filter": "platform==ios"}"#, token: app.writeToken)
             #expect(answer.status == 400, "\(name)")
             #expect((answer.json["error"] as? String)?.isEmpty == false)
-            #expect(try await server.store.savedSegments(app: app.app.id).isEmpty)
+            #expect(try await server.store.segments.saved(app: app.app.id).isEmpty)
             let deleted = try await server.request(
                 "/v1/segments/\(name.text)", method: "DELETE", headers: ["Authorization": "Bearer \(app.writeToken)"])
             #expect([400, 404].contains(deleted.status), "\(name)")
@@ -130,7 +130,7 @@ struct SavedSegmentContractTests {
             #expect(answer.status == 400, "\(body)")
             let json = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])
             #expect((json["error"] as? String)?.isEmpty == false, "\(body)")
-            #expect(try await server.store.savedSegments(app: app.app.id).isEmpty)
+            #expect(try await server.store.segments.saved(app: app.app.id).isEmpty)
         }
     }
 
@@ -153,7 +153,7 @@ struct SavedSegmentContractTests {
         try await LiveServer.with { server in
             let app = try await Self.makeApp(server)
             for index in 0..<SavedSegment.maximumPerApp {
-                try await server.store.saveSegment(app: app.app.id, name: "s\(index)", filter: SegmentFilter([.is("platform", "ios")]))
+                try await server.store.segments.save(app: app.app.id, name: "s\(index)", filter: SegmentFilter([.is("platform", "ios")]))
             }
             let refused = try await server.saveSegment("one%20more", #"{"filter": "platform==ios"}"#, token: app.writeToken)
             #expect(refused.status == 409)

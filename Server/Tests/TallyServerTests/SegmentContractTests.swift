@@ -1,4 +1,5 @@
 import Foundation
+import TallyEvent
 import TallyServerTesting
 import TallyStore
 import TallyStoreTesting
@@ -15,7 +16,7 @@ struct SegmentContractTests {
     /// plan free, d without a plan; `source` is an event property, `plan` a user property.
     static func populate(_ server: LiveServer, at now: Date) async throws -> NewApp {
         let app = try await server.makeApp()
-        _ = try await server.store.updateApp(app.app.id, segmentProperties: SegmentProperties(event: ["source"], user: ["plan"]))
+        _ = try await server.store.apps.update(app.app.id, segmentProperties: SegmentProperties(event: ["source"], user: ["plan"]))
         let yesterday = now.addingTimeInterval(-86_400)
         let events = [
             Batch.event(name: "identify", at: yesterday, user: "a", ["properties": ["plan": "pro"]]),
@@ -49,12 +50,19 @@ struct SegmentContractTests {
                 let filter = try SegmentFilter(parsing: text)
                 let parameter = "&filters=" + percentEncoded(text)
                 let answers: [(String, any Encodable)] = [
-                    ("/v1/metrics?date=\(day)", try await server.store.metrics(app: id, date: day, filter: filter)),
-                    ("/v1/metrics/range?from=\(from)&to=\(day)", try await server.store.metricsRange(app: id, from: from, to: day, filter: filter)),
-                    ("/v1/retention?from=\(from)&to=\(day)", try await server.store.retention(app: id, from: from, to: day, filter: filter)),
+                    ("/v1/metrics?date=\(day)", try await server.store.metrics.day(ReadScope(app: id, day: CalendarDay(day)!, filter: filter))),
+                    (
+                        "/v1/metrics/range?from=\(from)&to=\(day)",
+                        try await server.store.metrics.range(ReadScope(app: id, days: CalendarDay(from)!...CalendarDay(day)!, filter: filter))
+                    ),
+                    (
+                        "/v1/retention?from=\(from)&to=\(day)",
+                        try await server.store.metrics.retention(ReadScope(app: id, days: CalendarDay(from)!...CalendarDay(day)!, filter: filter))
+                    ),
                     (
                         "/v1/metrics/breakdown?date=\(day)&event=bill_created&property=source",
-                        try await server.store.breakdown(app: id, event: "bill_created", property: "source", date: day, filter: filter)
+                        try await server.store.metrics.breakdown(
+                            event: "bill_created", by: "source", in: ReadScope(app: id, day: CalendarDay(day)!, filter: filter))
                     ),
                 ]
                 for (path, expected) in answers {
@@ -126,7 +134,7 @@ struct SegmentContractTests {
     @Test(arguments: TestDatabase.all) func theSDKsIdentifySetsUserPropertiesThatFiltersSee(database: TestDatabase) async throws {
         try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
-            _ = try await server.store.updateApp(app.app.id, segmentProperties: SegmentProperties(user: ["plan"]))
+            _ = try await server.store.apps.update(app.app.id, segmentProperties: SegmentProperties(user: ["plan"]))
             for (user, plan) in [("user-1", "pro"), ("user-2", "free"), ("user-3", nil)] {
                 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-\(UUID().uuidString)")
                 defer { try? FileManager.default.removeItem(at: folder) }

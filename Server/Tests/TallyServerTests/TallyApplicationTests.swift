@@ -14,7 +14,7 @@ import Testing
     /// A store on a new SQLite file, with one app.
     static func makeStore() async throws -> (EventStore, NewApp) {
         let store = try EventStore(path: FileManager.default.temporaryDirectory.appendingPathComponent("tally-app-\(UUID()).sqlite").path)
-        return (store, try await store.createApp(name: "Demo"))
+        return (store, try await store.apps.create(name: "Demo"))
     }
 
     @Test func anIngestedBatchReachesTheBusAsTheStoresCommit() async throws {

@@ -10,9 +10,9 @@ extension CommandTests {
     @Test func userDataExportsAndDeletesOneUserAndNamesAnUnknownOne() async throws {
         try await run(["app", "create", "Bills", "--db", db])
         let store = try EventStore(path: db)
-        let app = try #require(try await store.apps().first).id
+        let app = try #require(try await store.apps.all().first).id
         let now = Date()
-        _ = try await store.insert(
+        _ = try await store.events.insert(
             ["ann", "ann", "bob"].map { Event(id: UUID(), name: "open", timestamp: now, userID: $0, appVersion: "1.0", platform: "iOS") }, app: app)
 
         let lines = try await run(["user-data", "export", "--app", "Bills", "ann", "--db", db]).split(separator: "\n")
@@ -24,7 +24,7 @@ extension CommandTests {
         let record = try #require(try JSONSerialization.jsonObject(with: Data(deleted.utf8)) as? [String: Any])
         #expect(record["deleted_by"] as? String == "cli" && (record["events"] as? NSNumber)?.intValue == 2 && record["deleted_at"] is String)
         #expect(!deleted.contains("ann"), "the record holds no user id")
-        #expect(try await store.users(app: app, prefix: "").map(\.id) == ["bob"])
+        #expect(try await store.users.search(app: app, prefix: "").map(\.id) == ["bob"])
 
         for command in ["delete", "export"] {
             let failure = try await runFailing(["user-data", command, "--app", "Bills", "ann", "--db", db])
@@ -32,7 +32,7 @@ extension CommandTests {
         }
         let unknownApp = try await runFailing(["user-data", "delete", "--app", "Shop", "bob", "--db", db])
         #expect(unknownApp.status != 0 && unknownApp.errors.contains(#"no app has the id or name "Shop""#), "\(unknownApp.errors)")
-        #expect(try await store.users(app: app, prefix: "").map(\.id) == ["bob"])
+        #expect(try await store.users.search(app: app, prefix: "").map(\.id) == ["bob"])
     }
 
     /// A command run while `tally serve`'s ingest holds the write lock waits for it instead of

@@ -12,7 +12,7 @@ struct UserTimelineContractTests {
     /// their plan), `ana` and `bob`, an hour ago.
     static func populate(_ server: LiveServer) async throws -> NewApp {
         let app = try await server.makeApp()
-        _ = try await server.store.updateApp(app.app.id, segmentProperties: SegmentProperties(user: ["plan"]))
+        _ = try await server.store.apps.update(app.app.id, segmentProperties: SegmentProperties(user: ["plan"]))
         let start = Date().addingTimeInterval(-3_600)
         var events = (0..<5).map { Batch.event(name: "tap", at: start.addingTimeInterval(Double($0)), user: "a/b é") }
         events.append(Batch.event(name: "identify", at: start.addingTimeInterval(10), user: "a/b é", ["properties": ["plan": "pro"]]))
@@ -33,7 +33,7 @@ struct UserTimelineContractTests {
                 let response = try await server.body(path + "?limit=3" + (before.map { "&before=\($0)" } ?? ""), token: app.readToken)
                 #expect(response.status == 200)
                 let page = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
-                let expected = try await server.store.timeline(
+                let expected = try await server.store.users.timeline(
                     app: app.app.id, user: "a/b é", before: before.flatMap(UserTimeline.Cursor.init), limit: 3)
                 #expect((page["events"] as? [[String: Any]])?.map { $0["id"] as? String } == expected?.events.map(\.id.uuidString))
                 #expect(page["next"] as? String == expected?.next?.description)

@@ -19,8 +19,8 @@ import Testing
 
     @Test func keysAreRandomURLSafeAndStoredHashed() async throws {
         let store = try makeStore()
-        let created = try await store.createApp(name: "Demo")
-        let other = try await store.createApp(name: "Other", timeZone: "Asia/Kathmandu", acceptedEventAge: 3600)
+        let created = try await store.apps.create(name: "Demo")
+        let other = try await store.apps.create(name: "Other", timeZone: "Asia/Kathmandu", acceptedEventAge: 3600)
 
         let urlSafe = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
         for key in [created.ingestKey, created.readToken, other.ingestKey, other.readToken] {
@@ -42,20 +42,20 @@ import Testing
 
     @Test(arguments: TestDatabase.all) func lookupByKeyFindsTheAppAndWrongKeysFail(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let first = try await store.createApp(name: "First")
-        let second = try await store.createApp(name: "Second", timeZone: "Asia/Shanghai")
+        let first = try await store.apps.create(name: "First")
+        let second = try await store.apps.create(name: "Second", timeZone: "Asia/Shanghai")
 
-        #expect(try await store.app(ingestKey: first.ingestKey) == first.app)
-        #expect(try await store.app(readToken: first.readToken) == first.app)
-        #expect(try await store.app(ingestKey: second.ingestKey) == second.app)
-        #expect(try await store.app(id: second.app.id) == second.app)
-        #expect(try await store.apps() == [first.app, second.app])
+        #expect(try await store.apps.app(ingestKey: first.ingestKey) == first.app)
+        #expect(try await store.apps.app(readToken: first.readToken) == first.app)
+        #expect(try await store.apps.app(ingestKey: second.ingestKey) == second.app)
+        #expect(try await store.apps.app(id: second.app.id) == second.app)
+        #expect(try await store.apps.all() == [first.app, second.app])
 
-        #expect(try await store.app(ingestKey: first.readToken) == nil)  // a read token is not an ingest key
-        #expect(try await store.app(readToken: first.ingestKey) == nil)
-        #expect(try await store.app(ingestKey: first.ingestKey + "x") == nil)
-        #expect(try await store.app(ingestKey: "") == nil)
-        #expect(try await store.app(id: AppID(rawValue: 999)) == nil)
+        #expect(try await store.apps.app(ingestKey: first.readToken) == nil)  // a read token is not an ingest key
+        #expect(try await store.apps.app(readToken: first.ingestKey) == nil)
+        #expect(try await store.apps.app(ingestKey: first.ingestKey + "x") == nil)
+        #expect(try await store.apps.app(ingestKey: "") == nil)
+        #expect(try await store.apps.app(id: AppID(rawValue: 999)) == nil)
     }
 
     /// The ingest server turns the age into a cut-off time and a message; an infinite, NaN
@@ -63,40 +63,40 @@ import Testing
     @Test(arguments: TestDatabase.all, [0, -1, .infinity, -.infinity, .nan, 1e308, App.maximumAcceptedEventAge + 1] as [Double])
     func acceptedEventAgesOutOfRangeAreRefused(database: TestDatabase, age: Double) async throws {
         let store = try await database.makeStore()
-        await #expect(throws: TallyStoreError.self) { try await store.createApp(name: "Demo", acceptedEventAge: age) }
-        let app = try await store.createApp(name: "Demo").app.id
-        await #expect(throws: TallyStoreError.self) { try await store.updateApp(app, acceptedEventAge: age) }
-        #expect(try await store.app(id: app)?.acceptedEventAge == App.defaultAcceptedEventAge)
+        await #expect(throws: TallyStoreError.self) { try await store.apps.create(name: "Demo", acceptedEventAge: age) }
+        let app = try await store.apps.create(name: "Demo").app.id
+        await #expect(throws: TallyStoreError.self) { try await store.apps.update(app, acceptedEventAge: age) }
+        #expect(try await store.apps.app(id: app)?.acceptedEventAge == App.defaultAcceptedEventAge)
     }
 
     @Test(arguments: TestDatabase.all) func rotatingKeysReplacesBothSecrets(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let created = try await store.createApp(name: "Demo")
-        let rotated = try await store.rotateKeys(created.app.id)
+        let created = try await store.apps.create(name: "Demo")
+        let rotated = try await store.apps.rotateKeys(created.app.id)
         #expect(rotated.app == created.app)
-        #expect(try await store.app(ingestKey: created.ingestKey) == nil)
-        #expect(try await store.app(readToken: created.readToken) == nil)
-        #expect(try await store.app(ingestKey: rotated.ingestKey) == created.app)
-        #expect(try await store.app(readToken: rotated.readToken) == created.app)
-        await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 42))) { try await store.rotateKeys(AppID(rawValue: 42)) }
+        #expect(try await store.apps.app(ingestKey: created.ingestKey) == nil)
+        #expect(try await store.apps.app(readToken: created.readToken) == nil)
+        #expect(try await store.apps.app(ingestKey: rotated.ingestKey) == created.app)
+        #expect(try await store.apps.app(readToken: rotated.readToken) == created.app)
+        await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 42))) { try await store.apps.rotateKeys(AppID(rawValue: 42)) }
     }
 
     @Test(arguments: TestDatabase.all) func updateChangesSettingsAndValidates(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let created = try await store.createApp(name: "Demo")
-        let updated = try await store.updateApp(created.app.id, timeZone: "Europe/Paris", acceptedEventAge: 86_400)
+        let created = try await store.apps.create(name: "Demo")
+        let updated = try await store.apps.update(created.app.id, timeZone: "Europe/Paris", acceptedEventAge: 86_400)
         #expect(updated.timeZone == "Europe/Paris")
         #expect(updated.acceptedEventAge == 86_400)
-        #expect(try await store.app(id: created.app.id) == updated)
+        #expect(try await store.apps.app(id: created.app.id) == updated)
 
         await #expect(throws: TallyStoreError.invalidTimeZone("Nowhere/Land")) {
-            try await store.updateApp(created.app.id, timeZone: "Nowhere/Land")
+            try await store.apps.update(created.app.id, timeZone: "Nowhere/Land")
         }
         await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 42))) {
-            try await store.updateApp(AppID(rawValue: 42), acceptedEventAge: 1)
+            try await store.apps.update(AppID(rawValue: 42), acceptedEventAge: 1)
         }
         await #expect(throws: TallyStoreError.invalidTimeZone("")) {
-            try await store.createApp(name: "Bad", timeZone: "")
+            try await store.apps.create(name: "Bad", timeZone: "")
         }
     }
 
@@ -108,8 +108,8 @@ import Testing
         #expect(journal == "wal")
         #expect(synchronous == 2)  // FULL
         // Group commits sync the WAL themselves; the connection's other writes keep FULL.
-        let app = try await store.createApp(name: "Demo").app.id
-        try await store.insert([event(at: instant("2026-03-01T10:00:00Z"))], app: app)
+        let app = try await store.apps.create(name: "Demo").app.id
+        try await store.events.insert([event(at: instant("2026-03-01T10:00:00Z"))], app: app)
         #expect(try await store.pool.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") } == 2)
     }
 }

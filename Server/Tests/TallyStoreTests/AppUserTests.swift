@@ -30,7 +30,7 @@ import Testing
             var before: UserTimeline.Cursor?
             repeat {
                 let limit = Int.random(in: 1...40, using: &random)
-                let page = try #require(try await store.timeline(app: app, user: user, before: before, limit: limit, filter: filter))
+                let page = try #require(try await store.users.timeline(app: app, user: user, before: before, limit: limit, filter: filter))
                 #expect(page.user == AppUser(id: user, firstSeen: newestFirst.map(\.timestamp).min()!))
                 #expect(page.appVersion == newestFirst[0].appVersion && page.platform == newestFirst[0].platform)
                 #expect(page.properties == latest[user] ?? [:])
@@ -42,11 +42,11 @@ import Testing
             } while before != nil
             #expect(read == newestFirst.filter(matches), "seed \(seed), \(user), \(filter)")
         }
-        #expect(try await store.timeline(app: app, user: "nobody") == nil)
-        let other = try await store.createApp(name: "Other").app.id
-        #expect(try await store.timeline(app: other, user: users[0]) == nil)
+        #expect(try await store.users.timeline(app: app, user: "nobody") == nil)
+        let other = try await store.apps.create(name: "Other").app.id
+        #expect(try await store.users.timeline(app: other, user: users[0]) == nil)
         await #expect(throws: TallyStoreError.unknownFilterProperty("tier")) {
-            try await store.timeline(app: app, user: users[0], filter: SegmentFilter([.is("tier", "gold")]))
+            try await store.users.timeline(app: app, user: users[0], filter: SegmentFilter([.is("tier", "gold")]))
         }
     }
 
@@ -57,8 +57,8 @@ import Testing
         let latest = MetricsOracle.latestValues(sent, properties: SegmentOracleTests.properties)
         let others = SegmentOracleTests.properties.event + ["tier"]
         let all = SegmentOracleTests.properties.user + others
-        let read = try await store.userPropertyValues(app: app, properties: all, limit: 100)
-        let first = try await store.userPropertyValues(app: app, properties: all, limit: 1)
+        let read = try await store.users.propertyValues(app: app, properties: all, limit: 100)
+        let first = try await store.users.propertyValues(app: app, properties: all, limit: 1)
         for property in SegmentOracleTests.properties.user {
             var counts: [String: Int] = [:]
             for values in latest.values { if let value = values[property] { counts[value, default: 0] += 1 } }
@@ -70,7 +70,7 @@ import Testing
         }
         #expect(others.allSatisfy { read[$0] == nil }, "only the app's user properties have values")
         await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 99))) {
-            try await store.userPropertyValues(app: AppID(rawValue: 99), properties: ["plan"])
+            try await store.users.propertyValues(app: AppID(rawValue: 99), properties: ["plan"])
         }
     }
 
@@ -79,20 +79,21 @@ import Testing
     @Test(arguments: TestDatabase.all)
     func aPageReadsAtMost64DaysOfLogs(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Long").app.id
+        let app = try await store.apps.create(name: "Long").app.id
         let start = instant("2026-01-01T12:00:00Z")
         let events = (0..<70).map { day in event(at: start.addingTimeInterval(Double(day) * 86_400), user: "ana", version: day == 0 ? "0.9" : "1.0") }
-        try await store.insert(events, app: app)
+        try await store.events.insert(events, app: app)
         let filter = SegmentFilter([.is("app_version", "0.9")])
-        let first = try #require(try await store.timeline(app: app, user: "ana", filter: filter))
+        let first = try #require(try await store.users.timeline(app: app, user: "ana", filter: filter))
         #expect(first.events.isEmpty && first.appVersion == "1.0")
         let next = try #require(first.next)
-        let second = try #require(try await store.timeline(app: app, user: "ana", before: UserTimeline.Cursor(next.description), filter: filter))
+        let second = try #require(
+            try await store.users.timeline(app: app, user: "ana", before: UserTimeline.Cursor(next.description), filter: filter))
         #expect(second.events.map(\.id) == [events[0].id] && second.next == nil)
         // Unfiltered too: 64 days' events, then the rest.
-        let newest = try #require(try await store.timeline(app: app, user: "ana", limit: 100))
+        let newest = try #require(try await store.users.timeline(app: app, user: "ana", limit: 100))
         #expect(newest.events.map(\.id) == events.reversed().prefix(64).map(\.id))
-        let rest = try #require(try await store.timeline(app: app, user: "ana", before: newest.next, limit: 100))
+        let rest = try #require(try await store.users.timeline(app: app, user: "ana", before: newest.next, limit: 100))
         #expect(rest.events.map(\.id) == events.prefix(6).reversed().map(\.id) && rest.next == nil)
     }
 
@@ -101,7 +102,7 @@ import Testing
     @Test(arguments: TestDatabase.all)
     func searchesAreTheIdsStartingWithThePrefixInCodePointOrder(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Search").app.id
+        let app = try await store.apps.create(name: "Search").app.id
         var random = SplitMix64(seed: 31)
         let alphabet: [Unicode.Scalar] = [
             "a", "b", "A", "z", "0", "_", "é", "ü", "中", "文", "\u{D7FF}", "\u{E000}", "\u{FFFF}", "\u{10000}", "😀", "\u{10FFFF}",
@@ -116,7 +117,7 @@ import Testing
             firstSeen[user] = min(firstSeen[user] ?? time, time)
             events.append(event(at: time, user: user))
         }
-        try await store.insert(events, app: app)
+        try await store.events.insert(events, app: app)
         func codePoints(_ text: String) -> [UInt32] { text.unicodeScalars.map(\.value) }
         let ids = firstSeen.keys.sorted { codePoints($0).lexicographicallyPrecedes(codePoints($1)) }
         var prefixes =
@@ -127,10 +128,12 @@ import Testing
             let limit = Int.random(in: 1...30, using: &random)
             let expected = ids.filter { $0.unicodeScalars.starts(with: prefix.unicodeScalars) }.prefix(limit)
                 .map { AppUser(id: $0, firstSeen: firstSeen[$0]!) }
-            #expect(try await store.users(app: app, prefix: prefix, limit: limit) == expected, "prefix \(codePoints(prefix))")
+            #expect(try await store.users.search(app: app, prefix: prefix, limit: limit) == expected, "prefix \(codePoints(prefix))")
         }
-        let other = try await store.createApp(name: "Other").app.id
-        #expect(try await store.users(app: other, prefix: "") == [])
-        await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 999))) { try await store.users(app: AppID(rawValue: 999), prefix: "a") }
+        let other = try await store.apps.create(name: "Other").app.id
+        #expect(try await store.users.search(app: other, prefix: "") == [])
+        await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 999))) {
+            try await store.users.search(app: AppID(rawValue: 999), prefix: "a")
+        }
     }
 }

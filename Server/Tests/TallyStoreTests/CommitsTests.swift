@@ -12,15 +12,15 @@ import Testing
     /// an insert of duplicates only is none.
     @Test(arguments: TestDatabase.all) func everyInsertThatStoresEventsIsACommit(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Demo").app.id
-        let commits = store.commits()
+        let app = try await store.apps.create(name: "Demo").app.id
+        let commits = store.events.commits()
         let at = instant("2026-03-01T10:00:00Z")
         let first = [event(name: "open", at: at), event(name: "tap", at: at)]
         var debug = event(name: "open", at: at, user: "dev")
         debug.isDebug = true
-        try await store.insert(first, app: app)
-        try await store.insert(first, app: app)  // duplicates: nothing new
-        try await store.insert([debug, event(name: "open", at: at, user: "u2")], app: app)
+        try await store.events.insert(first, app: app)
+        try await store.events.insert(first, app: app)  // duplicates: nothing new
+        try await store.events.insert([debug, event(name: "open", at: at, user: "u2")], app: app)
         var heard: [EventsCommitted] = []
         for await commit in commits {
             heard.append(commit)
@@ -33,7 +33,7 @@ import Testing
     @Test func streamsEndWithTheirReaders() async throws {
         let store = try makeStore()
         for _ in 0..<200 {
-            let reader = Task { for await _ in store.commits() {} }
+            let reader = Task { for await _ in store.events.commits() {} }
             reader.cancel()
             await reader.value
         }
@@ -47,10 +47,10 @@ import Testing
         }
         let url = try await TestDatabase.createDatabase(on: server)
         let (first, second) = (try await EventStore(database: url), try await EventStore(database: url))
-        let app = try await first.createApp(name: "Shared").app.id
+        let app = try await first.apps.create(name: "Shared").app.id
         let heard = Task {
             var commits: [EventsCommitted] = []
-            for await commit in second.commits() {
+            for await commit in second.events.commits() {
                 commits.append(commit)
                 if commits.map(\.count).reduce(0, +) >= 3 { break }
             }
@@ -58,14 +58,14 @@ import Testing
         }
         let own = Task {
             var commits: [EventsCommitted] = []
-            for await commit in first.commits() { commits.append(commit) }
+            for await commit in first.events.commits() { commits.append(commit) }
             return commits
         }
         // The listeners start on connections of their own.
         try await TestDatabase.waitForListeners(2, on: url)
         let at = instant("2026-03-01T10:00:00Z")
-        try await first.insert([event(name: "open", at: at), event(name: "tap", at: at)], app: app)
-        try await first.insert([event(name: "open", at: at, user: "u2")], app: app)
+        try await first.events.insert([event(name: "open", at: at), event(name: "tap", at: at)], app: app)
+        try await first.events.insert([event(name: "open", at: at, user: "u2")], app: app)
         let commits = await heard.value
         #expect(commits == [.init(app: app, count: 2), .init(app: app, count: 1)])
         try await Task.sleep(for: .milliseconds(300))

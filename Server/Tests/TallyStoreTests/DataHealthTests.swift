@@ -1,4 +1,5 @@
 import Foundation
+import TallyEvent
 import TallyStoreTesting
 import Testing
 
@@ -9,54 +10,55 @@ import Testing
     /// to two different local days, and a UTC query splits them differently.
     @Test(arguments: TestDatabase.all) func countsSumPerLocalDay(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Demo", timeZone: "Asia/Kathmandu").app.id
-        let other = try await store.createApp(name: "Other").app.id
+        let app = try await store.apps.create(name: "Demo", timeZone: "Asia/Kathmandu").app.id
+        let other = try await store.apps.create(name: "Other").app.id
         let boundary = instant("2026-03-01T18:15:00Z")  // 2026-03-02 00:00 in Kathmandu
-        try await store.recordIngest(
+        try await store.events.recordIngest(
             app: app, at: boundary.addingTimeInterval(-0.001), accepted: 5, duplicates: 1,
             rejectedByReason: ["invalid_name": 2], droppedByReason: ["capped-bytes": 7])
-        try await store.recordIngest(
+        try await store.events.recordIngest(
             app: app, at: boundary, accepted: 3, duplicates: 0, rejectedByReason: ["invalid_name": 1, "too_old": 4])
-        try await store.recordIngest(app: app, at: boundary.addingTimeInterval(3600), accepted: 1, duplicates: 2)
-        try await store.recordIngest(app: other, at: boundary, accepted: 100, duplicates: 100)
+        try await store.events.recordIngest(app: app, at: boundary.addingTimeInterval(3600), accepted: 1, duplicates: 2)
+        try await store.events.recordIngest(app: other, at: boundary, accepted: 100, duplicates: 100)
 
-        let first = try await store.dataHealth(app: app, date: "2026-03-01")
+        let first = try await store.metrics.dataHealth(ReadScope(app: app, day: CalendarDay("2026-03-01")!))
         #expect(
             first
                 == DataHealth(
-                    date: "2026-03-01", timeZone: "Asia/Kathmandu", accepted: 5, duplicates: 1,
+                    from: "2026-03-01", to: "2026-03-01", timeZone: "Asia/Kathmandu", accepted: 5, duplicates: 1,
                     rejected: ["invalid_name": 2], dropped: ["capped-bytes": 7]))
-        let second = try await store.dataHealth(app: app, date: "2026-03-02")
+        let second = try await store.metrics.dataHealth(ReadScope(app: app, day: CalendarDay("2026-03-02")!))
         #expect(
             second
                 == DataHealth(
-                    date: "2026-03-02", timeZone: "Asia/Kathmandu", accepted: 4, duplicates: 2,
+                    from: "2026-03-02", to: "2026-03-02", timeZone: "Asia/Kathmandu", accepted: 4, duplicates: 2,
                     rejected: ["invalid_name": 1, "too_old": 4], dropped: [:]))
-        let utc = try await store.dataHealth(app: app, date: "2026-03-01", timeZone: "UTC")
+        let utc = try await store.metrics.dataHealth(ReadScope(app: app, day: CalendarDay("2026-03-01")!, timeZone: TimeZone(identifier: "UTC")))
         #expect((utc.accepted, utc.duplicates, utc.rejected) == (9, 3, ["invalid_name": 3, "too_old": 4]))
     }
 
     @Test(arguments: TestDatabase.all) func invalidCountsThrowAndRecordNothing(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Demo").app.id
+        let app = try await store.apps.create(name: "Demo").app.id
         let now = instant("2026-03-01T12:00:00Z")
         await #expect(throws: TallyStoreError.invalidHealthCount(reason: "", count: -1)) {
-            try await store.recordIngest(app: app, at: now, accepted: -1, duplicates: 0)
+            try await store.events.recordIngest(app: app, at: now, accepted: -1, duplicates: 0)
         }
-        await #expect(throws: TallyStoreError.invalidHealthCount(reason: "x", count: EventStore.maximumHealthCount + 1)) {
-            try await store.recordIngest(app: app, at: now, accepted: 1, duplicates: 0, droppedByReason: ["x": EventStore.maximumHealthCount + 1])
+        await #expect(throws: TallyStoreError.invalidHealthCount(reason: "x", count: EventLog.maximumHealthCount + 1)) {
+            try await store.events.recordIngest(
+                app: app, at: now, accepted: 1, duplicates: 0, droppedByReason: ["x": EventLog.maximumHealthCount + 1])
         }
-        let long = String(repeating: "r", count: EventStore.maximumHealthReasonBytes + 1)
+        let long = String(repeating: "r", count: EventLog.maximumHealthReasonBytes + 1)
         await #expect(throws: TallyStoreError.invalidHealthCount(reason: long, count: 1)) {
-            try await store.recordIngest(app: app, at: now, accepted: 1, duplicates: 0, rejectedByReason: [long: 1])
+            try await store.events.recordIngest(app: app, at: now, accepted: 1, duplicates: 0, rejectedByReason: [long: 1])
         }
         await #expect(throws: TallyStoreError.invalidHealthCount(reason: "", count: 1)) {
-            try await store.recordIngest(app: app, at: now, accepted: 1, duplicates: 0, rejectedByReason: ["": 1])
+            try await store.events.recordIngest(app: app, at: now, accepted: 1, duplicates: 0, rejectedByReason: ["": 1])
         }
-        let health = try await store.dataHealth(app: app, date: "2026-03-01")
+        let health = try await store.metrics.dataHealth(ReadScope(app: app, day: CalendarDay("2026-03-01")!))
         #expect((health.accepted, health.rejected, health.dropped) == (0, [:], [:]))
         await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 9))) {
-            try await store.dataHealth(app: AppID(rawValue: 9), date: "2026-03-01")
+            try await store.metrics.dataHealth(ReadScope(app: AppID(rawValue: 9), day: CalendarDay("2026-03-01")!))
         }
     }
 
@@ -64,7 +66,7 @@ import Testing
     /// and the rows stay one per app, bucket, outcome and reason.
     @Test func concurrentRecordsAreExactAndRowsBounded() async throws {
         let store = try makeStore()
-        let app = try await store.createApp(name: "Demo").app.id
+        let app = try await store.apps.create(name: "Demo").app.id
         let start = instant("2026-03-01T00:00:00Z")
         let tasks = 8
         let rounds = 250
@@ -73,8 +75,8 @@ import Testing
                 group.addTask {
                     for round in 0..<rounds {
                         let at = start.addingTimeInterval(Double(round % 96) * 900)
-                        if round % 25 == 0 { try await store.insert([event(at: at, user: "u\(task)")], app: app) }
-                        try await store.recordIngest(
+                        if round % 25 == 0 { try await store.events.insert([event(at: at, user: "u\(task)")], app: app) }
+                        try await store.events.recordIngest(
                             app: app, at: at, accepted: 1, duplicates: round % 2,
                             rejectedByReason: ["invalid_id": 1, "too_old": round % 3], droppedByReason: ["too-old": 2])
                     }
@@ -82,7 +84,7 @@ import Testing
             }
             try await group.waitForAll()
         }
-        let health = try await store.dataHealth(app: app, date: "2026-03-01", timeZone: "UTC")
+        let health = try await store.metrics.dataHealth(ReadScope(app: app, day: CalendarDay("2026-03-01")!, timeZone: TimeZone(identifier: "UTC")))
         let total = tasks * rounds
         #expect(health.accepted == total && health.duplicates == total / 2)
         #expect(health.rejected == ["invalid_id": total, "too_old": tasks * (0..<rounds).map { $0 % 3 }.reduce(0, +)])

@@ -13,7 +13,7 @@ import Testing
         let previous = umask(0o022)  // the usual umask, which leaves new files world-readable
         defer { umask(previous) }
         let store = try EventStore(path: path)
-        _ = try await store.createApp(name: "Mode")
+        _ = try await store.apps.create(name: "Mode")
         for file in [path, path + "-wal", path + "-shm"] {
             let mode = try #require(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
             #expect(mode & 0o777 == 0o600, "\(file): \(String(mode, radix: 8))")

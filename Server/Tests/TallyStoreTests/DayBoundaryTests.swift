@@ -8,13 +8,16 @@ import Testing
 @Suite struct DayBoundaryTests {
     @Test(arguments: TestDatabase.all) func shanghaiDayStartsAtSixteenHundredUTC(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Demo").app.id
-        try await store.insert([event(at: instant("2026-03-01T17:30:00Z"))], app: app)
+        let app = try await store.apps.create(name: "Demo").app.id
+        try await store.events.insert([event(at: instant("2026-03-01T17:30:00Z"))], app: app)
 
-        #expect(try await store.metrics(app: app, date: "2026-03-01").dau == 1)
-        #expect(try await store.metrics(app: app, date: "2026-03-02").dau == 0)
-        #expect(try await store.metrics(app: app, date: "2026-03-01", timeZone: "Asia/Shanghai").dau == 0)
-        let shanghai = try await store.metrics(app: app, date: "2026-03-02", timeZone: "Asia/Shanghai")
+        #expect(try await store.metrics.day(ReadScope(app: app, day: CalendarDay("2026-03-01")!)).dau == 1)
+        #expect(try await store.metrics.day(ReadScope(app: app, day: CalendarDay("2026-03-02")!)).dau == 0)
+        #expect(
+            try await store.metrics.day(ReadScope(app: app, day: CalendarDay("2026-03-01")!, timeZone: TimeZone(identifier: "Asia/Shanghai"))).dau
+                == 0)
+        let shanghai = try await store.metrics.day(
+            ReadScope(app: app, day: CalendarDay("2026-03-02")!, timeZone: TimeZone(identifier: "Asia/Shanghai")))
         #expect(shanghai.dau == 1)
         #expect(shanghai.newUsers == 1)
         #expect(shanghai.timeZone == "Asia/Shanghai")
@@ -22,10 +25,10 @@ import Testing
 
     @Test(arguments: TestDatabase.all) func appTimeZoneIsTheDefault(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Demo", timeZone: "Asia/Shanghai").app.id
-        try await store.insert([event(at: instant("2026-03-01T17:30:00Z"))], app: app)
-        #expect(try await store.metrics(app: app, date: "2026-03-02").dau == 1)
-        #expect(try await store.metrics(app: app, date: "2026-03-02", timeZone: "UTC").dau == 0)
+        let app = try await store.apps.create(name: "Demo", timeZone: "Asia/Shanghai").app.id
+        try await store.events.insert([event(at: instant("2026-03-01T17:30:00Z"))], app: app)
+        #expect(try await store.metrics.day(ReadScope(app: app, day: CalendarDay("2026-03-02")!)).dau == 1)
+        #expect(try await store.metrics.day(ReadScope(app: app, day: CalendarDay("2026-03-02")!, timeZone: TimeZone(identifier: "UTC"))).dau == 0)
     }
 
     @Test func dstDaysLastTwentyThreeAndTwentyFiveHours() throws {

@@ -15,7 +15,7 @@ import Testing
 
     /// Events spread over 2026-03-01, one field awkward each, one without a session.
     func fill(_ store: EventStore) async throws -> (app: AppID, events: [Event]) {
-        let app = try await store.createApp(name: "Export", acceptedEventAge: 3_650 * 86_400).app.id
+        let app = try await store.apps.create(name: "Export", acceptedEventAge: 3_650 * 86_400).app.id
         var events = Self.awkward.enumerated().map { index, text in
             var made = event(
                 name: text, at: instant("2026-03-01T00:00:00Z").addingTimeInterval(Double(index) * 3_600.125), user: text,
@@ -26,13 +26,13 @@ import Testing
             return made
         }
         events.append(event(at: instant("2026-02-28T23:59:59.999Z")))  // outside the range
-        try await store.insert(events, app: app)
+        try await store.events.insert(events, app: app)
         return (app, Array(events.dropLast()))
     }
 
     func written(_ store: EventStore, app: AppID, _ format: ExportFormat) async throws -> String {
         var bytes: [UInt8] = []
-        _ = try await store.write(app: app, from: instant("2026-03-01T00:00:00Z"), to: instant("2026-03-02T00:00:00Z"), as: format) {
+        _ = try await store.events.write(app: app, from: instant("2026-03-01T00:00:00Z"), to: instant("2026-03-02T00:00:00Z"), as: format) {
             bytes += $0
         }
         return String(decoding: bytes, as: UTF8.self)
@@ -79,16 +79,16 @@ import Testing
     /// instant, over three pages, each come out once and in time order.
     @Test(arguments: TestDatabase.all) func everyEventComesOutOnceAcrossPagesWhateverTheOrderItWasStoredIn(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Pages").app.id
+        let app = try await store.apps.create(name: "Pages").app.id
         let start = instant("2026-03-01T00:00:00Z")
-        let count = EventStore.writePageSize * 2 + 500
+        let count = EventLog.writePageSize * 2 + 500
         let events = (0..<count).reversed().map { event(at: start.addingTimeInterval(Double($0 / 3)), user: "u\($0)") }
         for batch in stride(from: 0, to: count, by: 1_000) {
-            try await store.insert(Array(events[batch..<min(batch + 1_000, count)]), app: app)
+            try await store.events.insert(Array(events[batch..<min(batch + 1_000, count)]), app: app)
         }
         var chunks = 0
         var bytes: [UInt8] = []
-        let written = try await store.write(app: app, from: start, to: start.addingTimeInterval(86_400), as: .csv) {
+        let written = try await store.events.write(app: app, from: start, to: start.addingTimeInterval(86_400), as: .csv) {
             chunks += 1
             bytes += $0
         }

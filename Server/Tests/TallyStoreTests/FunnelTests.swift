@@ -109,9 +109,9 @@ import Testing
                 return calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))!
             }
             let (begin, end) = (start(of: from), start(of: oracle.day(to, offset: 1)))
-            let funnel = try await store.funnel(
-                app: app, steps: test.steps, from: from, to: to, window: test.window, timeZone: timeZone, filter: test.filter,
-                breakdown: test.breakdown)
+            let funnel = try await store.metrics.funnel(
+                test.steps, window: test.window, breakdown: test.breakdown,
+                in: ReadScope(app: app, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: timeZone), filter: test.filter))
             #expect(
                 funnel.steps == Self.expected(test, events: oracle.events, from: begin, to: end, properties: properties, all: all),
                 "seed \(seed), \(timeZone), \(test)")
@@ -134,18 +134,22 @@ import Testing
 
     @Test func boundsAreEnforced() async throws {
         let store = try await TestDatabase.sqlite.makeStore()
-        let app = try await store.createApp(name: "A").app.id
+        let app = try await store.apps.create(name: "A").app.id
         for (steps, window) in [
-            (["a"], 60), (Array(repeating: "a", count: 11), 60), (["a", "b"], 0), (["a", "b"], EventStore.maximumFunnelWindow + 1),
+            (["a"], 60), (Array(repeating: "a", count: 11), 60), (["a", "b"], 0), (["a", "b"], Funnel.maximumWindow + 1),
         ] {
             await #expect(throws: TallyStoreError.self) {
-                try await store.funnel(app: app, steps: steps.map { FunnelStep($0) }, from: "2026-01-01", to: "2026-01-02", window: window)
+                try await store.metrics.funnel(
+                    steps.map { FunnelStep($0) }, window: window,
+                    in: ReadScope(app: app, days: CalendarDay("2026-01-01")!...CalendarDay("2026-01-02")!))
             }
         }
         await #expect(throws: TallyStoreError.unknownFilterProperty("plan")) {
-            try await store.funnel(app: app, steps: ["a", "b"], from: "2026-01-01", to: "2026-01-02", breakdown: "plan")
+            try await store.metrics.funnel(
+                ["a", "b"], breakdown: "plan", in: ReadScope(app: app, days: CalendarDay("2026-01-01")!...CalendarDay("2026-01-02")!))
         }
-        let empty = try await store.funnel(app: app, steps: ["a", "b"], from: "2026-01-01", to: "2026-01-02")
+        let empty = try await store.metrics.funnel(
+            ["a", "b"], in: ReadScope(app: app, days: CalendarDay("2026-01-01")!...CalendarDay("2026-01-02")!))
         #expect(empty.steps.map(\.users) == [0, 0])
     }
 }
@@ -181,7 +185,7 @@ import Testing
     func concurrentFunnelsOfManyUsersMatchBruteForce(database: TestDatabase) async throws {
         var random = SplitMix64(seed: 30)
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Funnels").app.id
+        let app = try await store.apps.create(name: "Funnels").app.id
         let start = instant("2026-03-02T00:00:00Z").unixMilliseconds
         let test = FunnelOracleTests.Case(steps: ["open", "tap", "buy"], window: 86_400)
         var stored: [Event] = []
@@ -196,7 +200,7 @@ import Testing
                     userID: "user\(Int.random(in: 0..<3_000, using: &random))", appVersion: "1.0", platform: "iOS", properties: [:])
             }
             for chunk in stride(from: 0, to: events.count, by: 1_000) {
-                try await store.insert(Array(events[chunk..<min(chunk + 1_000, events.count)]), app: app)
+                try await store.events.insert(Array(events[chunk..<min(chunk + 1_000, events.count)]), app: app)
             }
             stored += events
             let expected = FunnelOracleTests.expected(
@@ -206,8 +210,10 @@ import Testing
             try await withThrowingTaskGroup(of: Funnel.self) { group in
                 for _ in 0..<4 {
                     group.addTask {
-                        try await store.funnel(
-                            app: app, steps: test.steps, from: "2026-03-02", to: "2026-03-03", window: test.window, timeZone: "UTC")
+                        try await store.metrics.funnel(
+                            test.steps, window: test.window,
+                            in: ReadScope(
+                                app: app, days: CalendarDay("2026-03-02")!...CalendarDay("2026-03-03")!, timeZone: TimeZone(identifier: "UTC")))
                     }
                 }
                 for try await funnel in group { #expect(funnel.steps == expected) }

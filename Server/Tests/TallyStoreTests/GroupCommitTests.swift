@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import GRDB
 import SeededRandom
+import TallyEvent
 import TallyStoreTesting
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
     @Test(arguments: TestDatabase.all) func concurrentOverlappingBatchesStoreTheUnionOnce(database: TestDatabase) async throws {
         let store = try await database.makeStore()
         var apps: [AppID] = []
-        for name in ["A", "B", "C"] { apps.append(try await store.createApp(name: name).app.id) }
+        for name in ["A", "B", "C"] { apps.append(try await store.apps.create(name: name).app.id) }
         var random = SplitMix64(seed: 3)
         let pool = (0..<1_500).map { i in
             event(at: instant("2026-03-01T00:00:00Z").addingTimeInterval(Double(i) * 7), user: "u\(i % 37)")
@@ -30,8 +31,8 @@ import Testing
             for (index, batch) in batches.enumerated() {
                 group.addTask {
                     // As the server does: data health counts, in several buckets of the day.
-                    let result = try await store.insert(batch.events, app: batch.app)
-                    try await store.recordIngest(
+                    let result = try await store.events.insert(batch.events, app: batch.app)
+                    try await store.events.recordIngest(
                         app: batch.app, at: instant("2026-03-01T00:00:00Z").addingTimeInterval(Double(index % 8) * 900),
                         accepted: result.accepted, duplicates: result.duplicates)
                     return (index, result)
@@ -49,13 +50,14 @@ import Testing
             let accepted = batches.indices.filter { batches[$0].app == app }.reduce(0) { $0 + results[$1]!.accepted }
             #expect(accepted == union.count)
             var stored: [UUID] = []
-            for try await event in store.export(app: app, from: .distantPast, to: .distantFuture) { stored.append(event.id) }
+            for try await event in store.events.export(app: app, from: .distantPast, to: .distantFuture) { stored.append(event.id) }
             #expect(stored.count == union.count && Set(stored) == union)
             // Every pooled event falls on 2026-03-01: the rollups count each stored id once.
-            let metrics = try await store.metrics(app: app, date: "2026-03-01")
+            let metrics = try await store.metrics.day(ReadScope(app: app, day: CalendarDay("2026-03-01")!))
             #expect(metrics.events == ["open": union.count])
             #expect(metrics.dau == Set(sent.map(\.userID)).count)
-            let health = try await store.dataHealth(app: app, date: "2026-03-01", timeZone: "UTC")
+            let health = try await store.metrics.dataHealth(
+                ReadScope(app: app, day: CalendarDay("2026-03-01")!, timeZone: TimeZone(identifier: "UTC")))
             #expect((health.accepted, health.duplicates) == (union.count, sent.count - union.count))
         }
     }
@@ -64,7 +66,7 @@ import Testing
     /// back alone and throw to their own callers.
     @Test func aFailingBatchRollsBackOnlyItself() async throws {
         let store = try makeStore()
-        let app = try await store.createApp(name: "Demo").app.id
+        let app = try await store.apps.create(name: "Demo").app.id
         try await store.pool.write { db in
             try db.execute(
                 sql: """
@@ -97,14 +99,14 @@ import Testing
         }
         #expect(stored == Set((first + last).map(\.id)))
         #expect(commitCount == 1)
-        #expect(try await store.metrics(app: app, date: "2026-03-01").events == ["open": 4])
+        #expect(try await store.metrics.day(ReadScope(app: app, day: CalendarDay("2026-03-01")!)).events == ["open": 4])
     }
 
     /// A transaction that fails after writing rollups must not leave the writer believing
     /// those rows exist: the retried batch writes them again and is counted in full.
     @Test func aFailedTransactionLeavesNoRollupFactsBehind() async throws {
         let store = try makeStore()
-        let app = try await store.createApp(name: "Demo").app.id
+        let app = try await store.apps.create(name: "Demo").app.id
         try await store.pool.write { db in
             try db.execute(
                 sql: """
@@ -116,18 +118,18 @@ import Testing
         }
         // Seen earlier, so the failing transaction also lowers a cached first_seen.
         try await store.pool.write { db in try db.execute(sql: "UPDATE failing SET on_chunk = 0") }
-        try await store.insert([event(at: instant("2026-03-02T10:00:00Z"), user: "known")], app: app)
+        try await store.events.insert([event(at: instant("2026-03-02T10:00:00Z"), user: "known")], app: app)
         try await store.pool.write { db in try db.execute(sql: "UPDATE failing SET on_chunk = 1") }
 
         let batch = [
             event(at: instant("2026-03-01T10:00:00Z"), user: "new"),
             event(at: instant("2026-03-01T11:00:00Z"), user: "known"),
         ]
-        await #expect(throws: DatabaseError.self) { try await store.insert(batch, app: app) }
+        await #expect(throws: DatabaseError.self) { try await store.events.insert(batch, app: app) }
         try await store.pool.write { db in try db.execute(sql: "UPDATE failing SET on_chunk = 0") }
-        #expect(try await store.insert(batch, app: app) == InsertResult(accepted: 2, duplicates: 0))
+        #expect(try await store.events.insert(batch, app: app) == InsertResult(accepted: 2, duplicates: 0))
 
-        let metrics = try await store.metrics(app: app, date: "2026-03-01")
+        let metrics = try await store.metrics.day(ReadScope(app: app, day: CalendarDay("2026-03-01")!))
         #expect(metrics.dau == 2)
         #expect(metrics.mau == 2)
         #expect(metrics.newUsers == 2)
@@ -138,7 +140,7 @@ import Testing
     /// larger than the cap alone.
     @Test func transactionsTakeBatchesInOrderUpToTheCap() async throws {
         let store = try makeStore()
-        let app = try await store.createApp(name: "Demo").app.id
+        let app = try await store.apps.create(name: "Demo").app.id
         let commits = try await store.pool.write(CommitCounter.init)
         let at = instant("2026-03-01T10:00:00Z")
         // With a cap of 10: [4, 4] [12] [3, 3, 3] [5].

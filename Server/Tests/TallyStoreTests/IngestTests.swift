@@ -9,18 +9,18 @@ import Testing
 @Suite struct IngestTests {
     @Test func duplicateIDsAreStoredOnceAndCounted() async throws {
         let store = try makeStore()
-        let app = try await store.createApp(name: "Demo").app.id
+        let app = try await store.apps.create(name: "Demo").app.id
         let a = event(at: instant("2026-03-01T10:00:00Z"))
         let b = event(at: instant("2026-03-01T10:01:00Z"))
         let c = event(at: instant("2026-03-01T10:02:00Z"))
 
-        #expect(try await store.insert([a, b, a, a], app: app) == InsertResult(accepted: 2, duplicates: 2))
+        #expect(try await store.events.insert([a, b, a, a], app: app) == InsertResult(accepted: 2, duplicates: 2))
         // A retry carrying different content under a stored id keeps the first copy.
         var changed = b
         changed.name = "changed"
-        #expect(try await store.insert([changed, c, a], app: app) == InsertResult(accepted: 1, duplicates: 2))
+        #expect(try await store.events.insert([changed, c, a], app: app) == InsertResult(accepted: 1, duplicates: 2))
 
-        let metrics = try await store.metrics(app: app, date: "2026-03-01")
+        let metrics = try await store.metrics.day(ReadScope(app: app, day: CalendarDay("2026-03-01")!))
         #expect(metrics.events == ["open": 3])
         #expect(metrics.perUser["open"] == PerUserStats(average: 3, maximum: 3))
         let rows = try await store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM event") }
@@ -29,17 +29,17 @@ import Testing
 
     @Test(arguments: TestDatabase.all) func sameIDInAnotherAppIsNotADuplicate(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let first = try await store.createApp(name: "First").app.id
-        let second = try await store.createApp(name: "Second").app.id
+        let first = try await store.apps.create(name: "First").app.id
+        let second = try await store.apps.create(name: "Second").app.id
         let shared = event(at: instant("2026-03-01T10:00:00Z"))
-        #expect(try await store.insert([shared], app: first) == InsertResult(accepted: 1, duplicates: 0))
-        #expect(try await store.insert([shared], app: second) == InsertResult(accepted: 1, duplicates: 0))
+        #expect(try await store.events.insert([shared], app: first) == InsertResult(accepted: 1, duplicates: 0))
+        #expect(try await store.events.insert([shared], app: second) == InsertResult(accepted: 1, duplicates: 0))
     }
 
     @Test func unknownAppIsRejectedAndNothingIsStored() async throws {
         let store = try makeStore()
         await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 7))) {
-            try await store.insert([event(at: Date())], app: AppID(rawValue: 7))
+            try await store.events.insert([event(at: Date())], app: AppID(rawValue: 7))
         }
         let rows = try await store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM event") }
         #expect(rows == 0)
@@ -47,7 +47,7 @@ import Testing
 
     @Test(arguments: TestDatabase.all) func exportStreamsStoredEventsInTimeOrder(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Demo").app.id
+        let app = try await store.apps.create(name: "Demo").app.id
         let start = instant("2026-03-01T00:00:00Z")
         // More than a page, out of order, with equal timestamps, and one event outside the range.
         var events: [Event] = (0..<2_500).map { (i: Int) -> Event in
@@ -60,11 +60,11 @@ import Testing
         events.reverse()
         events.append(event(at: instant("2026-03-02T00:00:00Z")))
         for batch in stride(from: 0, to: events.count, by: 100) {
-            try await store.insert(Array(events[batch..<min(batch + 100, events.count)]), app: app)
+            try await store.events.insert(Array(events[batch..<min(batch + 100, events.count)]), app: app)
         }
 
         var exported: [Event] = []
-        for try await event in store.export(app: app, from: start, to: instant("2026-03-02T00:00:00Z")) {
+        for try await event in store.events.export(app: app, from: start, to: instant("2026-03-02T00:00:00Z")) {
             exported.append(event)
         }
         #expect(exported.count == 2_500)
@@ -83,20 +83,20 @@ import Testing
     /// partition, or in the default one before 1970, with duplicates found across them.
     @Test(arguments: TestDatabase.all) func eventsOfAnyMonthAndCenturyAreStoredOnce(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Demo").app.id
+        let app = try await store.apps.create(name: "Demo").app.id
         let instants = [
             "1926-05-01T00:00:00Z", "1969-12-31T23:59:59.999Z", "1970-01-01T00:00:00Z", "2026-01-31T23:59:59.999Z",
             "2026-02-01T00:00:00Z", "2026-12-31T12:00:00Z",
         ].map(instant)
         let events = instants.map { event(at: $0) }
-        #expect(try await store.insert(events, app: app).accepted == 6)
-        #expect(try await store.insert(events.reversed(), app: app).duplicates == 6)
+        #expect(try await store.events.insert(events, app: app).accepted == 6)
+        #expect(try await store.events.insert(events.reversed(), app: app).duplicates == 6)
         var exported: [Double] = []
-        for try await stored in store.export(app: app, from: .distantPast, to: .distantFuture) {
+        for try await stored in store.events.export(app: app, from: .distantPast, to: .distantFuture) {
             exported.append((stored.timestamp.timeIntervalSince1970 * 1000).rounded())
         }
         #expect(exported == instants.map { ($0.timeIntervalSince1970 * 1000).rounded() })
-        #expect(try await store.metrics(app: app, date: "1969-12-31").events == ["open": 1])
-        #expect(try await store.metrics(app: app, date: "2026-01-31").dau == 1)
+        #expect(try await store.metrics.day(ReadScope(app: app, day: CalendarDay("1969-12-31")!)).events == ["open": 1])
+        #expect(try await store.metrics.day(ReadScope(app: app, day: CalendarDay("2026-01-31")!)).dau == 1)
     }
 }

@@ -20,7 +20,7 @@ import Testing
         let timeZone = Self.timeZones[Int(seed) % Self.timeZones.count]
         let appTimeZone = Self.timeZones.randomElement(using: &random)!
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Random", timeZone: appTimeZone).app.id
+        let app = try await store.apps.create(name: "Random", timeZone: appTimeZone).app.id
 
         // 40 days spanning the US DST change of 2026-03-08; timestamps on a 7.5-minute grid
         // plus jitter, so many fall exactly on bucket edges and some tie.
@@ -49,7 +49,7 @@ import Testing
         while inserted < events.count {
             let size = min(Int.random(in: 1...120, using: &random), events.count - inserted)
             let batch = Array(events[inserted..<inserted + size])
-            try await store.insert(batch + (Bool.random(using: &random) ? [batch[0]] : []), app: app)
+            try await store.events.insert(batch + (Bool.random(using: &random) ? [batch[0]] : []), app: app)
             inserted += size
         }
 
@@ -65,11 +65,12 @@ import Testing
         let oracle = MetricsOracle(events: events, timeZone: timeZone)
         let days = (-1...41).map { oracle.day(oracle.day(of: Date(unixMilliseconds: Self.start)), offset: $0) }
         for date in days {
-            let metrics = try await store.metrics(app: app, date: date, timeZone: timeZone)
+            let metrics = try await store.metrics.day(ReadScope(app: app, day: CalendarDay(date)!, timeZone: TimeZone(identifier: timeZone)))
             #expect(metrics == oracle.metrics(date: date, timeZone: timeZone), "seed \(seed), \(timeZone), \(date)")
         }
 
-        let range = try await store.metricsRange(app: app, from: days.first!, to: days.last!, timeZone: timeZone)
+        let range = try await store.metrics.range(
+            ReadScope(app: app, days: CalendarDay(days.first!)!...CalendarDay(days.last!)!, timeZone: TimeZone(identifier: timeZone)))
         let expected = days.map { oracle.metrics(date: $0, timeZone: timeZone) }
         #expect(range.dates == days)
         #expect(range.dau == expected.map(\.dau), "seed \(seed)")
@@ -78,12 +79,15 @@ import Testing
                 oracle.day(oracle.day(of: Date(unixMilliseconds: MetricsPropertyTests.start)), offset: first),
                 oracle.day(oracle.day(of: Date(unixMilliseconds: MetricsPropertyTests.start)), offset: last)
             )
-            let part = try await store.metricsRange(app: app, from: from, to: to, timeZone: timeZone)
+            let part = try await store.metrics.range(
+                ReadScope(app: app, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: timeZone)))
             let users = oracle.rangeUsers(from: from, to: to)
             #expect((part.users, part.newUsers) == users, "seed \(seed), \(from)…\(to)")
-            let screens = try await store.screenViews(app: app, from: from, to: to, timeZone: timeZone)
+            let screens = try await store.metrics.screenViews(
+                ReadScope(app: app, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: timeZone)))
             #expect(screens == oracle.screenViews(from: from, to: to), "seed \(seed), \(from)…\(to)")
-            let versions = try await store.versionUsers(app: app, from: from, to: to, timeZone: timeZone)
+            let versions = try await store.metrics.versionUsers(
+                ReadScope(app: app, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: timeZone)))
             #expect(versions == oracle.versionUsers(from: from, to: to), "seed \(seed), \(from)…\(to)")
         }
         for name in Set(oracle.events.map(\.name)) {
@@ -100,7 +104,8 @@ import Testing
         for (from, to) in [(-1, 41), (3, 17), (10, 10), (38, 45)] {
             for period in RetentionPeriod.allCases {
                 let (from, to) = (oracle.day(first, offset: from), oracle.day(first, offset: to))
-                let retention = try await store.retention(app: app, from: from, to: to, timeZone: timeZone, period: period)
+                let retention = try await store.metrics.retention(
+                    ReadScope(app: app, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: timeZone)), period: period)
                 #expect(
                     retention == oracle.retention(from: from, to: to, timeZone: timeZone, period: period), "seed \(seed), \(from)…\(to) by \(period)")
             }
@@ -116,16 +121,20 @@ import Testing
         let days = [1, 2, 7, 30, 7]
         for offset in [0, 8, 31, 39] {
             let date = oracle.day(first, offset: offset)
-            let matrix = try await store.retention(app: app, from: oracle.day(date, offset: -30), to: date, timeZone: timeZone)
-            let groups = try await store.returningUsers(app: app, date: date, after: days, timeZone: timeZone)
+            let matrix = try await store.metrics.retention(
+                ReadScope(app: app, days: CalendarDay(oracle.day(date, offset: -30))!...CalendarDay(date)!, timeZone: TimeZone(identifier: timeZone)))
+            let groups = try await store.metrics.returningUsers(
+                after: days, in: ReadScope(app: app, day: CalendarDay(date)!, timeZone: TimeZone(identifier: timeZone)))
             #expect(groups.map(\.days) == days)
             for group in groups {
                 let cohort = matrix.cohorts[matrix.cohorts.count - 1 - group.days]
                 #expect((group.firstSeen, group.returned) == (cohort.size, cohort.returning[group.days - 1]), "seed \(seed), \(date), \(group.days)")
             }
         }
-        for bad in [0, -1, EventStore.maximumRangeDays + 1] {
-            await #expect(throws: TallyStoreError.self) { try await store.returningUsers(app: app, date: first, after: [bad]) }
+        for bad in [0, -1, ReadScope.maximumDays + 1] {
+            await #expect(throws: TallyStoreError.self) {
+                try await store.metrics.returningUsers(after: [bad], in: ReadScope(app: app, day: CalendarDay(first)!))
+            }
         }
     }
 }

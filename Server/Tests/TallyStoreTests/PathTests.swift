@@ -44,9 +44,9 @@ import Testing
         var random = SplitMix64(seed: seed &* 104_729)
         let timeZone = MetricsPropertyTests.timeZones[Int(seed) % MetricsPropertyTests.timeZones.count]
         let store = if let store { store } else { try await database.makeStore() }
-        let app = try await store.createApp(name: "Paths").app.id
+        let app = try await store.apps.create(name: "Paths").app.id
         let properties = SegmentOracleTests.properties
-        if seed % 2 == 0 { _ = try await store.updateApp(app, segmentProperties: properties) }
+        if seed % 2 == 0 { _ = try await store.apps.update(app, segmentProperties: properties) }
         var events: [Event] = []
         for session in 0..<Int.random(in: 150...250, using: &random) {
             let user = "user\(Int.random(in: 0..<40, using: &random))"
@@ -82,10 +82,10 @@ import Testing
         var inserted = 0
         while inserted < events.count {
             let size = min(Int.random(in: 1...200, using: &random), events.count - inserted)
-            try await store.insert(Array(events[inserted..<inserted + size]), app: app)
+            try await store.events.insert(Array(events[inserted..<inserted + size]), app: app)
             inserted += size
         }
-        if seed % 2 == 1 { _ = try await store.updateApp(app, segmentProperties: properties) }
+        if seed % 2 == 1 { _ = try await store.apps.update(app, segmentProperties: properties) }
         return (store, app, events, timeZone)
     }
 
@@ -144,9 +144,10 @@ import Testing
                 events: events, timeZone: timeZone, matching: MetricsOracle.matching(test.filter, properties: SegmentOracleTests.properties))
             let first = oracle.day(of: Date(unixMilliseconds: MetricsPropertyTests.start))
             for (from, to) in [(oracle.day(first, offset: 2), oracle.day(first, offset: 9)), (first, oracle.day(first, offset: 13))] {
-                let paths = try await store.paths(
-                    app: app, start: test.start, kind: test.kind, direction: test.direction, depth: test.depth, from: from, to: to,
-                    timeZone: timeZone, filter: test.filter)
+                let paths = try await store.metrics.paths(
+                    from: test.start, kind: test.kind, direction: test.direction, depth: test.depth,
+                    in: ReadScope(
+                        app: app, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: timeZone), filter: test.filter))
                 let expected = Self.expected(test, events: oracle.events, from: start(of: from), to: start(of: oracle.day(to, offset: 1)))
                 #expect(paths.sessions == expected.sessions, "seed \(seed), \(timeZone), \(from)…\(to), \(test)")
                 #expect(paths.levels == expected.levels, "seed \(seed), \(timeZone), \(from)…\(to), \(test)")
@@ -161,18 +162,23 @@ import Testing
 
     @Test func boundsAreEnforced() async throws {
         let store = try await TestDatabase.sqlite.makeStore()
-        let app = try await store.createApp(name: "Bounds").app.id
+        let app = try await store.apps.create(name: "Bounds").app.id
         for depth in [0, -1, 6, Int.max, Int.min] {
             await #expect(throws: TallyStoreError.self) {
-                try await store.paths(app: app, start: "open", depth: depth, from: "2026-01-01", to: "2026-01-02")
+                try await store.metrics.paths(
+                    from: "open", depth: depth, in: ReadScope(app: app, days: CalendarDay("2026-01-01")!...CalendarDay("2026-01-02")!))
             }
         }
-        await #expect(throws: TallyStoreError.self) { try await store.paths(app: app, start: "", from: "2026-01-01", to: "2026-01-02") }
-        await #expect(throws: TallyStoreError.self) { try await store.paths(app: app, start: "open", from: "2026-01-03", to: "2026-01-02") }
-        await #expect(throws: TallyStoreError.unknownFilterProperty("tier")) {
-            try await store.paths(app: app, start: "open", from: "2026-01-01", to: "2026-01-02", filter: SegmentFilter([.is("tier", "gold")]))
+        await #expect(throws: TallyStoreError.self) {
+            try await store.metrics.paths(from: "", in: ReadScope(app: app, days: CalendarDay("2026-01-01")!...CalendarDay("2026-01-02")!))
         }
-        let empty = try await store.paths(app: app, start: "open", depth: 2, from: "2026-01-01", to: "2026-01-02")
+        await #expect(throws: TallyStoreError.unknownFilterProperty("tier")) {
+            try await store.metrics.paths(
+                from: "open",
+                in: ReadScope(app: app, days: CalendarDay("2026-01-01")!...CalendarDay("2026-01-02")!, filter: SegmentFilter([.is("tier", "gold")])))
+        }
+        let empty = try await store.metrics.paths(
+            from: "open", depth: 2, in: ReadScope(app: app, days: CalendarDay("2026-01-01")!...CalendarDay("2026-01-02")!))
         #expect(empty.sessions == 0 && empty.levels == [[], []])
     }
 }
@@ -183,7 +189,7 @@ import Testing
     func concurrentPathsOfManySessionsMatchBruteForce(database: TestDatabase) async throws {
         var random = SplitMix64(seed: 77)
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Many").app.id
+        let app = try await store.apps.create(name: "Many").app.id
         var events: [Event] = []
         for session in 0..<9_000 {
             let user = "u\(Int.random(in: 0..<4_000, using: &random))"
@@ -198,7 +204,7 @@ import Testing
             }
         }
         for start in stride(from: 0, to: events.count, by: 1_000) {
-            try await store.insert(Array(events[start..<min(start + 1_000, events.count)]), app: app)
+            try await store.events.insert(Array(events[start..<min(start + 1_000, events.count)]), app: app)
         }
         // Enough sessions for two threads.
         #expect(Set(events.map { "\($0.userID) \($0.sessionID!)" }).count > 2 * PathCounter.sessionsForTwoThreads)
@@ -217,9 +223,9 @@ import Testing
             for round in 0..<12 {
                 let (test, expected) = (cases[round % cases.count], answers[round % cases.count])
                 group.addTask {
-                    let paths = try await store.paths(
-                        app: app, start: test.start, kind: test.kind, direction: test.direction, depth: test.depth, from: from, to: to,
-                        timeZone: "UTC")
+                    let paths = try await store.metrics.paths(
+                        from: test.start, kind: test.kind, direction: test.direction, depth: test.depth,
+                        in: ReadScope(app: app, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: "UTC")))
                     #expect(paths.sessions == expected.sessions && paths.sessions > 500, "\(test)")
                     #expect(paths.levels == expected.levels, "\(test)")
                 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import PostgresNIO
+import TallyEvent
 import TallyStoreTesting
 import Testing
 
@@ -35,21 +36,33 @@ import Testing
         let first = oracle.day(of: Date(unixMilliseconds: MetricsPropertyTests.start))
         for offset in -1...41 {
             let date = oracle.day(first, offset: offset)
-            let metrics = try await upgraded.metrics(app: app, date: date, timeZone: timeZone)
-            #expect(metrics == (try await ingested.metrics(app: app, date: date, timeZone: timeZone)), "\(date)")
+            let metrics = try await upgraded.metrics.day(ReadScope(app: app, day: CalendarDay(date)!, timeZone: TimeZone(identifier: timeZone)))
+            #expect(
+                metrics == (try await ingested.metrics.day(ReadScope(app: app, day: CalendarDay(date)!, timeZone: TimeZone(identifier: timeZone)))),
+                "\(date)")
             #expect(metrics.dau == oracle.metrics(date: date, timeZone: timeZone).dau)
             let filter = SegmentFilter([.is("app_version", "2.0")])
             #expect(
-                try await upgraded.metrics(app: app, date: date, timeZone: timeZone, filter: filter)
-                    == (try await ingested.metrics(app: app, date: date, timeZone: timeZone, filter: filter)), "\(date)")
+                try await upgraded.metrics.day(ReadScope(app: app, day: CalendarDay(date)!, timeZone: TimeZone(identifier: timeZone), filter: filter))
+                    == (try await ingested.metrics.day(
+                        ReadScope(app: app, day: CalendarDay(date)!, timeZone: TimeZone(identifier: timeZone), filter: filter))),
+                "\(date)")
         }
         let (from, to) = (oracle.day(first, offset: 0), oracle.day(first, offset: 40))
         #expect(
-            try await upgraded.retention(app: app, from: from, to: to, timeZone: timeZone)
-                == (try await ingested.retention(app: app, from: from, to: to, timeZone: timeZone)))
+            try await upgraded.metrics.retention(
+                ReadScope(app: app, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: timeZone)))
+                == (try await ingested.metrics.retention(
+                    ReadScope(app: app, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: timeZone)))))
         let steps: [FunnelStep] = ["open", FunnelStep("screen_view", [.is("screen", "home")]), "purchase"]
-        let funnel = try await upgraded.funnel(app: app, steps: steps, from: from, to: to, timeZone: timeZone, breakdown: "app_version")
-        #expect(funnel == (try await ingested.funnel(app: app, steps: steps, from: from, to: to, timeZone: timeZone, breakdown: "app_version")))
+        let funnel = try await upgraded.metrics.funnel(
+            steps, breakdown: "app_version",
+            in: ReadScope(app: app, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: timeZone)))
+        #expect(
+            funnel
+                == (try await ingested.metrics.funnel(
+                    steps, breakdown: "app_version",
+                    in: ReadScope(app: app, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: timeZone)))))
         #expect(funnel.steps[1].users > 0)
     }
 
@@ -67,12 +80,12 @@ import Testing
         let upgraded = try EventStore(path: path)
         let (from, to) = ("2026-02-09", "2026-02-23")
         for test in PathOracleTests.cases {
-            let paths = try await upgraded.paths(
-                app: app, start: test.start, kind: test.kind, direction: test.direction, depth: test.depth, from: from, to: to,
-                timeZone: timeZone, filter: test.filter)
-            let expected = try await ingested.paths(
-                app: app, start: test.start, kind: test.kind, direction: test.direction, depth: test.depth, from: from, to: to,
-                timeZone: timeZone, filter: test.filter)
+            let paths = try await upgraded.metrics.paths(
+                from: test.start, kind: test.kind, direction: test.direction, depth: test.depth,
+                in: ReadScope(app: app, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: timeZone), filter: test.filter))
+            let expected = try await ingested.metrics.paths(
+                from: test.start, kind: test.kind, direction: test.direction, depth: test.depth,
+                in: ReadScope(app: app, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: timeZone), filter: test.filter))
             #expect(paths == expected, "\(test)")
             #expect(test.start == "missing" || paths.sessions > 0, "\(test)")
         }
@@ -93,12 +106,16 @@ import Testing
         }
         let upgraded = try await EventStore(database: url)
         for test in PathOracleTests.cases {
-            let paths = try await upgraded.paths(
-                app: app, start: test.start, kind: test.kind, direction: test.direction, depth: test.depth, from: "2026-02-09",
-                to: "2026-02-23", timeZone: timeZone, filter: test.filter)
-            let expected = try await ingested.paths(
-                app: app, start: test.start, kind: test.kind, direction: test.direction, depth: test.depth, from: "2026-02-09",
-                to: "2026-02-23", timeZone: timeZone, filter: test.filter)
+            let paths = try await upgraded.metrics.paths(
+                from: test.start, kind: test.kind, direction: test.direction, depth: test.depth,
+                in: ReadScope(
+                    app: app, days: CalendarDay("2026-02-09")!...CalendarDay("2026-02-23")!, timeZone: TimeZone(identifier: timeZone),
+                    filter: test.filter))
+            let expected = try await ingested.metrics.paths(
+                from: test.start, kind: test.kind, direction: test.direction, depth: test.depth,
+                in: ReadScope(
+                    app: app, days: CalendarDay("2026-02-09")!...CalendarDay("2026-02-23")!, timeZone: TimeZone(identifier: timeZone),
+                    filter: test.filter))
             #expect(paths == expected, "\(test)")
             #expect(test.start == "missing" || paths.sessions > 0, "\(test)")
         }
@@ -111,14 +128,15 @@ import Testing
     func purchasesAreAddedToAStoreFromBeforeRevenue(database: TestDatabase) async throws {
         let url = try await database.makeDatabase()
         func open() async throws -> EventStore { try await EventStore(database: url) }
-        let app = try await open().createApp(name: "Old").app.id
+        let app = try await open().apps.create(name: "Old").app.id
         try await Self.downgrade(
             url, on: database, ["ALTER TABLE app DROP COLUMN purchase_event", "DROP TABLE purchase"], forgetting: ["purchases"])
         let upgraded = try await open()
-        #expect(try await upgraded.app(id: app)?.purchaseEvent == "purchase")
+        #expect(try await upgraded.apps.app(id: app)?.purchaseEvent == "purchase")
         let time = instant("2026-03-01T10:00:00Z")
-        try await upgraded.insert([event(name: "purchase", at: time, properties: ["revenue": "4.5", "currency": "EUR"])], app: app)
-        let revenue = try await upgraded.revenue(app: app, from: "2026-03-01", to: "2026-03-01", timeZone: "UTC")
+        try await upgraded.events.insert([event(name: "purchase", at: time, properties: ["revenue": "4.5", "currency": "EUR"])], app: app)
+        let revenue = try await upgraded.metrics.revenue(
+            ReadScope(app: app, days: CalendarDay("2026-03-01")!...CalendarDay("2026-03-01")!, timeZone: TimeZone(identifier: "UTC")))
         #expect(revenue.currencies["EUR"]?.revenue == "4.5")
         #expect(revenue.payingUsers == 1)
     }
@@ -131,20 +149,26 @@ import Testing
         let url = try await database.makeDatabase()
         func open() async throws -> EventStore { try await EventStore(database: url) }
         let store = try await open()
-        let app = try await store.createApp(name: "Old").app.id
+        let app = try await store.apps.create(name: "Old").app.id
         let start = instant("2026-03-01T10:00:00Z")
-        try await store.insert(
+        try await store.events.insert(
             (0..<40).map { event(name: $0 % 2 == 0 ? "open" : "tap", at: start.addingTimeInterval(Double($0) * 600), user: "u\($0 % 3)") },
             app: app)
-        let funnel = try await store.funnel(app: app, steps: ["open", "tap"], from: "2026-03-01", to: "2026-03-01", timeZone: "UTC")
+        let funnel = try await store.metrics.funnel(
+            ["open", "tap"],
+            in: ReadScope(app: app, days: CalendarDay("2026-03-01")!...CalendarDay("2026-03-01")!, timeZone: TimeZone(identifier: "UTC")))
         try await Self.downgrade(
             url, on: database, ["DROP INDEX bucket_log_tail_removals", "ALTER TABLE bucket_log_tail DROP COLUMN removed_user"],
             forgetting: ["bucket-log-sessions", "removal-tails"])
         let upgraded = try await open()
-        #expect(try await upgraded.funnel(app: app, steps: ["open", "tap"], from: "2026-03-01", to: "2026-03-01", timeZone: "UTC") == funnel)
-        _ = try await upgraded.deleteUserData(app: app, user: "u0", by: "cli")
-        #expect(try await upgraded.foldUserRemovals() > 0)
-        let after = try await upgraded.metrics(app: app, date: "2026-03-01", timeZone: "UTC")
+        #expect(
+            try await upgraded.metrics.funnel(
+                ["open", "tap"],
+                in: ReadScope(app: app, days: CalendarDay("2026-03-01")!...CalendarDay("2026-03-01")!, timeZone: TimeZone(identifier: "UTC")))
+                == funnel)
+        _ = try await upgraded.userData.delete(app: app, user: "u0", by: "cli")
+        #expect(try await upgraded.userData.foldRemovals() > 0)
+        let after = try await upgraded.metrics.day(ReadScope(app: app, day: CalendarDay("2026-03-01")!, timeZone: TimeZone(identifier: "UTC")))
         #expect(after.dau == 2)
     }
 
@@ -163,17 +187,17 @@ import Testing
         }
         try old.close()
         let upgraded = try EventStore(path: path)
-        let app = try #require(try await upgraded.app(id: AppID(rawValue: 1)))
+        let app = try #require(try await upgraded.apps.app(id: AppID(rawValue: 1)))
         #expect(app.rawRetentionDays == nil)
         #expect(app.rawEventsKeptSince == nil)
-        #expect(try await upgraded.updateApp(app.id, rawRetention: .days(2)).rawRetentionDays == 2)
+        #expect(try await upgraded.apps.update(app.id, rawRetention: .days(2)).rawRetentionDays == 2)
     }
 
     /// Migration "raw-retention" does on PostgreSQL what it does on SQLite.
     @Test(arguments: TestDatabase.all.filter { $0 == .postgres })
     func aPostgresDatabaseBeforeRawRetentionKeepsEveryRawEvent(database: TestDatabase) async throws {
         let url = try await database.makeDatabase()
-        let app = try await EventStore(database: url).createApp(name: "Old", acceptedEventAge: 86_400).app.id
+        let app = try await EventStore(database: url).apps.create(name: "Old", acceptedEventAge: 86_400).app.id
         try await TestDatabase.withClient(on: url) { client in
             for statement in [
                 "ALTER TABLE app DROP COLUMN raw_retention_days", "ALTER TABLE app DROP COLUMN raw_kept_since",
@@ -183,10 +207,10 @@ import Testing
             }
         }
         let upgraded = try await EventStore(database: url)
-        let stored = try #require(try await upgraded.app(id: app))
+        let stored = try #require(try await upgraded.apps.app(id: app))
         #expect(stored.rawRetentionDays == nil)
         #expect(stored.rawEventsKeptSince == nil)
-        #expect(try await upgraded.updateApp(app, rawRetention: .days(2)).rawRetentionDays == 2)
+        #expect(try await upgraded.apps.update(app, rawRetention: .days(2)).rawRetentionDays == 2)
     }
 
     /// Migration "user-deletions" adds `user_deletion` to a store that had none: a store
@@ -196,15 +220,15 @@ import Testing
     func userDeletionsAreAddedToAnOlderStore(database: TestDatabase) async throws {
         let url = try await database.makeDatabase()
         let store = try await EventStore(database: url)
-        let app = try await store.createApp(name: "Old").app.id
-        _ = try await store.insert(
+        let app = try await store.apps.create(name: "Old").app.id
+        _ = try await store.events.insert(
             [event(at: instant("2026-02-10T10:00:00Z"), user: "a"), event(at: instant("2026-02-10T11:00:00Z"), user: "b")], app: app)
         try await Self.downgrade(url, on: database, ["DROP TABLE user_deletion", "DROP TABLE user_number_floor"], forgetting: ["user-deletions"])
         let upgraded = try await EventStore(database: url)
-        #expect(try await upgraded.userDeletions(app: app).isEmpty)
-        let deletion = try await upgraded.deleteUserData(app: app, user: "a", by: "cli")
-        #expect(try await upgraded.userDeletions(app: app) == [deletion] && deletion.events == 1)
-        #expect(try await upgraded.users(app: app, prefix: "").map(\.id) == ["b"])
+        #expect(try await upgraded.userData.deletions(app: app).isEmpty)
+        let deletion = try await upgraded.userData.delete(app: app, user: "a", by: "cli")
+        #expect(try await upgraded.userData.deletions(app: app) == [deletion] && deletion.events == 1)
+        #expect(try await upgraded.users.search(app: app, prefix: "").map(\.id) == ["b"])
     }
 
     /// A store from before migration "alerts" gets alerts and annotations: its apps keep their
@@ -249,17 +273,17 @@ import Testing
 
     /// The checks of an upgraded store holding app 1, "Old", with the keys `ik_old` and `rt_old`.
     static func checkUpgraded(_ store: EventStore) async throws {
-        let app = try #require(try await store.app(readToken: "rt_old"))
+        let app = try #require(try await store.apps.app(readToken: "rt_old"))
         #expect(app.name == "Old")
-        #expect(try await store.app(ingestKey: "ik_old")?.id == app.id)
-        #expect(try await store.app(writeToken: "rt_old") == nil)
-        try await store.saveAlertRule(
+        #expect(try await store.apps.app(ingestKey: "ik_old")?.id == app.id)
+        #expect(try await store.apps.app(writeToken: "rt_old") == nil)
+        try await store.alerts.save(
             try AlertRule(name: "r", metric: .headline(.dau), condition: .above(1), webhook: "https://example.com/", secret: "s"), app: app.id)
-        #expect(try await store.alertRules(app: app.id).map(\.name) == ["r"])
-        try await store.addAnnotation(app: app.id, time: Date(timeIntervalSince1970: 10), text: "note")
-        #expect(try await store.annotations(app: app.id, from: Date(timeIntervalSince1970: 0), to: Date(timeIntervalSince1970: 20)).count == 1)
-        let keys = try await store.rotateKeys(app.id)
-        #expect(try await store.app(writeToken: keys.writeToken)?.id == app.id)
+        #expect(try await store.alerts.rules(app: app.id).map(\.name) == ["r"])
+        try await store.annotations.add(app: app.id, time: Date(timeIntervalSince1970: 10), text: "note")
+        #expect(try await store.annotations.list(app: app.id, from: Date(timeIntervalSince1970: 0), to: Date(timeIntervalSince1970: 20)).count == 1)
+        let keys = try await store.apps.rotateKeys(app.id)
+        #expect(try await store.apps.app(writeToken: keys.writeToken)?.id == app.id)
     }
 
     /// Runs `statements` on the database at `url`, then forgets the migrations `names`, which

@@ -63,8 +63,8 @@ import Testing
         var random = SplitMix64(seed: seed &* 7919)
         let timeZone = MetricsPropertyTests.timeZones[Int(seed) % MetricsPropertyTests.timeZones.count]
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Segments").app.id
-        if seed % 2 == 0 { _ = try await store.updateApp(app, segmentProperties: properties) }
+        let app = try await store.apps.create(name: "Segments").app.id
+        if seed % 2 == 0 { _ = try await store.apps.update(app, segmentProperties: properties) }
         var events: [Event] = []
         for _ in 0..<Int.random(in: 800...1_600, using: &random) {
             let name = ["open", "tap", "identify", "screen_view", "screen_view"].randomElement(using: &random)!
@@ -93,10 +93,10 @@ import Testing
         var inserted = 0
         while inserted < events.count {
             let size = min(Int.random(in: 1...150, using: &random), events.count - inserted)
-            try await store.insert(Array(events[inserted..<inserted + size]), app: app)
+            try await store.events.insert(Array(events[inserted..<inserted + size]), app: app)
             inserted += size
         }
-        if seed % 2 == 1 { _ = try await store.updateApp(app, segmentProperties: properties) }
+        if seed % 2 == 1 { _ = try await store.apps.update(app, segmentProperties: properties) }
         return (store, app, events, timeZone)
     }
 
@@ -108,11 +108,14 @@ import Testing
             let first = oracle.day(of: Date(unixMilliseconds: MetricsPropertyTests.start))
             let days = stride(from: -1, through: 36, by: 3).map { oracle.day(first, offset: $0) }
             for date in days {
-                let metrics = try await store.metrics(app: app, date: date, timeZone: timeZone, filter: filter)
+                let metrics = try await store.metrics.day(
+                    ReadScope(app: app, day: CalendarDay(date)!, timeZone: TimeZone(identifier: timeZone), filter: filter))
                 #expect(metrics == oracle.metrics(date: date, timeZone: timeZone), "seed \(seed), \(timeZone), \(date), \(filter)")
             }
             let all = (-1...36).map { oracle.day(first, offset: $0) }
-            let range = try await store.metricsRange(app: app, from: all.first!, to: all.last!, timeZone: timeZone, filter: filter)
+            let range = try await store.metrics.range(
+                ReadScope(
+                    app: app, days: CalendarDay(all.first!)!...CalendarDay(all.last!)!, timeZone: TimeZone(identifier: timeZone), filter: filter))
             let expected = all.map { oracle.metrics(date: $0, timeZone: timeZone) }
             #expect(range.dau == expected.map(\.dau), "seed \(seed), \(filter)")
             for (first, last) in [(0, 6), (3, 20), (12, 13), (30, 36)] {
@@ -120,21 +123,29 @@ import Testing
                     oracle.day(oracle.day(of: Date(unixMilliseconds: MetricsPropertyTests.start)), offset: first),
                     oracle.day(oracle.day(of: Date(unixMilliseconds: MetricsPropertyTests.start)), offset: last)
                 )
-                let part = try await store.metricsRange(app: app, from: from, to: to, timeZone: timeZone, filter: filter)
+                let part = try await store.metrics.range(
+                    ReadScope(app: app, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: timeZone), filter: filter))
                 let users = oracle.rangeUsers(from: from, to: to)
                 #expect((part.users, part.newUsers) == users, "seed \(seed), \(filter), \(from)…\(to)")
-                let screens = try await store.screenViews(app: app, from: from, to: to, timeZone: timeZone, filter: filter)
+                let screens = try await store.metrics.screenViews(
+                    ReadScope(app: app, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: timeZone), filter: filter))
                 #expect(screens == oracle.screenViews(from: from, to: to), "seed \(seed), \(filter), \(from)…\(to)")
-                let versions = try await store.versionUsers(app: app, from: from, to: to, timeZone: timeZone, filter: filter)
+                let versions = try await store.metrics.versionUsers(
+                    ReadScope(app: app, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: timeZone), filter: filter))
                 #expect(versions == oracle.versionUsers(from: from, to: to), "seed \(seed), \(filter), \(from)…\(to)")
             }
             for name in Set(oracle.events.map(\.name)) {
                 #expect(range.events[name] == expected.map { $0.events[name] ?? 0 }, "seed \(seed), \(name), \(filter)")
-                let counts = try await store.dailyCounts(app: app, event: name, from: all.first!, to: all.last!, timeZone: timeZone, filter: filter)
+                let counts = try await store.metrics.dailyCounts(
+                    of: name,
+                    in: ReadScope(
+                        app: app, days: CalendarDay(all.first!)!...CalendarDay(all.last!)!, timeZone: TimeZone(identifier: timeZone), filter: filter))
                 #expect(counts.map(\.events) == expected.map { $0.events[name] ?? 0 }, "seed \(seed), \(name), \(filter)")
             }
             for period in RetentionPeriod.allCases {
-                let retention = try await store.retention(app: app, from: all[1], to: all[30], timeZone: timeZone, period: period, filter: filter)
+                let retention = try await store.metrics.retention(
+                    ReadScope(app: app, days: CalendarDay(all[1])!...CalendarDay(all[30])!, timeZone: TimeZone(identifier: timeZone), filter: filter),
+                    period: period)
                 #expect(
                     retention == oracle.retention(from: all[1], to: all[30], timeZone: timeZone, period: period), "seed \(seed), \(period), \(filter)"
                 )
@@ -152,18 +163,24 @@ import Testing
             for date in stride(from: 0, through: 30, by: 6).map({ oracle.day(first, offset: $0) }) {
                 let context = "seed \(seed), \(timeZone), \(date), \(filter)"
                 #expect(
-                    try await store.propertyAverage(app: app, event: "tap", property: "button", date: date, timeZone: timeZone, filter: filter)
+                    try await store.metrics.average(
+                        of: "button", event: "tap",
+                        in: ReadScope(app: app, day: CalendarDay(date)!, timeZone: TimeZone(identifier: timeZone), filter: filter))
                         == oracle.propertyAverage(event: "tap", property: "button", date: date), "\(context)")
                 #expect(
-                    try await store.emptyPropertyShare(app: app, event: "tap", property: "button", date: date, timeZone: timeZone, filter: filter)
+                    try await store.metrics.emptyShare(
+                        of: "button", event: "tap",
+                        in: ReadScope(app: app, day: CalendarDay(date)!, timeZone: TimeZone(identifier: timeZone), filter: filter))
                         == oracle.emptyPropertyShare(event: "tap", property: "button", date: date), "\(context)")
                 for (name, property) in [("tap", "button"), ("screen_view", "screen")] {
                     #expect(
-                        try await store.breakdown(app: app, event: name, property: property, date: date, timeZone: timeZone, limit: 2, filter: filter)
+                        try await store.metrics.breakdown(
+                            event: name, by: property, limit: 2,
+                            in: ReadScope(app: app, day: CalendarDay(date)!, timeZone: TimeZone(identifier: timeZone), filter: filter))
                             == oracle.breakdown(event: name, property: property, date: date, limit: 2), "\(context), \(property)")
                 }
             }
-            let latest = try await store.latestEvents(app: app, limit: 20, filter: filter)
+            let latest = try await store.events.latest(app: app, limit: 20, filter: filter)
             let expected = oracle.events.sorted { $0.timestamp > $1.timestamp }.prefix(20)
             #expect(latest.map(\.timestamp) == expected.map(\.timestamp), "seed \(seed), \(filter)")
             #expect(latest.allSatisfy { event in expected.contains { $0.id == event.id } } || latest.count < 20, "seed \(seed), \(filter)")
@@ -172,19 +189,19 @@ import Testing
 
     @Test func unknownPropertiesAndBadSettingsAreRefused() async throws {
         let store = try await TestDatabase.sqlite.makeStore()
-        let app = try await store.createApp(name: "A").app.id
+        let app = try await store.apps.create(name: "A").app.id
         await #expect(throws: TallyStoreError.unknownFilterProperty("plan")) {
-            try await store.metrics(app: app, date: "2026-01-01", filter: SegmentFilter([.is("plan", "pro")]))
+            try await store.metrics.day(ReadScope(app: app, day: CalendarDay("2026-01-01")!, filter: SegmentFilter([.is("plan", "pro")])))
         }
         for bad in [
             SegmentProperties(event: ["platform"]), SegmentProperties(event: ["a"], user: ["a"]), SegmentProperties(event: [""]),
             SegmentProperties(event: (0...SegmentProperties.maximumEventProperties).map { "p\($0)" }),
         ] {
-            await #expect(throws: TallyStoreError.invalidSegmentProperties(bad)) { try await store.updateApp(app, segmentProperties: bad) }
+            await #expect(throws: TallyStoreError.invalidSegmentProperties(bad)) { try await store.apps.update(app, segmentProperties: bad) }
         }
-        let updated = try await store.updateApp(app, segmentProperties: Self.properties)
+        let updated = try await store.apps.update(app, segmentProperties: Self.properties)
         #expect(updated.segmentProperties == Self.properties)
-        #expect(try await store.app(id: app)?.segmentProperties == Self.properties)
+        #expect(try await store.apps.app(id: app)?.segmentProperties == Self.properties)
     }
 }
 
@@ -197,7 +214,7 @@ import Testing
     func aFilteredDayOfManyUsersMatchesBruteForce(database: TestDatabase) async throws {
         var random = SplitMix64(seed: 31)
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Many users").app.id
+        let app = try await store.apps.create(name: "Many users").app.id
         let start = instant("2026-03-02T00:00:00Z").unixMilliseconds
         let events = (0..<36_000).map { _ in
             let name = ["open", "tap", "screen_view"].randomElement(using: &random)!
@@ -212,7 +229,7 @@ import Testing
                 properties: name == "screen_view" ? ["screen": .string(["Home", "Cart"].randomElement(using: &random)!)] : [:])
         }
         for chunk in stride(from: 0, to: events.count, by: 1_000) {
-            try await store.insert(Array(events[chunk..<min(chunk + 1_000, events.count)]), app: app)
+            try await store.events.insert(Array(events[chunk..<min(chunk + 1_000, events.count)]), app: app)
         }
         let runs = Set(events.filter { (start..<start + 86_400_000).contains($0.timestamp.unixMilliseconds) }.map { [$0.userID, $0.name] })
         #expect(runs.count > RollupReader.runsForTwoThreads)
@@ -223,7 +240,10 @@ import Testing
                 let expected = oracle.metrics(date: "2026-03-02", timeZone: timeZone)
                 try await withThrowingTaskGroup(of: DayMetrics.self) { group in
                     for _ in 0..<3 {
-                        group.addTask { try await store.metrics(app: app, date: "2026-03-02", timeZone: timeZone, filter: filter) }
+                        group.addTask {
+                            try await store.metrics.day(
+                                ReadScope(app: app, day: CalendarDay("2026-03-02")!, timeZone: TimeZone(identifier: timeZone), filter: filter))
+                        }
                     }
                     for try await metrics in group { #expect(metrics == expected, "\(timeZone), \(filter)") }
                 }
@@ -240,7 +260,7 @@ import Testing
     func aBucketWrittenByManyCommitsReadsExactly(database: TestDatabase) async throws {
         var random = SplitMix64(seed: 47)
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Tails").app.id
+        let app = try await store.apps.create(name: "Tails").app.id
         let start = instant("2026-03-02T10:00:00Z").unixMilliseconds
         func events(_ count: Int) -> [Event] {
             (0..<count).map { _ in
@@ -258,11 +278,14 @@ import Testing
         func check(_ stage: String) async throws {
             let oracle = MetricsOracle(events: stored, timeZone: "UTC", matching: MetricsOracle.matching(filter, properties: SegmentProperties()))
             #expect(
-                try await store.metrics(app: app, date: "2026-03-02", timeZone: "UTC", filter: filter)
+                try await store.metrics.day(
+                    ReadScope(app: app, day: CalendarDay("2026-03-02")!, timeZone: TimeZone(identifier: "UTC"), filter: filter))
                     == oracle.metrics(date: "2026-03-02", timeZone: "UTC"), "\(stage)")
             let all = MetricsOracle(events: stored, timeZone: "UTC").events
-            let read = try await store.funnel(
-                app: app, steps: funnel.steps, from: "2026-03-02", to: "2026-03-02", window: funnel.window, timeZone: "UTC", filter: filter)
+            let read = try await store.metrics.funnel(
+                funnel.steps, window: funnel.window,
+                in: ReadScope(
+                    app: app, days: CalendarDay("2026-03-02")!...CalendarDay("2026-03-02")!, timeZone: TimeZone(identifier: "UTC"), filter: filter))
             let expected = FunnelOracleTests.expected(
                 funnel, events: oracle.events, from: instant("2026-03-02T00:00:00Z"), to: instant("2026-03-03T00:00:00Z"),
                 properties: SegmentProperties(), all: all)
@@ -271,14 +294,14 @@ import Testing
         // Many small commits: tails up to their most, folded, again and again.
         for commit in 1...(3 * BucketLogTails.maximumCount) {
             let batch = events(12)
-            try await store.insert(batch, app: app)
+            try await store.events.insert(batch, app: app)
             stored += batch
             if commit % 20 == 0 { try await check("after \(commit) small commits") }
         }
         // Large commits: tails past the bytes a log keeps beside it, folded.
         for commit in 1...4 {
             let batch = events(6_000)
-            try await store.insert(batch, app: app)
+            try await store.events.insert(batch, app: app)
             stored += batch
             try await check("after \(commit) large commits")
         }

@@ -24,36 +24,36 @@ import Testing
         #expect(try await Self.appliedMigrations(url, on: database) == Set(Migration.all.map(\.name)))
 
         // Everything that is not an event survived.
-        #expect(try await upgraded.apps().map(\.name).sorted() == ["Second", "Upgrade"])
-        let app = try #require(try await upgraded.apps().first { $0.name == "Upgrade" })
+        #expect(try await upgraded.apps.all().map(\.name).sorted() == ["Second", "Upgrade"])
+        let app = try #require(try await upgraded.apps.all().first { $0.name == "Upgrade" })
         #expect(app.timeZone == "Asia/Kathmandu" && app.purchaseEvent == "purchase" && app.segmentProperties == UserDataOracle.properties)
-        #expect(try await upgraded.savedSegments(app: app.id).map(\.name) == ["iOS pro"])
-        #expect(try await upgraded.annotations(app: app.id, from: .distantPast, to: .distantFuture).map(\.text) == ["Release 2.0"])
-        #expect(try await upgraded.alertRules(app: app.id).map(\.name) == ["Quiet day"])
-        let member = try #require(try await upgraded.members(app: app.id).first)
+        #expect(try await upgraded.segments.saved(app: app.id).map(\.name) == ["iOS pro"])
+        #expect(try await upgraded.annotations.list(app: app.id, from: .distantPast, to: .distantFuture).map(\.text) == ["Release 2.0"])
+        #expect(try await upgraded.alerts.rules(app: app.id).map(\.name) == ["Quiet day"])
+        let member = try #require(try await upgraded.members.list(app: app.id).first)
         #expect(member.role == .editor)
-        #expect(try await upgraded.sectionLayout(user: member.user.id, app: app.id) == Data(#"{"hidden":["paths"]}"#.utf8))
-        #expect(try await upgraded.userDeletions(app: app.id).map(\.deletedBy) == ["ana"])
-        #expect(try await upgraded.timeline(app: app.id, user: UserDataOracle.deleted) == nil)
+        #expect(try await upgraded.accounts.sectionLayout(user: member.user.id, app: app.id) == Data(#"{"hidden":["paths"]}"#.utf8))
+        #expect(try await upgraded.userData.deletions(app: app.id).map(\.deletedBy) == ["ana"])
+        #expect(try await upgraded.users.timeline(app: app.id, user: UserDataOracle.deleted) == nil)
 
         // It reads as a new store given the raw events it holds, before and after more ingest.
         let rebuilt = try await database.makeStore()
-        let copy = try await rebuilt.createApp(name: "Rebuilt", timeZone: app.timeZone).app.id
-        _ = try await rebuilt.updateApp(copy, segmentProperties: app.segmentProperties, purchaseEvent: app.purchaseEvent)
+        let copy = try await rebuilt.apps.create(name: "Rebuilt", timeZone: app.timeZone).app.id
+        _ = try await rebuilt.apps.update(copy, segmentProperties: app.segmentProperties, purchaseEvent: app.purchaseEvent)
         for id in [app.id, app.id.debug] {
             var held: [Event] = []
-            for try await event in upgraded.export(app: id, from: .distantPast, to: .distantFuture) {
+            for try await event in upgraded.events.export(app: id, from: .distantPast, to: .distantFuture) {
                 var event = event
                 event.isDebug = id.isDebug
                 held.append(event)
             }
             #expect(!held.isEmpty)
-            _ = try await rebuilt.insert(held, app: copy)
+            _ = try await rebuilt.events.insert(held, app: copy)
         }
         let more = UserDataOracle.events(seed: 6)
         try await UserDataOracle.insert(more, into: upgraded, app: app.id, seed: 6)
         try await UserDataOracle.insert(more, into: rebuilt, app: copy, seed: 6)
-        #expect(try await upgraded.foldUserRemovals() > 0)
+        #expect(try await upgraded.userData.foldRemovals() > 0)
         // Unfiltered and by a user property: the reads of segments, what migrations rebuilt.
         let filters = UserDataOracle.filters.prefix(2)
         let read = try await UserDataOracle.metrics(upgraded, app: app.id, timeZone: app.timeZone, filters: Array(filters))
@@ -63,7 +63,7 @@ import Testing
 
         // Its schema is a new store's.
         let fresh = try await database.makeDatabase()
-        _ = try await EventStore(database: fresh).insert(more, app: try await EventStore(database: fresh).createApp(name: "Fresh").app.id)
+        _ = try await EventStore(database: fresh).events.insert(more, app: try await EventStore(database: fresh).apps.create(name: "Fresh").app.id)
         #expect(try await Self.schema(url, on: database) == (try await Self.schema(fresh, on: database)))
     }
 

@@ -7,7 +7,7 @@ import Testing
     /// Every acknowledgement runs once, after a sync, however many arrive while one runs.
     @Test func everyWaiterIsAcknowledgedOnce() async throws {
         let store = try makeStore()
-        _ = try await store.createApp(name: "Demo")  // writes the WAL file
+        _ = try await store.apps.create(name: "Demo")  // writes the WAL file
         let sync = WALSync(databasePath: store.pool.path)
         let results = try await withThrowingTaskGroup(of: Bool.self) { group in
             for _ in 0..<200 {

@@ -50,7 +50,7 @@ public final class DashboardAccess: Sendable {
     public func createUser(name: String, password: String) async throws -> DashboardUser {
         guard password.count >= Self.minimumPasswordLength else { throw PasswordTooShort(minimum: Self.minimumPasswordLength) }
         let hash = await Self.offload { Bcrypt.hash(password, cost: self.cost) }
-        return try await store.createUser(name: name, passwordHash: hash)
+        return try await store.accounts.create(name: name, passwordHash: hash)
     }
 
     /// Signs `name` in with `password`, from the client `address`, and returns the new
@@ -65,7 +65,7 @@ public final class DashboardAccess: Sendable {
     ///
     /// - Throws: ``SignInError``, or a store error.
     public func signIn(name: String, password: String, from address: String, device: String? = nil) async throws -> SignedIn {
-        let found = try await store.user(named: name)
+        let found = try await store.accounts.account(named: name)
         let known = device.flatMap { value in found.flatMap { DeviceCookie(verifying: value, name: name, passwordHash: $0.passwordHash) } }
         let keys: [SignInThrottle.Key] = known.map { [.device(nonce: $0.nonce)] } ?? [.address(address), .untrusted(name: name)]
         let attempt: SignInThrottle.Attempt
@@ -81,19 +81,19 @@ public final class DashboardAccess: Sendable {
         }
         throttle.finish(attempt, succeeded: true, at: now())
         let token = Self.generatePassword() + Self.generatePassword()
-        let session = try await store.createSession(
+        let session = try await store.accounts.createSession(
             user: found.user.id, tokenHash: Self.hash(token), expiresAt: now().addingTimeInterval(Self.sessionLifetime))
         return SignedIn(token: token, session: session, device: DeviceCookie(name: name, passwordHash: found.passwordHash).value)
     }
 
     /// The live session whose token is `token`, or `nil`.
     public func session(token: String) async throws -> DashboardSession? {
-        try await store.session(tokenHash: Self.hash(token), now: now())
+        try await store.accounts.session(tokenHash: Self.hash(token), now: now())
     }
 
     /// Ends the session whose token is `token`.
     public func signOut(token: String) async throws {
-        try await store.deleteSession(tokenHash: Self.hash(token))
+        try await store.accounts.deleteSession(tokenHash: Self.hash(token))
     }
 
     /// What the store keeps of a session token: its SHA-256.

@@ -203,9 +203,6 @@ private struct LayoutReader {
     private static func funnel(_ value: Value) throws(DashboardLayoutError) -> DashboardLayout.Funnel {
         let fields = try Fields(value, allowed: ["steps", "window"])
         let list = try fields.required("steps").sequence()
-        guard (2...EventStore.maximumFunnelSteps).contains(list.count) else {
-            throw fields.error("steps", "a funnel has 2 to \(EventStore.maximumFunnelSteps) steps, not \(list.count)")
-        }
         var steps: [FunnelStep] = []
         for item in list {
             let text = try item.text(maximumLength: 500)
@@ -219,6 +216,7 @@ private struct LayoutReader {
                 throw item.error("", "not a step (NAME or NAME[CONDITIONS]): \(error)")
             }
         }
+        if let problem = FunnelStep.problem(with: steps) { throw fields.error("steps", problem) }
         var window = FunnelWindow.day
         if let given = fields.optional("window") {
             let text = try given.text(maximumLength: 16)

@@ -74,7 +74,7 @@ extension DashboardLayout {
 
     /// The steps of a ``Content/funnel(_:)`` section and how long a chain of them may take.
     public struct Funnel: Hashable, Sendable {
-        /// 2 to ``TallyStore/EventStore/maximumFunnelSteps`` steps, in order.
+        /// 2 to ``TallyStore/Funnel/maximumSteps`` steps, in order.
         public var steps: [FunnelStep]
         /// How long a chain may take from its first event.
         public var window: FunnelWindow

@@ -7,7 +7,7 @@ public import TallyStore
 /// A query being drafted may hold fewer than two steps: the sheet then shows the picker
 /// alone.
 public struct FunnelQuery: Hashable, Sendable {
-    /// The steps, in order: at most ``EventStore/maximumFunnelSteps``.
+    /// The steps, in order: at most ``Funnel/maximumSteps``.
     public var steps: [FunnelStep]
     /// How long a chain may take from its first event.
     public var window: FunnelWindow
@@ -31,8 +31,8 @@ public struct FunnelQuery: Hashable, Sendable {
     init(_ parameters: [String: String]) throws(PageQueryError) {
         self.init()
         if let text = parameters["steps"], !text.isEmpty {
-            guard text.count <= 2_000, let steps = try? FunnelStep.steps(parsing: text), steps.count <= EventStore.maximumFunnelSteps else {
-                throw .badParameter("steps", "up to \(EventStore.maximumFunnelSteps) event names separated by commas")
+            guard text.count <= 2_000, let steps = try? FunnelStep.steps(parsing: text), steps.count <= Funnel.maximumSteps else {
+                throw .badParameter("steps", "up to \(Funnel.maximumSteps) event names separated by commas")
             }
             self.steps = steps
         }
@@ -48,11 +48,11 @@ public struct FunnelQuery: Hashable, Sendable {
 
     /// Reads the sheet's form as the page's script sends it: `step=…` once per step (blanks
     /// skipped), `window=…` and `breakdown=…`; `nil` if it holds more than
-    /// ``EventStore/maximumFunnelSteps`` steps, a window that does not read, or overlong text.
+    /// ``Funnel/maximumSteps`` steps, a window that does not read, or overlong text.
     init?(form: String) {
         let items = DashboardPage.formItems(form) ?? []
         let names = items.filter { $0.name == "step" }.compactMap(\.value).filter { !$0.isEmpty }
-        guard names.count <= EventStore.maximumFunnelSteps, names.allSatisfy({ $0.count <= 100 }) else { return nil }
+        guard names.count <= Funnel.maximumSteps, names.allSatisfy({ $0.count <= 100 }) else { return nil }
         self.init(steps: names.map { FunnelStep($0) })
         if let text = items.first(where: { $0.name == "window" })?.value, !text.isEmpty {
             guard let window = FunnelWindow(text) else { return nil }

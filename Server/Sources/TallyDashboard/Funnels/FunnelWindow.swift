@@ -4,7 +4,7 @@ import TallyStore
 /// file and the page's address write it: a number and a unit, `s`, `m`, `h` or `d` (`90s`,
 /// `30m`, `1h`, `7d`).
 public struct FunnelWindow: Hashable, Sendable, CustomStringConvertible {
-    /// The window in seconds: 1 through ``EventStore/maximumFunnelWindow``.
+    /// The window in seconds: 1 through ``Funnel/maximumWindow``.
     public let seconds: Int
 
     /// A day: the store's default window.
@@ -17,9 +17,9 @@ public struct FunnelWindow: Hashable, Sendable, CustomStringConvertible {
         self.seconds = seconds
     }
 
-    /// The window of `seconds`, or `nil` outside 1 second to ``EventStore/maximumFunnelWindow``.
+    /// The window of `seconds`, or `nil` outside 1 second to ``Funnel/maximumWindow``.
     public init?(seconds: Int) {
-        guard (1...EventStore.maximumFunnelWindow).contains(seconds) else { return nil }
+        guard (1...Funnel.maximumWindow).contains(seconds) else { return nil }
         self.seconds = seconds
     }
 
@@ -27,7 +27,7 @@ public struct FunnelWindow: Hashable, Sendable, CustomStringConvertible {
     /// the units within 1 second to 90 days.
     public init?(_ text: String) {
         guard let unit = text.last, let scale = Self.units.first(where: { $0.unit == unit })?.seconds,
-            let count = Int(text.dropLast()), count > 0, count <= EventStore.maximumFunnelWindow / scale
+            let count = Int(text.dropLast()), count > 0, count <= Funnel.maximumWindow / scale
         else { return nil }
         self.init(seconds: count * scale)
     }

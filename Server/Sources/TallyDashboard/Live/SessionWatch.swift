@@ -23,10 +23,10 @@ struct SessionWatch: Service {
                 let open = await MainActor.run { [live = server.live] in live.openSessions }
                 guard !open.isEmpty else { continue }
                 do {
-                    let ended = open.subtracting(try await server.store.liveSessions(tokenHashes: open))
+                    let ended = open.subtracting(try await server.store.accounts.liveSessions(tokenHashes: open))
                     await MainActor.run { [live = server.live] in live.closePages(ofSessions: ended) }
                     let users = await MainActor.run { [live = server.live] in live.openUsers }
-                    let roles = try await server.store.roles(of: users)
+                    let roles = try await server.store.members.roles(of: users)
                     await MainActor.run { [live = server.live] in live.apply(roles: roles, of: users) }
                 } catch {
                     logger.warning("cannot check the sessions and roles of open pages", metadata: ["error": "\(error)"])

@@ -21,7 +21,7 @@ extension DashboardPage {
             return
         }
         do {
-            try await store.saveAlertRule(rule, app: app.id)
+            try await store.alerts.save(rule, app: app.id)
         } catch {
             send(PageMessage(error: Self.alertRefusal(error)))
             return
@@ -34,7 +34,7 @@ extension DashboardPage {
     public func deleteAlert(named name: String) async {
         guard let store, mayEdit("delete-alert") else { return }
         do {
-            try await store.deleteAlertRule(app: app.id, name: name)
+            try await store.alerts.delete(app: app.id, name: name)
         } catch {
             send(PageMessage(error: Self.alertRefusal(error)))
             return
@@ -48,7 +48,7 @@ extension DashboardPage {
         guard let store, mayEdit("add-annotation") else { return }
         guard let start = note.day.start(in: timeZone) else { return }
         do {
-            try await store.addAnnotation(app: app.id, time: start, text: note.text)
+            try await store.annotations.add(app: app.id, time: start, text: note.text)
         } catch {
             send(PageMessage(error: Self.alertRefusal(error)))
             return
@@ -62,7 +62,7 @@ extension DashboardPage {
     public func deleteAnnotation(_ id: Int64) async {
         guard let store, mayEdit("delete-annotation") else { return }
         do {
-            try await store.deleteAnnotation(app: app.id, id: id)
+            try await store.annotations.delete(app: app.id, id: id)
         } catch {
             send(PageMessage(error: Self.alertRefusal(error)))
             return
@@ -77,10 +77,10 @@ extension DashboardPage {
     func readAlerts(for query: PageQuery) async -> AlertsSheet.Data? {
         guard let store else { return nil }
         guard let from = query.from.start(in: timeZone), let to = query.date.adding(1).start(in: timeZone),
-            let rules = try? await store.alertRules(app: app.id),
-            let fired = try? await store.alertEvaluations(app: app.id, firedOnly: true, limit: 20),
-            let deliveries = try? await store.webhookDeliveries(app: app.id, limit: 10),
-            let annotations = try? await store.annotations(app: app.id, from: from, to: to)
+            let rules = try? await store.alerts.rules(app: app.id),
+            let fired = try? await store.alerts.evaluations(app: app.id, firedOnly: true, limit: 20),
+            let deliveries = try? await store.alerts.deliveries(app: app.id, limit: 10),
+            let annotations = try? await store.annotations.list(app: app.id, from: from, to: to)
         else { return nil }
         return AlertsSheet.Data(query: query, rules: rules, fired: fired, deliveries: deliveries, annotations: annotations)
     }

@@ -6,7 +6,7 @@ extension DashboardPage {
     /// The page's time zone: its address's, or the app's. The user sheet's days and times
     /// are this zone's.
     var timeZone: TimeZone {
-        TimeZone(identifier: viewModel.query.value.timeZone ?? app.timeZone) ?? .gmt
+        viewModel.query.value.timeZone ?? TimeZone(identifier: app.timeZone) ?? .gmt
     }
 
     /// Reads the first page of the user `id`'s timeline for `query` (the page's filter
@@ -22,7 +22,7 @@ extension DashboardPage {
         } else {
             do {
                 let page = try await reads.run { [shownApp] in
-                    try await store.timeline(app: shownApp, user: id, limit: LoadedTimeline.pageSize, filter: query.filter)
+                    try await store.users.timeline(app: shownApp, user: id, limit: LoadedTimeline.pageSize, filter: query.filter)
                 }
                 report = page.map { .read(LoadedTimeline($0)) } ?? .unknownUser
             } catch let error as TallyStoreError {
@@ -50,7 +50,7 @@ extension DashboardPage {
         var failure: String?
         do {
             page = try await reads.run { [shownApp, size = timeline.nextReadSize] in
-                try await store.timeline(app: shownApp, user: id, before: cursor, limit: size, filter: query.filter)
+                try await store.users.timeline(app: shownApp, user: id, before: cursor, limit: size, filter: query.filter)
             }
         } catch {
             page = nil
@@ -84,7 +84,9 @@ extension DashboardPage {
         } else {
             do {
                 report = .found(
-                    try await reads.run { [shownApp] in try await store.users(app: shownApp, prefix: prefix, limit: UserSearchReport.resultLimit) })
+                    try await reads.run { [shownApp] in
+                        try await store.users.search(app: shownApp, prefix: prefix, limit: UserSearchReport.resultLimit)
+                    })
             } catch let error as TallyStoreError {
                 report = .failed(error.description)
             } catch {

@@ -123,9 +123,8 @@ extension DashboardPage {
                 report = .counted(
                     try await reads.sheets.funnels.read(SheetReads.Key(app: shownApp, query: query)) { [reads, shownApp] in
                         try await reads.run {
-                            try await store.funnel(
-                                app: shownApp, steps: funnel.steps, from: query.from.description, to: query.date.description,
-                                window: funnel.window.seconds, timeZone: query.timeZone, filter: query.filter, breakdown: funnel.breakdown)
+                            try await store.metrics.funnel(
+                                funnel.steps, window: funnel.window.seconds, breakdown: funnel.breakdown, in: query.scope(of: shownApp))
                         }
                     })
             } catch let error as TallyStoreError {
@@ -138,7 +137,7 @@ extension DashboardPage {
             viewModel.adHocFunnel = (query, report)
             return true
         case .members?:
-            guard role.canManageMembers, force || viewModel.members == nil, let members = try? await store.members(app: app.id) else {
+            guard role.canManageMembers, force || viewModel.members == nil, let members = try? await store.members.list(app: app.id) else {
                 return false
             }
             viewModel.members = members
@@ -149,10 +148,10 @@ extension DashboardPage {
             return true
         case .filter?:
             guard viewModel.filterSuggestions == nil else { return false }
-            let events = (try? await store.latestEvents(app: shownApp, limit: Self.suggestionWindow)) ?? []
+            let events = (try? await store.events.latest(app: shownApp, limit: Self.suggestionWindow)) ?? []
             // A user property's values are the users' own, however long ago each was sent.
             let users =
-                (try? await store.userPropertyValues(
+                (try? await store.users.propertyValues(
                     app: shownApp, properties: app.segmentProperties.user, limit: Self.suggestionsPerProperty)) ?? [:]
             viewModel.filterSuggestions = suggestions(from: events).merging(users.mapValues { $0.map(\.value) }) { $1 }
             return true

@@ -9,11 +9,11 @@ extension DashboardPage {
     public func setRole(_ role: AppRole, ofMemberNamed name: String) async {
         guard let store, mayManageMembers("add-member") else { return }
         do {
-            guard let user = try await store.user(named: name)?.user else {
+            guard let user = try await store.accounts.account(named: name)?.user else {
                 send(PageMessage(error: "No dashboard user is named \u{201C}\(name.prefix(DashboardUser.maximumNameLength))\u{201D}."))
                 return
             }
-            try await store.setRole(role, of: user.id, in: app.id)
+            try await store.members.setRole(role, of: user.id, in: app.id)
         } catch {
             send(PageMessage(error: Self.memberRefusal(error)))
             return
@@ -26,7 +26,7 @@ extension DashboardPage {
     public func removeMember(named name: String) async {
         guard let store, mayManageMembers("remove-member") else { return }
         do {
-            guard let user = try await store.user(named: name)?.user, try await store.removeMember(user.id, from: app.id) != nil else {
+            guard let user = try await store.accounts.account(named: name)?.user, try await store.members.remove(user.id, from: app.id) != nil else {
                 send(PageMessage(error: "\u{201C}\(name.prefix(DashboardUser.maximumNameLength))\u{201D} is not a member of this app."))
                 return
             }

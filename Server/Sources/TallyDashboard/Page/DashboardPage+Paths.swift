@@ -12,10 +12,9 @@ extension DashboardPage {
             report = .counted(
                 try await reads.sheets.paths.read(SheetReads.Key(app: shownApp, query: query)) { [reads, shownApp] in
                     try await reads.run {
-                        try await store.paths(
-                            app: shownApp, start: paths.start, kind: paths.kind, direction: paths.direction,
-                            depth: paths.depth, from: query.from.description, to: query.date.description, timeZone: query.timeZone,
-                            filter: query.filter)
+                        try await store.metrics.paths(
+                            from: paths.start, kind: paths.kind, direction: paths.direction, depth: paths.depth,
+                            in: query.scope(of: shownApp))
                     }
                 })
         } catch let error as TallyStoreError {

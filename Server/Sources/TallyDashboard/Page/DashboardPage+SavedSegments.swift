@@ -18,7 +18,7 @@ extension DashboardPage {
             return
         }
         do {
-            try await store.saveSegment(app: app.id, name: name, filter: filter)
+            try await store.segments.save(app: app.id, name: name, filter: filter)
         } catch {
             send(PageMessage(error: Self.refusal(error, doing: "saved")))
             return
@@ -35,7 +35,7 @@ extension DashboardPage {
             return
         }
         do {
-            try await store.deleteSegment(app: app.id, name: name)
+            try await store.segments.delete(app: app.id, name: name)
         } catch {
             send(PageMessage(error: Self.refusal(error, doing: "deleted")))
             return
@@ -46,7 +46,7 @@ extension DashboardPage {
     /// Reads the app's saved segments into the view model, which redraws the filter bar
     /// (and the filter sheet) when they changed. A failed read keeps the list shown.
     func readSavedSegments() async {
-        guard let store, let segments = try? await store.savedSegments(app: app.id) else { return }
+        guard let store, let segments = try? await store.segments.saved(app: app.id) else { return }
         viewModel.savedSegments.value = segments
     }
 

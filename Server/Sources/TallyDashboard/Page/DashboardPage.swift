@@ -162,11 +162,10 @@ public final class DashboardPage: ComponentContext {
     /// every other copy of the same number — and makes the copies a new day needs.
     private func syncHeadlines(_ report: DayReport) {
         let query = viewModel.query.value
-        let date = query.date.description
         var kept: [String: HeadlineMetric] = [:]
         for section in sections {
             for tile in section.items where tile.hasDetail {
-                let id = MetricIdentity(app: shownApp, date: date, timeZone: query.timeZone, key: tile.id)
+                let id = MetricIdentity(app: shownApp, day: query.date, timeZone: query.timeZone, key: tile.id)
                 let value = MetricValue(tile.value, detail: tile.detail)
                 if let copy = viewModel.headlines[tile.id], copy.id == id {
                     if copy.value != value { copy.emit(.metricValue, value) }

@@ -19,7 +19,7 @@ public struct PageQuery: Hashable, Sendable {
     /// Whether to show the previous period beside this one.
     public var compare: Bool
     /// The time zone whose days these are; the app's when `nil`.
-    public var timeZone: String?
+    public var timeZone: TimeZone?
     /// Whether to show the app's events from debug builds (its ``AppID/debug`` id) instead of
     /// production.
     public var debug: Bool
@@ -156,7 +156,7 @@ public struct PageQuery: Hashable, Sendable {
 
     /// A page of the one day `date`.
     public init(
-        date: CalendarDay, from: CalendarDay? = nil, compare: Bool = false, timeZone: String? = nil, debug: Bool = false,
+        date: CalendarDay, from: CalendarDay? = nil, compare: Bool = false, timeZone: TimeZone? = nil, debug: Bool = false,
         filter: SegmentFilter = SegmentFilter(), sheet: Sheet? = nil
     ) {
         self.date = date
@@ -223,8 +223,12 @@ public struct PageQuery: Hashable, Sendable {
         case "alerts": sheet = .alerts
         default: throw .badParameter("sheet", "date, sections, metric, filter, funnel, user, users, paths, members or alerts")
         }
-        if let zone = parameters["tz"], TimeZone(identifier: zone) == nil || zone.count > 64 {
-            throw .badParameter("tz", "an IANA time zone such as Europe/Paris")
+        var timeZone: TimeZone?
+        if let identifier = parameters["tz"] {
+            guard identifier.count <= 64, let zone = TimeZone(identifier: identifier) else {
+                throw .badParameter("tz", "an IANA time zone such as Europe/Paris")
+            }
+            timeZone = zone
         }
         var filter = SegmentFilter()
         if let text = parameters["filters"] {
@@ -239,7 +243,7 @@ public struct PageQuery: Hashable, Sendable {
         }
         func flag(_ name: String) -> Bool { ["1", "on", "true"].contains(parameters[name] ?? "") }
         self.init(
-            date: date, from: from, compare: flag("compare"), timeZone: parameters["tz"], debug: flag("debug"), filter: filter, sheet: sheet)
+            date: date, from: from, compare: flag("compare"), timeZone: timeZone, debug: flag("debug"), filter: filter, sheet: sheet)
     }
 
     /// The longest `filters` text a page reads.
@@ -251,6 +255,12 @@ public struct PageQuery: Hashable, Sendable {
 
     /// The number of days shown.
     public var days: Int { from.distance(to: date) + 1 }
+
+    /// The scope of the page's `days` (its range unless given) of `app`'s events, or of its
+    /// debug builds' when the page shows those, in the page's time zone and under its filter.
+    public func scope(of app: AppID, days: ClosedRange<CalendarDay>? = nil) -> ReadScope {
+        ReadScope(app: debug ? app.debug : app.production, days: days ?? from...date, timeZone: timeZone, filter: filter)
+    }
 
     /// The same length of time just before this range: what "compare" shows.
     public var previousPeriod: ClosedRange<CalendarDay> { from.adding(-days)...date.adding(-days) }
@@ -267,7 +277,7 @@ public struct PageQuery: Hashable, Sendable {
         var items = [URLQueryItem(name: "date", value: date.description)]
         if from != date { items.append(URLQueryItem(name: "from", value: from.description)) }
         if compare { items.append(URLQueryItem(name: "compare", value: "1")) }
-        if let timeZone { items.append(URLQueryItem(name: "tz", value: timeZone)) }
+        if let timeZone { items.append(URLQueryItem(name: "tz", value: timeZone.tallyIdentifier)) }
         if debug { items.append(URLQueryItem(name: "debug", value: "1")) }
         if !filter.isEmpty { items.append(URLQueryItem(name: "filters", value: filter.description)) }
         return items + (sheet?.queryItems ?? [])

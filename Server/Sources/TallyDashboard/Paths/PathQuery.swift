@@ -15,7 +15,7 @@ public struct PathQuery: Hashable, Sendable {
     public var kind: Paths.Kind
     /// Whether the levels are the steps after the start or before it.
     public var direction: Paths.Direction
-    /// How many levels: 1 to ``TallyStore/EventStore/maximumPathDepth``.
+    /// How many levels: 1 to ``TallyStore/Paths/maximumDepth``.
     public var depth: Int
 
     /// The levels shown unless the address names a depth.
@@ -41,7 +41,7 @@ public struct PathQuery: Hashable, Sendable {
     }
 
     /// Reads the sheet's parameters: `start`, `kind` (`screen` or `event`), `direction`
-    /// (`after` or `before`) and `depth` (1 to ``TallyStore/EventStore/maximumPathDepth``);
+    /// (`after` or `before`) and `depth` (1 to ``TallyStore/Paths/maximumDepth``);
     /// each may be missing.
     ///
     /// - Throws: ``PageQueryError`` naming the parameter that cannot be read.
@@ -63,8 +63,8 @@ public struct PathQuery: Hashable, Sendable {
         }
         if let text = parameters["depth"] {
             // `Int.init(_:)` answers nil, never traps, for digits past Int.max.
-            guard let depth = Int(text), (1...EventStore.maximumPathDepth).contains(depth) else {
-                throw .badParameter("depth", "a whole number from 1 to \(EventStore.maximumPathDepth)")
+            guard let depth = Int(text), (1...Paths.maximumDepth).contains(depth) else {
+                throw .badParameter("depth", "a whole number from 1 to \(Paths.maximumDepth)")
             }
             self.depth = depth
         }

@@ -12,54 +12,46 @@ extension DayReport {
     /// when the query asks. Everything but the data health counts only the query's
     /// ``PageQuery/filter``.
     public static func load(from store: EventStore, app: AppID, layout: DashboardLayout, query: PageQuery) async throws -> DayReport {
-        async let health = store.dataHealth(app: app.production, date: query.date.description, timeZone: query.timeZone)
+        let metrics = store.metrics
+        var everything = query.scope(of: app.production, days: query.date...query.date)
+        everything.filter = SegmentFilter()
+        async let health = metrics.dataHealth(everything)
         let app = query.debug ? app.debug : app.production
-        let zone = query.timeZone
-        let filter = query.filter
         let start = min(query.from, query.date.adding(-29))
         let shift = -query.days
+        let (range, day, trend) = (
+            query.scope(of: app), query.scope(of: app, days: query.date...query.date), query.scope(of: app, days: start...query.date)
+        )
         // Independent reads, run side by side.
-        async let day = load(from: store, app: app, layout: layout, date: query.date.description, timeZone: zone, filter: filter)
-        async let trend = store.metricsRange(app: app, from: start.description, to: query.date.description, timeZone: zone, filter: filter)
+        async let dayReport = load(from: store, layout: layout, in: day)
+        async let trendMetrics = metrics.range(trend)
         // Under a filter, the feed's events are the matching ones of the latest the store reads.
-        async let latest = store.latestEvents(app: app, limit: feedLength, filter: filter)
-        async let returning =
-            layout.sections.contains { $0.content == .retention }
-            ? store.returningUsers(app: app, date: query.date.description, after: retentionDays, timeZone: zone, filter: filter)
-            : []
-        async let funnels = funnels(from: store, app: app, layout: layout, query: query)
+        async let latest = store.events.latest(app: app, limit: feedLength, filter: query.filter)
+        async let returning = layout.sections.contains { $0.content == .retention } ? metrics.returningUsers(after: retentionDays, in: day) : []
+        async let funnels = funnels(from: store, layout: layout, in: range)
         let showsRevenue = layout.sections.contains { $0.content == .revenue }
-        async let revenue =
-            showsRevenue
-            ? store.revenue(app: app, from: query.from.description, to: query.date.description, timeZone: zone, filter: filter) : nil
-        async let revenueTrend =
-            showsRevenue ? store.revenue(app: app, from: start.description, to: query.date.description, timeZone: zone, filter: filter) : nil
-        async let range =
-            query.days > 1
-            ? store.metricsRange(app: app, from: query.from.description, to: query.date.description, timeZone: zone, filter: filter) : nil
-        async let rangeScreens =
-            query.days > 1
-            ? store.screenViews(app: app, from: query.from.description, to: query.date.description, timeZone: zone, filter: filter) : nil
-        async let rangeVersions =
-            query.days > 1
-            ? store.versionUsers(app: app, from: query.from.description, to: query.date.description, timeZone: zone, filter: filter) : nil
-        var report = try await day
+        async let revenue = showsRevenue ? metrics.revenue(range) : nil
+        async let revenueTrend = showsRevenue ? metrics.revenue(trend) : nil
+        async let rangeMetrics = query.days > 1 ? metrics.range(range) : nil
+        async let rangeScreens = query.days > 1 ? metrics.screenViews(range) : nil
+        async let rangeVersions = query.days > 1 ? metrics.versionUsers(range) : nil
+        var report = try await dayReport
         if query.compare {
-            async let previousTrend = store.metricsRange(
-                app: app, from: start.adding(shift).description, to: query.date.adding(shift).description, timeZone: zone, filter: filter)
-            async let previousRange =
-                query.days > 1
-                ? store.metricsRange(
-                    app: app, from: query.from.adding(shift).description, to: query.date.adding(shift).description, timeZone: zone, filter: filter)
-                : nil
-            report.previous = try await store.metrics(app: app, date: query.date.adding(shift).description, timeZone: zone, filter: filter)
+            func shifted(_ scope: ReadScope) -> ReadScope {
+                var scope = scope
+                scope.days = scope.days.lowerBound.adding(shift)...scope.days.upperBound.adding(shift)
+                return scope
+            }
+            async let previousTrend = metrics.range(shifted(trend))
+            async let previousRange = query.days > 1 ? metrics.range(shifted(range)) : nil
+            report.previous = try await metrics.day(shifted(day))
             report.previousTrend = try await previousTrend
             report.previousRange = try await previousRange
         }
-        report.range = try await range
+        report.range = try await rangeMetrics
         report.rangeScreens = try await rangeScreens
         report.rangeVersions = try await rangeVersions
-        report.trend = try await trend
+        report.trend = try await trendMetrics
         report.health = try await health
         report.latest = try await latest
         report.returning = try await returning
@@ -67,29 +59,25 @@ extension DayReport {
         report.revenue = try await revenue
         report.revenueTrend = try await revenueTrend
         // Annotations and alerts decorate the page: one that cannot be read leaves it as it is.
-        var zoneName = query.timeZone
-        if zoneName == nil { zoneName = try? await store.app(id: app.production)?.timeZone }
-        let local = TimeZone(identifier: zoneName ?? "UTC") ?? .gmt
-        let notes = try? await store.annotations(
+        var zone = query.timeZone
+        if zone == nil { zone = try? await store.apps.app(id: app.production).flatMap { TimeZone(identifier: $0.timeZone) } }
+        let local = zone ?? .gmt
+        let notes = try? await store.annotations.list(
             app: app, from: start.start(in: local) ?? .distantPast, to: query.date.adding(1).start(in: local) ?? .distantFuture)
         report.annotations = (notes ?? []).map { ChartAnnotation(day: CalendarDay($0.time, in: local).description, text: $0.text) }
-        report.firedAlerts = (try? await store.alertEvaluations(app: app, firedOnly: true, limit: 3)) ?? []
+        report.firedAlerts = (try? await store.alerts.evaluations(app: app, firedOnly: true, limit: 3)) ?? []
         return report
     }
 
-    /// The funnel sections of `layout` over the query's range and filter, each counted on its
-    /// own: one the store refuses (a step on a property the app does not name) says why and
-    /// leaves the others.
-    private static func funnels(from store: EventStore, app: AppID, layout: DashboardLayout, query: PageQuery) async throws -> [String: FunnelReport]
-    {
+    /// The funnel sections of `layout` in `scope`, each counted on its own: one the store
+    /// refuses (a step on a property the app does not name) says why and leaves the others.
+    private static func funnels(from store: EventStore, layout: DashboardLayout, in scope: ReadScope) async throws -> [String: FunnelReport] {
         try await withThrowingTaskGroup(of: (String, FunnelReport).self) { group in
             for section in layout.sections {
                 guard case .funnel(let funnel) = section.content else { continue }
                 group.addTask {
                     do {
-                        let counted = try await store.funnel(
-                            app: app, steps: funnel.steps, from: query.from.description, to: query.date.description,
-                            window: funnel.window.seconds, timeZone: query.timeZone, filter: query.filter)
+                        let counted = try await store.metrics.funnel(funnel.steps, window: funnel.window.seconds, in: scope)
                         return (section.id, .counted(counted))
                     } catch let error as TallyStoreError {
                         return (section.id, .failed(error.description))
@@ -102,24 +90,22 @@ extension DayReport {
         }
     }
 
-    /// Reads the report of `date` (in `timeZone`, or the app's) for the sections of `layout`,
-    /// counting only the events of `filter`.
+    /// Reads the report of the scope's last day (``ReadScope/day``) for the sections of
+    /// `layout`, counting only the events of its filter.
     ///
     /// Counts and per-user figures come from the day's metrics, so one read of the rollups
     /// serves every section that shows them; distinct users from the day's per-user rollup;
     /// averages, empty shares and breakdowns from the day's raw events (saying so when the
     /// app no longer keeps them all), one query each, side by side.
-    public static func load(
-        from store: EventStore, app: AppID, layout: DashboardLayout, date: String, timeZone: String? = nil,
-        filter: SegmentFilter = SegmentFilter()
-    ) async throws -> DayReport {
-        async let dayMetrics = store.metrics(app: app, date: date, timeZone: timeZone, filter: filter)
-        async let stored = store.app(id: app.production)
+    public static func load(from store: EventStore, layout: DashboardLayout, in scope: ReadScope) async throws -> DayReport {
+        let scope = ReadScope(app: scope.app, day: scope.day, timeZone: scope.timeZone, filter: scope.filter)
+        async let dayMetrics = store.metrics.day(scope)
+        async let stored = store.apps.app(id: scope.app.production)
         // The raw-event measures are independent reads: the store's pool runs them side by side.
         let measured = try await withThrowingTaskGroup(of: (String, MetricValue, Breakdown?)?.self) { group in
             for case .metrics(let list) in layout.sections.map(\.content) {
                 for metric in list {
-                    group.addTask { try await measure(metric, store: store, app: app, date: date, timeZone: timeZone, filter: filter) }
+                    group.addTask { try await measure(metric, in: scope, store: store) }
                 }
             }
             var measured: [(String, MetricValue, Breakdown?)] = []
@@ -127,7 +113,7 @@ extension DayReport {
             return measured
         }
         let metrics = try await dayMetrics
-        let horizon = try await stored.flatMap { RawEventHorizon(app: $0, date: date, timeZone: timeZone) }
+        let horizon = try await stored.flatMap { RawEventHorizon(app: $0, day: scope.day, timeZone: scope.timeZone) }
         var values: [String: MetricValue] = [:]
         var breakdowns: [String: Breakdown] = [:]
         for (key, value, breakdown) in measured {
@@ -155,18 +141,17 @@ extension DayReport {
 
     /// The value of `metric` when it is read on its own; `nil` for the measures the day's
     /// metrics answer (counts, per-user figures).
-    private static func measure(
-        _ metric: DashboardLayout.Metric, store: EventStore, app: AppID, date: String, timeZone: String?, filter: SegmentFilter
-    ) async throws -> (String, MetricValue, Breakdown?)? {
+    private static func measure(_ metric: DashboardLayout.Metric, in scope: ReadScope, store: EventStore) async throws -> (
+        String, MetricValue, Breakdown?
+    )? {
         switch metric.measure {
         case .count, .perUser:
             return nil
         case .distinctUsers(let event):
-            let users = try await store.distinctUsers(app: app, event: event, date: date, timeZone: timeZone, filter: filter)
+            let users = try await store.metrics.distinctUsers(of: event, in: scope)
             return (metric.key, MetricValue(String(users)), nil)
         case .average(let event, let property, let unit):
-            let summary = try await store.propertyAverage(
-                app: app, event: event, property: property, date: date, timeZone: timeZone, filter: filter)
+            let summary = try await store.metrics.average(of: property, event: event, in: scope)
             let value =
                 summary.average.map { average in
                     MetricValue(
@@ -175,15 +160,13 @@ extension DayReport {
                 } ?? MetricValue("—", detail: "no values")
             return (metric.key, value, nil)
         case .emptyShare(let event, let property):
-            let share = try await store.emptyPropertyShare(
-                app: app, event: event, property: property, date: date, timeZone: timeZone, filter: filter)
+            let share = try await store.metrics.emptyShare(of: property, event: event, in: scope)
             return (
                 metric.key, MetricValue(share.share.map { String(format: "%.0f%%", $0 * 100) } ?? "—", detail: "\(share.empty) of \(share.events)"),
                 nil
             )
         case .breakdown(let event, let property):
-            let breakdown = try await store.breakdown(
-                app: app, event: event, property: property, date: date, timeZone: timeZone, limit: MetricSheet.breakdownLength, filter: filter)
+            let breakdown = try await store.metrics.breakdown(event: event, by: property, limit: MetricSheet.breakdownLength, in: scope)
             let value = MetricValue(
                 breakdown.top.first?.value ?? "—", detail: breakdown.top.prefix(3).map { "\($0.value): \($0.events)" }.joined(separator: ", "))
             return (metric.key, value, breakdown)
@@ -201,11 +184,11 @@ struct RawEventHorizon {
     /// The day's time zone, whose clock names ``keptSince``.
     let zone: TimeZone
 
-    /// The horizon of `date` (in `timeZone`, or the app's) for `app`; `nil` when the app
+    /// The horizon of `day` (in `timeZone`, or the app's) for `app`; `nil` when the app
     /// keeps every raw event of the day.
-    init?(app: App, date: String, timeZone: String?) {
-        guard let keptSince = app.rawEventsKeptSince, let day = CalendarDay(date) else { return nil }
-        let zone = TimeZone(identifier: timeZone ?? app.timeZone) ?? .gmt
+    init?(app: App, day: CalendarDay, timeZone: TimeZone?) {
+        guard let keptSince = app.rawEventsKeptSince else { return nil }
+        let zone = timeZone ?? TimeZone(identifier: app.timeZone) ?? .gmt
         guard let start = day.start(in: zone), keptSince > start else { return nil }
         self.keptSince = keptSince
         self.isWholeDay = keptSince >= day.adding(1).start(in: zone) ?? .distantFuture

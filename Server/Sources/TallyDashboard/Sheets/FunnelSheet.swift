@@ -15,7 +15,7 @@ struct FunnelSheet {
         let query = page.viewModel.query.value
         let names = eventNames
         let chosen = funnel.steps.map(\.event)
-        let count = min(max(funnel.steps.count + 1, 3), EventStore.maximumFunnelSteps)
+        let count = min(max(funnel.steps.count + 1, 3), Funnel.maximumSteps)
         let steps: [[String: Any]] = (0..<count).map { index in
             let current = chosen.indices.contains(index) ? chosen[index] : nil
             return [

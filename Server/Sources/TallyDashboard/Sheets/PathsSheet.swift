@@ -30,7 +30,7 @@ struct PathsSheet {
             "directions": Paths.Direction.allCases.map {
                 ["value": $0.rawValue, "label": $0 == .after ? "After it" : "Before it", "selected": $0 == paths.direction]
             },
-            "depths": (1...EventStore.maximumPathDepth).map { ["value": $0, "selected": $0 == paths.depth] },
+            "depths": (1...Paths.maximumDepth).map { ["value": $0, "selected": $0 == paths.depth] },
             "scope": scope(query),
         ]
         if !paths.isComplete {

@@ -1,4 +1,6 @@
 public import Componentry
+public import Foundation
+public import TallyEvent
 public import TallyStore
 
 /// Which number a headline is: an app's metric on a local day. Every copy of it — the
@@ -7,17 +9,17 @@ public import TallyStore
 public struct MetricIdentity: Hashable, Sendable {
     /// The app.
     public var app: AppID
-    /// The local day, `YYYY-MM-DD`.
-    public var date: String
+    /// The local day.
+    public var day: CalendarDay
     /// The time zone whose day it is; the app's when `nil`.
-    public var timeZone: String?
+    public var timeZone: TimeZone?
     /// The metric's key, as in `data-metric`.
     public var key: String
 
     /// Creates an identity.
-    public init(app: AppID, date: String, timeZone: String?, key: String) {
+    public init(app: AppID, day: CalendarDay, timeZone: TimeZone?, key: String) {
         self.app = app
-        self.date = date
+        self.day = day
         self.timeZone = timeZone
         self.key = key
     }

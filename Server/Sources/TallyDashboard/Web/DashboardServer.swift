@@ -16,7 +16,7 @@ public import TallyStore
 /// ```
 ///
 /// It hears new events as ``EventsCommitted`` on `bus` (whoever posts them there: the
-/// `tally` command forwards the store's ``EventStore/commits()``). Routes; every one but the
+/// `tally` command forwards the store's ``EventLog/commits()``). Routes; every one but the
 /// sign-in page and the assets needs a session, and every one of an app a role in it (see
 /// ``TallyStore/AppRole``): an app the user has no role in answers 404, as one that does not
 /// exist does:

@@ -81,7 +81,7 @@ struct LiveSocket: Sendable {
                         }
                         // The user's role is read again: a revoked one closes the socket, a
                         // changed one is what the page allows from now on.
-                        guard let role = try await server.store.role(of: session.user.id, in: app.id) else {
+                        guard let role = try await server.store.members.role(of: session.user.id, in: app.id) else {
                             try? await outbound.close(.policyViolation, reason: "no longer a member of this app")
                             break
                         }

@@ -14,7 +14,7 @@ struct PageRoutes: Sendable {
     func add(to router: Router<DashboardRequestContext>) {
         router.get("/") { request, _ in
             guard let session = try await server.session(of: request) else { return Response.redirect(to: "/login", type: .found) }
-            guard let app = try await server.store.apps(visibleTo: session.user.id).first else {
+            guard let app = try await server.store.members.apps(visibleTo: session.user.id).first else {
                 return .html(DashboardViews.render("no-apps", [:]))
             }
             return Response.redirect(to: "/apps/\(app.id.rawValue)", type: .found)
@@ -66,8 +66,8 @@ extension DashboardServer {
     func page(
         _ request: Request, context: DashboardRequestContext, user: DashboardUserID
     ) async throws -> (App, AppRole, PageQuery, filterNotice: String?) {
-        guard let id = context.parameters.get("id", as: Int64.self), let role = try await store.role(of: user, in: AppID(rawValue: id)),
-            let app = try await store.app(id: AppID(rawValue: id))
+        guard let id = context.parameters.get("id", as: Int64.self), let role = try await store.members.role(of: user, in: AppID(rawValue: id)),
+            let app = try await store.apps.app(id: AppID(rawValue: id))
         else { throw HTTPError(.notFound, message: "No such app.") }
         var parameters: [String: String] = [:]
         for (name, value) in request.uri.queryParameters where parameters[String(name)] == nil {
@@ -86,10 +86,12 @@ extension DashboardServer {
     /// order, saving the order when the user changes it; its filter bar lists the app's saved
     /// segments and says `filterNotice`, and its header links the other apps the user may open.
     func makePage(app: App, role: AppRole, query: PageQuery, user: DashboardUserID, filterNotice: String? = nil) async -> DashboardPage {
-        let saved = try? await store.sectionLayout(user: user, app: app.id).flatMap { try JSONDecoder().decode(ComponentOrder.self, from: $0) }
+        let saved = try? await store.accounts.sectionLayout(user: user, app: app.id).flatMap {
+            try JSONDecoder().decode(ComponentOrder.self, from: $0)
+        }
         // A read that fails leaves the list empty: the page works without it.
-        let segments = (try? await store.savedSegments(app: app.id)) ?? []
-        let apps = (try? await store.apps(visibleTo: user)) ?? []
+        let segments = (try? await store.segments.saved(app: app.id)) ?? []
+        let apps = (try? await store.members.apps(visibleTo: user)) ?? []
         return await MainActor.run { [store, layout, channel, allowsPrivateWebhooks, reads, sheetReads, liveSheetInterval] in
             let page = DashboardPage(
                 app: app, layout: layout, query: query, order: saved, store: store, channel: channel, savedSegments: segments,
@@ -103,7 +105,7 @@ extension DashboardServer {
                 guard let data = try? JSONEncoder().encode(order) else { return }
                 saving = Task { [previous = saving] in
                     await previous?.value
-                    try? await store.saveSectionLayout(data, user: user, app: app.id)
+                    try? await store.accounts.saveSectionLayout(data, user: user, app: app.id)
                 }
             }
             return page

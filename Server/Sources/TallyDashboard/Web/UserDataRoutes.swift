@@ -20,7 +20,7 @@ struct UserDataRoutes: Sendable {
     func add(to router: Router<DashboardRequestContext>) {
         router.get("/apps/:id/users/:user/data") { request, context in
             let (app, user, _) = try await owned(request, context: context)
-            guard try await server.store.hasUserData(app: app.id, user: user) else {
+            guard try await server.store.userData.contains(app: app.id, user: user) else {
                 throw HTTPError(.notFound, message: "No such user in this app.")
             }
             let store = server.store
@@ -33,7 +33,7 @@ struct UserDataRoutes: Sendable {
                 // Streamed a page of events at a time: a user of millions of events is never
                 // held whole. A deletion between the check and the end cuts the answer short.
                 body: ResponseBody { writer in
-                    _ = try await store.exportUserData(app: app.id, user: user) { try await writer.write(ByteBuffer(bytes: $0)) }
+                    _ = try await store.userData.export(app: app.id, user: user) { try await writer.write(ByteBuffer(bytes: $0)) }
                     try await writer.finish(nil)
                 })
         }
@@ -44,7 +44,7 @@ struct UserDataRoutes: Sendable {
             else { throw HTTPError(.forbidden, message: "The form is out of date: reload the page and try again.") }
             let (app, user, _) = try await owned(request, context: context, session: session)
             do {
-                _ = try await server.store.deleteUserData(app: app.id, user: user, by: session.user.name)
+                _ = try await server.store.userData.delete(app: app.id, user: user, by: session.user.name)
             } catch TallyStoreError.Code.unknownAppUser {
                 throw HTTPError(.notFound, message: "No such user in this app.")
             }
@@ -69,8 +69,8 @@ struct UserDataRoutes: Sendable {
         if session == nil { session = try await server.session(of: request) }
         guard let session else { throw HTTPError(.unauthorized, message: "Sign in first.") }
         guard let id = context.parameters.get("id", as: Int64.self),
-            let role = try await server.store.role(of: session.user.id, in: AppID(rawValue: id)),
-            let app = try await server.store.app(id: AppID(rawValue: id))
+            let role = try await server.store.members.role(of: session.user.id, in: AppID(rawValue: id)),
+            let app = try await server.store.apps.app(id: AppID(rawValue: id))
         else { throw HTTPError(.notFound, message: "No such app.") }
         guard role.canManageUserData else { throw HTTPError(.forbidden, message: "Only the app's owners may export or delete a user's data.") }
         guard let raw = context.parameters.get("user"), raw.utf8.count <= Self.maximumUserBytes, let user = raw.removingPercentEncoding,

@@ -19,7 +19,7 @@ import Locking
 /// ```swift
 /// let reads = ReadAdmission()
 /// let funnel = try await reads.run(ReadAdmission.Reader(app: 7, holder: .token(app: 7))) {
-///     try await store.funnel(app: app, steps: steps, from: from, to: to)
+///     try await store.metrics.funnel(steps, in: scope)
 /// }
 /// ```
 public final class ReadAdmission: Sendable {

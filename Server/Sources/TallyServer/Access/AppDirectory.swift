@@ -36,17 +36,17 @@ final class AppDirectory: Sendable {
 
     /// The app whose ingest key is `key`.
     func app(ingestKey key: String) async throws -> App? {
-        try await app(for: .ingestKey(key)) { try await store.app(ingestKey: key) }
+        try await app(for: .ingestKey(key)) { try await store.apps.app(ingestKey: key) }
     }
 
     /// The app whose read token is `token`.
     func app(readToken token: String) async throws -> App? {
-        try await app(for: .readToken(token)) { try await store.app(readToken: token) }
+        try await app(for: .readToken(token)) { try await store.apps.app(readToken: token) }
     }
 
     /// The app whose write token is `token`.
     func app(writeToken token: String) async throws -> App? {
-        try await app(for: .writeToken(token)) { try await store.app(writeToken: token) }
+        try await app(for: .writeToken(token)) { try await store.apps.app(writeToken: token) }
     }
 
     /// The app remembered, and still fresh, for `token` as a write token or, unless `writing`,

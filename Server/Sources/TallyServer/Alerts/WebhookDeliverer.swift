@@ -18,7 +18,7 @@ public import TallyStore
 /// Each delivery is attempted on its own, at most ``maximumInFlight`` at once and
 /// ``maximumInFlightPerApp`` of one app, so that a slow receiver holds its app's slots only.
 /// The outbox is in the database: a restart resumes what was pending, and collectors sharing
-/// PostgreSQL take different deliveries (``EventStore/claimDueDeliveries(now:lease:limit:perApp:excluding:)``).
+/// PostgreSQL take different deliveries (``AlertStore/claimDueDeliveries(now:lease:limit:perApp:excluding:)``).
 public struct WebhookDeliverer: Sendable {
     /// The store whose outbox this sends.
     public let store: EventStore
@@ -116,7 +116,7 @@ public struct WebhookDeliverer: Sendable {
     /// `excluding`'s; none if the outbox cannot be read.
     private func claim(limit: Int, excluding: Set<AppID>) async -> [WebhookDelivery] {
         do {
-            return try await store.claimDueDeliveries(
+            return try await store.alerts.claimDueDeliveries(
                 now: clock.now, lease: Self.lease, limit: limit, perApp: Self.maximumInFlightPerApp, excluding: excluding)
         } catch is CancellationError {
             return []  // shutting down
@@ -147,7 +147,7 @@ public struct WebhookDeliverer: Sendable {
             logger.warning("webhooks: delivery \(delivery.deliveryID) of rule \"\(delivery.rule)\" failed: \(failure.reason): \(failure.detail)")
         }
         do {
-            try await store.finishAttempt(delivery, state: state, nextAttempt: next, error: failure?.reason)
+            try await store.alerts.finishAttempt(delivery, state: state, nextAttempt: next, error: failure?.reason)
         } catch {
             // The lease runs out and the delivery is attempted again: a receiver may see it twice.
             logger.error("webhooks: cannot record delivery \(delivery.deliveryID): \(error)")

@@ -30,7 +30,7 @@ struct AnnotationController {
             let from = try Self.instant(fromText, name: "from", timeZone: app.timeZone, dayEnd: false)
             let to = try Self.instant(toText, name: "to", timeZone: app.timeZone, dayEnd: true)
             guard from <= to else { throw APIError.badRequest("from is after to") }
-            return try .json(["annotations": try await store.annotations(app: app.id, from: from, to: to).map(AnnotationBody.init)])
+            return try .json(["annotations": try await store.annotations.list(app: app.id, from: from, to: to).map(AnnotationBody.init)])
         }
     }
 
@@ -39,7 +39,7 @@ struct AnnotationController {
         try await answer {
             let app = try await apps.app(tokenOf: request, writing: true)
             let (time, text) = try Self.parse(try await Self.body(of: request), timeZone: app.timeZone)
-            return try .json(AnnotationBody(try await store.addAnnotation(app: app.id, time: time, text: text)), status: .created)
+            return try .json(AnnotationBody(try await store.annotations.add(app: app.id, time: time, text: text)), status: .created)
         }
     }
 
@@ -50,7 +50,7 @@ struct AnnotationController {
             guard let id = context.parameters.get("id").flatMap({ Int64($0) }) else {
                 throw APIError.badRequest("the annotation's id is not a number")
             }
-            guard try await store.deleteAnnotation(app: app.id, id: id) else {
+            guard try await store.annotations.delete(app: app.id, id: id) else {
                 throw APIError(status: .notFound, message: "no annotation has the id \(id)")
             }
             return Response(status: .noContent)

@@ -28,9 +28,9 @@ struct AppUserController {
         try await answer {
             let app = try await apps.app(tokenOf: request)
             let query = QueryParameters(request.uri.query)
-            let limit = try Self.limit(query, default: Self.defaultSearchLimit, maximum: EventStore.maximumUserSearchResults)
+            let limit = try Self.limit(query, default: Self.defaultSearchLimit, maximum: UserStore.maximumUserSearchResults)
             let prefix = try query.get("prefix") ?? ""
-            let users = try await reads.run(.tokens(of: app)) { try await store.users(app: app.id, prefix: prefix, limit: limit) }
+            let users = try await reads.run(.tokens(of: app)) { try await store.users.search(app: app.id, prefix: prefix, limit: limit) }
             return try .json(["users": users.map(AppUserBody.init)], encoder: Response.timeEncoder)
         }
     }
@@ -44,7 +44,7 @@ struct AppUserController {
             // The route has the parameter: a request without it reaches another route.
             let user = try QueryParameters.decoded(Substring(context.parameters.get("user_id") ?? ""), name: "the user id")
             let query = QueryParameters(request.uri.query)
-            let limit = try Self.limit(query, default: Self.defaultPageLimit, maximum: EventStore.maximumTimelinePage)
+            let limit = try Self.limit(query, default: Self.defaultPageLimit, maximum: UserStore.maximumTimelinePage)
             var before: UserTimeline.Cursor?
             if let text = try query.get("before") {
                 guard let cursor = UserTimeline.Cursor(text) else {
@@ -54,7 +54,7 @@ struct AppUserController {
             }
             let filter = try MetricsController.filter(in: query)
             let read = try await reads.run(.tokens(of: app)) { [before] in
-                try await store.timeline(app: app.id, user: user, before: before, limit: limit, filter: filter)
+                try await store.users.timeline(app: app.id, user: user, before: before, limit: limit, filter: filter)
             }
             guard let timeline = read else {
                 throw APIError(status: .notFound, message: "the app has no user \"\(user.prefix(Event.maximumFieldLength))\"")

@@ -34,7 +34,7 @@ public import TallyStore
 ///   Prometheus metrics of `PrometheusMetricsFactory.defaultRegistry`, which a process fills
 ///   by bootstrapping `MetricsSystem` with a `PrometheusMetricsFactory` (see ``IngestMetrics``).
 ///
-/// Live views hear the commits from the store (``EventStore/commits()``), not from the collector.
+/// Live views hear the commits from the store (``EventLog/commits()``), not from the collector.
 public struct TallyServer: Sendable {
     /// Where events and apps live.
     public let store: EventStore

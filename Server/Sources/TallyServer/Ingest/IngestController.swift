@@ -93,7 +93,7 @@ struct IngestController {
         var (accepted, duplicates) = (0, 0)
         if !batch.valid.isEmpty {
             do {
-                let result = try await store.insert(batch.valid, app: app.id)
+                let result = try await store.events.insert(batch.valid, app: app.id)
                 (accepted, duplicates) = (result.accepted, result.duplicates)
             } catch {
                 context.logger.error("ingest failed to store a batch", metadata: ["app": "\(app.id.rawValue)", "error": "\(error)"])
@@ -102,7 +102,7 @@ struct IngestController {
         }
         do {
             // Buffered in memory and written with the next group commit: no wait here.
-            try await store.recordIngest(
+            try await store.events.recordIngest(
                 app: app.id, at: receivedAt, accepted: accepted, duplicates: duplicates,
                 rejectedByReason: batch.rejectedByReason, droppedByReason: batch.dropped)
         } catch {

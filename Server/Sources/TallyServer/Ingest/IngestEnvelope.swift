@@ -18,7 +18,7 @@ struct IngestEnvelope {
     /// The most members `dropped` may have.
     static let maximumDropReasons = 20
     /// The largest count `dropped` may give a reason.
-    static let maximumDropCount = EventStore.maximumHealthCount
+    static let maximumDropCount = EventLog.maximumHealthCount
 
     /// An envelope of events another vendor's SDK sent, already mapped onto this API's event
     /// objects (see ``PostHogCapture`` and ``SegmentBatch``): no drops.

@@ -30,6 +30,20 @@ struct QueryParameters {
         return try Self.decoded(raw, name: name)
     }
 
+    /// The values of the parameters `names`, in order.
+    ///
+    /// - Throws: A 400 naming them all if one is missing, or as ``get(_:)`` does.
+    func required(_ names: [String]) throws(APIError) -> [String] {
+        var values: [String] = []
+        for name in names {
+            if let value = try get(name) { values.append(value) }
+        }
+        guard values.count == names.count else {
+            throw .badRequest("missing " + names.map { "\($0)=" }.joined(separator: ", "))
+        }
+        return values
+    }
+
     /// `raw`, a value as it came in a URI (a parameter's, or a path segment's), decoded.
     ///
     /// - Throws: A 400 naming `name` when the value is longer than ``maximumBytes`` bytes,

@@ -24,7 +24,7 @@ struct SavedSegmentController {
     func list(_ request: Request) async throws -> Response {
         try await answer {
             let app = try await apps.app(tokenOf: request)
-            return try .json(["segments": try await store.savedSegments(app: app.id).map(SavedSegmentBody.init)])
+            return try .json(["segments": try await store.segments.saved(app: app.id).map(SavedSegmentBody.init)])
         }
     }
 
@@ -35,7 +35,7 @@ struct SavedSegmentController {
             let app = try await apps.app(tokenOf: request, writing: true)
             let name = try Self.name(in: context)
             let filter = try Self.filter(in: try await Self.body(of: request))
-            return try .json(SavedSegmentBody(try await store.saveSegment(app: app.id, name: name, filter: filter)))
+            return try .json(SavedSegmentBody(try await store.segments.save(app: app.id, name: name, filter: filter)))
         }
     }
 
@@ -44,7 +44,7 @@ struct SavedSegmentController {
         try await answer {
             let app = try await apps.app(tokenOf: request, writing: true)
             let name = try Self.name(in: context)
-            guard try await store.deleteSegment(app: app.id, name: name) else {
+            guard try await store.segments.delete(app: app.id, name: name) else {
                 throw APIError(status: .notFound, message: "no saved segment is named \"\(name.prefix(SavedSegment.maximumNameLength))\"")
             }
             return Response(status: .noContent)

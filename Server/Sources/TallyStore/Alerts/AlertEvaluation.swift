@@ -2,8 +2,8 @@ public import Foundation
 
 /// One evaluation of one rule: the value its metric had and whether the rule fired.
 ///
-/// Recorded once per app, rule and evaluation time (``EventStore/record(_:app:delivery:)``),
-/// however many collectors evaluate; kept ``EventStore/alertEvaluationRetention`` seconds.
+/// Recorded once per app, rule and evaluation time (``AlertStore/record(_:app:delivery:)``),
+/// however many collectors evaluate; kept ``AlertStore/alertRetention`` seconds.
 public struct AlertEvaluation: Hashable, Sendable {
     /// The rule's name.
     public var rule: String

@@ -55,9 +55,7 @@ public enum AlertMetric: Hashable, Sendable, CustomStringConvertible {
             } catch {
                 throw .invalidAlertRule("the funnel's steps: \(error.description)")
             }
-            guard (2...EventStore.maximumFunnelSteps).contains(steps.count) else {
-                throw .invalidAlertRule("a funnel has 2 to \(EventStore.maximumFunnelSteps) steps, not \(steps.count)")
-            }
+            if let problem = FunnelStep.problem(with: steps) { throw .invalidAlertRule(problem) }
             self = .funnel(steps)
         default:
             throw .invalidAlertRule("unknown metric kind \"\(kind.prefix(64))\": expected event, funnel or segment")

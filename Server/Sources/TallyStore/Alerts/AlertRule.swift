@@ -4,7 +4,7 @@ public import Foundation
 ///
 /// Rules come from two places: the dashboard file (`alerts:` of an app, see the dashboard's
 /// configuration) and the `alert_rule` table (made in the dashboard, see
-/// ``EventStore/saveAlertRule(_:app:)``). A stored rule keeps its secret in the table: the
+/// ``AlertStore/save(_:app:)``). A stored rule keeps its secret in the table: the
 /// collector needs it in clear to sign each body (``WebhookSignature``).
 public struct AlertRule: Hashable, Sendable {
     /// The rule's name, unique per app and source: 1 to ``maximumNameLength`` characters.

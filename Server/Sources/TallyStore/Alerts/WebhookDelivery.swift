@@ -11,7 +11,7 @@ public struct WebhookDelivery: Hashable, Sendable {
         case delivered = 1
         /// Every attempt for an hour failed.
         case gaveUp = 2
-        /// Dropped unsent: the outbox held ``EventStore/maximumPendingDeliveries`` newer ones.
+        /// Dropped unsent: the outbox held ``AlertStore/maximumPendingDeliveries`` newer ones.
         case dropped = 3
     }
 

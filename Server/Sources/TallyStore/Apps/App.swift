@@ -2,10 +2,10 @@ public import Foundation
 
 /// An app registered with the store: the unit that owns events, keys and metrics.
 ///
-/// Values are snapshots read from the database; use ``EventStore/updateApp(_:timeZone:acceptedEventAge:)``
+/// Values are snapshots read from the database; use ``AppStore/update(_:timeZone:acceptedEventAge:)``
 /// to change the stored settings.
 public struct App: Hashable, Sendable {
-    /// The app's stable identifier, assigned by ``EventStore/createApp(name:timeZone:acceptedEventAge:)``.
+    /// The app's stable identifier, assigned by ``AppStore/create(name:timeZone:acceptedEventAge:)``.
     public var id: AppID
     /// The display name given at creation.
     public var name: String
@@ -15,7 +15,7 @@ public struct App: Hashable, Sendable {
     /// How old an event may be, relative to the moment it is received, and still be accepted.
     ///
     /// The store does not enforce it: the ingest server rejects older events before calling
-    /// ``EventStore/insert(_:app:)``. Defaults to ``App/defaultAcceptedEventAge``.
+    /// ``EventLog/insert(_:app:)``. Defaults to ``App/defaultAcceptedEventAge``.
     public var acceptedEventAge: TimeInterval
     /// When the app was created.
     public var createdAt: Date

@@ -1,4 +1,4 @@
-/// The result of ``EventStore/createApp(name:timeZone:acceptedEventAge:)``: the app and its three secrets.
+/// The result of ``AppStore/create(name:timeZone:acceptedEventAge:)``: the app and its three secrets.
 ///
 /// This is the only time the secrets are available in clear: the store keeps only their
 /// SHA-256 hashes, so show them to the user now and never log them.

@@ -1,7 +1,7 @@
 import Foundation
 import Locking
 
-/// The streams of ``EventStore/commits()``: what this process commits is yielded to each.
+/// The streams of ``EventLog/commits()``: what this process commits is yielded to each.
 ///
 /// A stream holds at most ``backlog`` commits its reader has not taken, dropping the oldest
 /// past that; a stream is forgotten when its reader stops, so neither grows without end.

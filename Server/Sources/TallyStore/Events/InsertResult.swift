@@ -1,4 +1,4 @@
-/// What ``EventStore/insert(_:app:)`` did with a batch.
+/// What ``EventLog/insert(_:app:)`` did with a batch.
 public struct InsertResult: Hashable, Sendable {
     /// Events stored by this call.
     public var accepted: Int

@@ -1,7 +1,7 @@
 public import Foundation
 
-/// A day's events of one name by the value of one property, as returned by
-/// ``EventStore/breakdown(app:event:property:date:timeZone:limit:)``.
+/// The events of one name by the value of one property, as returned by
+/// ``MetricStore/breakdown(event:by:limit:in:)``.
 ///
 /// Values are compared as text: a string as it is, a number as the store writes it (an
 /// integer below 2^53 in magnitude without a fraction, as `3`, any other in its shortest
@@ -10,8 +10,11 @@ public import Foundation
 ///
 /// Encodes to JSON with the keys `top` (objects with `value`, `events` and `users`),
 /// `other_values`, `other_events`, `other_users`, `missing`, and `raw_events_kept_since` when
-/// the app no longer keeps the raw events of the day's start.
+/// the app no longer keeps the raw events of the scope's start.
 public struct Breakdown: Hashable, Sendable, Codable {
+    /// The most values a breakdown lists.
+    public static let maximumLimit = 1_000
+
     /// One property value with its events and users.
     public struct Entry: Hashable, Sendable, Codable {
         /// The value, as text.

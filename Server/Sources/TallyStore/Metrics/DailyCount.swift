@@ -1,4 +1,4 @@
-/// One day of ``EventStore/dailyCounts(app:event:from:to:timeZone:)``.
+/// One day of ``MetricStore/dailyCounts(of:in:)``.
 public struct DailyCount: Hashable, Sendable, Codable {
     /// The day, as `YYYY-MM-DD`.
     public var date: String

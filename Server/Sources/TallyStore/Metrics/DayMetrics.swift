@@ -1,4 +1,4 @@
-/// The metrics of one local day, as returned by ``EventStore/metrics(app:date:timeZone:)``.
+/// The metrics of one local day, as returned by ``MetricStore/day(_:)``.
 ///
 /// All figures are exact counts over the stored (deduplicated) events whose ``Event/timestamp``
 /// falls in the day, for day D running from local midnight to the next local midnight in

@@ -1,5 +1,5 @@
 /// How often a property is left empty, as returned by
-/// ``EventStore/emptyPropertyShare(app:event:property:date:timeZone:)``.
+/// ``MetricStore/emptyShare(of:event:in:)``.
 public struct EmptyShare: Hashable, Sendable, Codable {
     /// Events of the name on the day.
     public var events: Int

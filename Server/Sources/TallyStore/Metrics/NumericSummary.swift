@@ -1,5 +1,5 @@
 /// The numeric values of one property over a day's events of one name, as returned by
-/// ``EventStore/propertyAverage(app:event:property:date:timeZone:)``.
+/// ``MetricStore/average(of:event:in:)``.
 public struct NumericSummary: Hashable, Sendable, Codable {
     /// Events whose property is a number (events where it is missing, or not a number, are
     /// not counted).

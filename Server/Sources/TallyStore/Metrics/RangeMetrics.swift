@@ -1,5 +1,5 @@
 /// Daily series over a range of local days, as returned by
-/// ``EventStore/metricsRange(app:from:to:timeZone:)``.
+/// ``MetricStore/range(_:)``.
 ///
 /// Each series has one element per day of ``dates``, in the same order; days are defined as in
 /// ``DayMetrics``. Encodes to JSON with the keys `from`, `to`, `tz`, `dates`, `dau`, `events`,

@@ -1,10 +1,10 @@
 public import Foundation
 
 /// A segment saved by name for an app: a ``SegmentFilter`` that the dashboard's filter bar
-/// applies in one click, kept by ``EventStore/saveSegment(app:name:filter:)``.
+/// applies in one click, kept by ``SegmentStore/save(app:name:filter:)``.
 ///
 /// Names are unique per app and compared exactly (`Pro` and `pro` are two segments), after
-/// ``EventStore/saveSegment(app:name:filter:)`` trimmed them and put them in Unicode's
+/// ``SegmentStore/save(app:name:filter:)`` trimmed them and put them in Unicode's
 /// canonical composed form (NFC), so a name typed either way is one name.
 public struct SavedSegment: Hashable, Sendable {
     /// The name people chose for it.

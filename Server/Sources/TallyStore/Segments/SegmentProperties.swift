@@ -2,7 +2,7 @@
 
 /// The properties an app's segments and funnels can filter and break down by, beside the
 /// built-in `app_version` and `platform`: named in the app's settings
-/// (``EventStore/updateApp(_:timeZone:acceptedEventAge:segmentProperties:)``).
+/// (``AppStore/update(_:timeZone:acceptedEventAge:segmentProperties:)``).
 ///
 /// - An **event property** matches an event by the event's own value of it.
 /// - A **user property** matches every event of a user by the user's latest value of it: set

@@ -2,7 +2,7 @@ import Foundation
 @_spi(Wire) import TallyEvent
 
 /// The lines of a user's data export other than raw events (see
-/// ``EventStore/exportUserData(app:user:into:)``), keys sorted as `tally export` sorts them.
+/// ``UserDataStore/export(app:user:into:)``), keys sorted as `tally export` sorts them.
 struct UserDataLine {
     private let app: AppID
     private var output = JSONWriter()

@@ -34,9 +34,9 @@ struct AppCommand: AsyncParsableCommand {
             let store = try await EventStore(database: database.location())
             // The owner is looked up first: an unknown name creates no app.
             var user: DashboardUser?
-            if let owner { user = try await store.dashboardUser(named: owner) }
-            let created = try await store.createApp(name: name, timeZone: tz, acceptedEventAge: maxEventAgeDays * 86_400)
-            if let user { try await store.setRole(.owner, of: user.id, in: created.app.id) }
+            if let owner { user = try await store.accounts.dashboardUser(named: owner) }
+            let created = try await store.apps.create(name: name, timeZone: tz, acceptedEventAge: maxEventAgeDays * 86_400)
+            if let user { try await store.members.setRole(.owner, of: user.id, in: created.app.id) }
             say(try KeysOutput(created).json)
             if user == nil {
                 note("no dashboard user sees app \(created.app.id.rawValue) yet: tally user grant NAME \(created.app.id.rawValue) owner")
@@ -112,14 +112,14 @@ extension AppCommand {
             let appID = AppID(rawValue: id)
             var segmentProperties: SegmentProperties?
             if clearSegmentProperties || !segmentEventProperties.isEmpty || !segmentUserProperties.isEmpty {
-                guard let current = try await store.app(id: appID) else { throw TallyStoreError.unknownApp(appID) }
+                guard let current = try await store.apps.app(id: appID) else { throw TallyStoreError.unknownApp(appID) }
                 var properties = clearSegmentProperties ? SegmentProperties() : current.segmentProperties
                 if !segmentEventProperties.isEmpty { properties.event = segmentEventProperties }
                 if !segmentUserProperties.isEmpty { properties.user = segmentUserProperties }
                 // Unchanged properties are not passed, so the index is not rebuilt for nothing.
                 if properties != current.segmentProperties { segmentProperties = properties }
             }
-            let app = try await store.updateApp(
+            let app = try await store.apps.update(
                 appID, timeZone: tz, acceptedEventAge: maxEventAgeDays.map { $0 * 86_400 }, segmentProperties: segmentProperties,
                 purchaseEvent: purchaseEvent, rawRetention: rawRetentionDays)
             let segments = app.segmentProperties
@@ -145,7 +145,7 @@ extension AppCommand {
 
         func run() async throws {
             let store = try await EventStore(database: database.location())
-            say(try KeysOutput(try await store.rotateKeys(AppID(rawValue: id))).json)
+            say(try KeysOutput(try await store.apps.rotateKeys(AppID(rawValue: id))).json)
         }
     }
 }

@@ -29,7 +29,7 @@ struct Export: AsyncParsableCommand {
             throw ValidationError("--from and --to must be YYYY-MM-DD or an ISO-8601 date-time")
         }
         let store = try await EventStore(database: database.location())
-        let apps = try await store.apps().filter { app == nil || $0.id.rawValue == app }
+        let apps = try await store.apps.all().filter { app == nil || $0.id.rawValue == app }
         let output = FileHandle.standardOutput
         if format == .csv { try output.write(contentsOf: Array(ExportFormat.csvHeader.utf8)) }
         for app in apps {
@@ -38,7 +38,7 @@ struct Export: AsyncParsableCommand {
                     "app \(app.id.rawValue): raw events before \(keptSince.formatted(.iso8601)) are no longer kept (retention), so they are not exported\n"
                 try FileHandle.standardError.write(contentsOf: Array(note.utf8))
             }
-            _ = try await store.write(app: app.id, from: start, to: end, as: format) { try output.write(contentsOf: $0) }
+            _ = try await store.events.write(app: app.id, from: start, to: end, as: format) { try output.write(contentsOf: $0) }
         }
     }
 

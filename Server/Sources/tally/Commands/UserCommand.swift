@@ -76,8 +76,8 @@ extension UserCommand {
                 throw MembershipError(description: "unknown role \"\(role.prefix(40))\": expected owner, editor or viewer")
             }
             let store = try await EventStore(database: database.location())
-            let (user, app) = (try await store.dashboardUser(named: name), try await store.app(named: app))
-            let previous = try await store.setRole(role, of: user.id, in: app.id)
+            let (user, app) = (try await store.accounts.dashboardUser(named: name), try await store.apps.app(named: app))
+            let previous = try await store.members.setRole(role, of: user.id, in: app.id)
             let change =
                 previous.map { $0 == role ? "was already \(role.rawValue)" : "changed from \($0.rawValue) to \(role.rawValue)" }
                 ?? "granted \(role.rawValue)"
@@ -102,8 +102,8 @@ extension UserCommand {
 
         func run() async throws {
             let store = try await EventStore(database: database.location())
-            let (user, app) = (try await store.dashboardUser(named: name), try await store.app(named: app))
-            let previous = try await store.removeMember(user.id, from: app.id)
+            let (user, app) = (try await store.accounts.dashboardUser(named: name), try await store.apps.app(named: app))
+            let previous = try await store.members.remove(user.id, from: app.id)
             say("\(user.name) in app \(app.id.rawValue) (\(app.name)): " + (previous.map { "\($0.rawValue) revoked" } ?? "had no role"))
         }
     }

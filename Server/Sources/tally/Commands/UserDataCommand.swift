@@ -35,9 +35,9 @@ struct UserDataCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try await EventStore(database: database.location())
-            let app = try await store.app(named: target.app)
+            let app = try await store.apps.app(named: target.app)
             let output = FileHandle.standardOutput
-            _ = try await store.exportUserData(app: app.id, user: target.user) { try output.write(contentsOf: $0) }
+            _ = try await store.userData.export(app: app.id, user: target.user) { try output.write(contentsOf: $0) }
         }
     }
 
@@ -58,9 +58,9 @@ struct UserDataCommand: AsyncParsableCommand {
 
         func run() async throws {
             let store = try await EventStore(database: database.location())
-            let app = try await store.app(named: target.app)
-            let deletion = try await store.deleteUserData(app: app.id, user: target.user, by: "cli")
-            try await store.foldUserRemovals()
+            let app = try await store.apps.app(named: target.app)
+            let deletion = try await store.userData.delete(app: app.id, user: target.user, by: "cli")
+            try await store.userData.foldRemovals()
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             encoder.dateEncodingStrategy = .iso8601

@@ -37,17 +37,17 @@ enum DemoData {
         } catch TallyStoreError.Code.userNameTaken {
             login = "password unchanged since it was created"
         }
-        if let user = try await store.user(named: userName)?.user { try await store.setRole(.owner, of: user.id, in: app) }
+        if let user = try await store.accounts.account(named: userName)?.user { try await store.members.setRole(.owner, of: user.id, in: app) }
         return login
     }
 
     /// Creates the demo app, sends its events, and returns the app and the report to print.
     static func fill(store: EventStore, server: URL, users: Int) async throws -> (app: AppID, report: String) {
-        let created = try await store.createApp(
+        let created = try await store.apps.create(
             name: "Demo Bookkeeping", timeZone: timeZone, acceptedEventAge: Double(days + 2) * 86_400
         )
         // Segments: by the login method of an event, and by the plan a user's `identify` set.
-        _ = try await store.updateApp(created.app.id, segmentProperties: segmentProperties)
+        _ = try await store.apps.update(created.app.id, segmentProperties: segmentProperties)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-demo-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
 

@@ -31,9 +31,9 @@ struct DashboardFixture {
     init(socketLimits: SocketLimits = .init(), secureCookies: Bool = false) async throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("tally-web-\(UUID()).sqlite").path
         store = try EventStore(path: path)
-        app = try await store.createApp(name: "Bills <& Co>", timeZone: "UTC", acceptedEventAge: 3_650 * 86_400)
+        app = try await store.apps.create(name: "Bills <& Co>", timeZone: "UTC", acceptedEventAge: 3_650 * 86_400)
         let noon = try Date("2026-11-20T12:00:00Z", strategy: .iso8601)
-        try await store.insert(
+        try await store.events.insert(
             ["ann", "bob"].map { user in
                 Event(
                     id: UUID(), name: "bill_created", timestamp: noon, deviceTimestamp: noon, userID: user, sessionID: nil,
@@ -42,7 +42,7 @@ struct DashboardFixture {
             app: app.app.id)
         let access = DashboardAccess(store: store, passwordCost: 4)
         let ana = try await access.createUser(name: "ana", password: Self.password)
-        try await store.setRole(.owner, of: ana.id, in: app.app.id)
+        try await store.members.setRole(.owner, of: ana.id, in: app.app.id)
         // The live test client keeps one connection for the whole test and never reconnects:
         // a test slowed down (ThreadSanitizer, a busy machine) must not find it closed as idle.
         var settings = ServerSettings()
@@ -58,7 +58,7 @@ struct DashboardFixture {
     /// 2026-11-20 UTC: what the paths sheet's tests read.
     func insertSession(of screens: [String]) async throws {
         let noon = try Date("2026-11-20T12:00:00Z", strategy: .iso8601)
-        try await store.insert(
+        try await store.events.insert(
             screens.enumerated().map { index, screen in
                 Event(
                     id: UUID(), name: "screen_view", timestamp: noon.addingTimeInterval(Double(index)), userID: "ann", sessionID: "s",

@@ -10,7 +10,7 @@ struct AnnotationContractTests {
     @Test(arguments: TestDatabase.all) func annotationsAreAddedListedAndDeleted(database: TestDatabase) async throws {
         try await LiveServer.with(database: database) { server in
             let app = try await server.makeApp()
-            _ = try await server.store.updateApp(app.app.id, timeZone: "America/New_York")
+            _ = try await server.store.apps.update(app.app.id, timeZone: "America/New_York")
             let added = try await server.annotate(#"{"time": "2026-03-08T06:30:00Z", "text": "v2.3 released"}"#, token: app.writeToken)
             #expect(added.status == 201)
             #expect(Set(added.json.allKeys as? [String] ?? []) == ["id", "time", "text", "created_at"])
@@ -70,7 +70,7 @@ struct AnnotationContractTests {
             let answer = try await server.annotate(body.text, token: app.writeToken)
             #expect(answer.status == 400, "\(body)")
             #expect((answer.json["error"] as? String)?.isEmpty == false, "\(body)")
-            let all = try await server.store.annotations(app: app.app.id, from: .distantPast, to: .distantFuture)
+            let all = try await server.store.annotations.list(app: app.app.id, from: .distantPast, to: .distantFuture)
             #expect(all.isEmpty, "\(body)")
         }
     }

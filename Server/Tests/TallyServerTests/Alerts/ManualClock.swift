@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import TallyServer
 import TallyStore
 
 /// A clock that moves only when told; `sleep(until:)` returns once it has moved there.

@@ -32,12 +32,12 @@ import Testing
 
     /// Records a firing of a rule POSTing to `url` at `start`; returns the app.
     static func fire(_ store: EventStore, url: String, secret: String = "the rule's secret") async throws -> App {
-        let app = try await store.createApp(name: "Hooks")
+        let app = try await store.apps.create(name: "Hooks")
         let rule = try AlertRule(name: "Few bills", metric: .event("bill_created"), condition: .below(10), webhook: url, secret: secret)
         let evaluation = AlertEvaluation(
             rule: rule.name, at: start, day: "2026-03-02", endsDay: true, metric: "event:bill_created", condition: "below 10", value: 3,
             previous: nil, fired: true)
-        #expect(try await store.record(evaluation, of: rule, app: app.app, now: start))
+        #expect(try await store.alerts.record(evaluation, of: rule, app: app.app, now: start))
         return app.app
     }
 
@@ -61,7 +61,7 @@ import Testing
             }
             clock.advance(to: Self.start.addingTimeInterval(7_200))
             #expect(await deliverer.deliverDue() == 0)
-            let delivery = try #require(try await store.webhookDeliveries(app: app.id).first)
+            let delivery = try #require(try await store.alerts.deliveries(app: app.id).first)
             #expect(delivery.state == .delivered && delivery.attempts == 4 && delivery.lastError == nil)
 
             let received = await receiver.log.received
@@ -94,7 +94,7 @@ import Testing
                 if await deliverer.deliverDue() > 0 { attemptedAt.append(second) }
             }
             #expect(attemptedAt == [0, 10, 30, 70, 150, 310, 630, 1_230, 1_830, 2_430, 3_030])
-            let delivery = try #require(try await store.webhookDeliveries(app: app.id).first)
+            let delivery = try #require(try await store.alerts.deliveries(app: app.id).first)
             #expect(delivery.state == .gaveUp && delivery.attempts == 11 && delivery.lastError == "the webhook answered 503")
         }
     }
@@ -114,7 +114,7 @@ import Testing
             do {
                 let before = try await EventStore(database: url)
                 _ = try await Self.fire(before, url: receiver.url())
-                _ = try await before.claimDueDeliveries(now: Self.start, lease: 60, limit: 1)
+                _ = try await before.alerts.claimDueDeliveries(now: Self.start, lease: 60, limit: 1)
                 _ = try await Self.fire(before, url: receiver.url())
             }
             let after = try await EventStore(database: url)

@@ -48,11 +48,11 @@ import Testing
     @Test(arguments: TestDatabase.all)
     func undeliverableRowsAreGivenUpAtOnce(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Broken").app
+        let app = try await store.apps.create(name: "Broken").app
         for (index, url) in Self.undeliverable.enumerated() { try await Self.queue(in: store, app: app.id, rule: "r\(index)", url: url) }
         let transport = FakeWebhookTransport()
         await Self.deliverAll(WebhookDeliverer(store: store, transport: transport, clock: ManualClock(Self.start), logger: Self.quiet))
-        let deliveries = try await store.webhookDeliveries(app: app.id, limit: 100)
+        let deliveries = try await store.alerts.deliveries(app: app.id, limit: 100)
         #expect(deliveries.count == Self.undeliverable.count)
         for delivery in deliveries {
             #expect(delivery.state == .gaveUp && delivery.attempts == 1, "\(delivery.url.prefix(60))")
@@ -104,13 +104,13 @@ import Testing
     @Test(arguments: TestDatabase.all)
     func membersSeeGeneralReasonsAndTheLogTheDetail(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Probe").app
+        let app = try await store.apps.create(name: "Probe").app
         let urls = ["http://localhost:9/hook", "http://[::1]:9/hook", "http://10.0.0.1/hook", "http://0x7f.1:22/"]
         for (index, url) in urls.enumerated() { try await Self.queue(in: store, app: app.id, rule: "r\(index)", url: url) }
         let log = LogCapture()
         let logger = Logger(label: "tally.webhooks") { _ in log }
         await Self.deliverAll(WebhookDeliverer(store: store, transport: HTTPWebhookTransport(), clock: ManualClock(Self.start), logger: logger))
-        let deliveries = try await store.webhookDeliveries(app: app.id)
+        let deliveries = try await store.alerts.deliveries(app: app.id)
         #expect(deliveries.count == urls.count)
         #expect(deliveries.allSatisfy { $0.lastError == "the webhook's address is not allowed or not found" })
         let logged = log.messages.withLock { $0.joined(separator: "\n") }
@@ -125,18 +125,18 @@ import Testing
     @Test(.timeLimit(.minutes(5)), arguments: TestDatabase.all)
     func aSlowReceiverHoldsBackItsOwnAppOnly(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let slow = try await store.createApp(name: "Slow").app.id
+        let slow = try await store.apps.create(name: "Slow").app.id
         for index in 0..<12 { try await Self.queue(in: store, app: slow, rule: "slow \(index)", url: "https://slow.example.com/hook") }
         var others: [AppID] = []
         for app in 0..<8 {
-            let id = try await store.createApp(name: "App \(app)").app.id
+            let id = try await store.apps.create(name: "App \(app)").app.id
             for index in 0..<5 { try await Self.queue(in: store, app: id, rule: "r\(index)", url: "https://app\(app).example.com/hook") }
             others.append(id)
         }
         let transport = FakeWebhookTransport(held: ["slow.example.com"])
         let deliverer = WebhookDeliverer(store: store, transport: transport, clock: ManualClock(Self.start), logger: Self.quiet)
         let running = Task { try await deliverer.run() }
-        func delivered(_ app: AppID) async throws -> Int { try await store.webhookDeliveries(app: app).filter { $0.state == .delivered }.count }
+        func delivered(_ app: AppID) async throws -> Int { try await store.alerts.deliveries(app: app).filter { $0.state == .delivered }.count }
         for app in others { try await Self.waitUntil { try await delivered(app) == 5 } }
         #expect(try await delivered(slow) == 0)
         transport.release()

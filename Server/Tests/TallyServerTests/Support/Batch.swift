@@ -33,7 +33,7 @@ enum Batch {
 extension LiveServer {
     /// Creates an app and returns its keys.
     func makeApp(timeZone: String = "UTC") async throws -> NewApp {
-        try await store.createApp(name: "Test", timeZone: timeZone)
+        try await store.apps.create(name: "Test", timeZone: timeZone)
     }
 
     /// POSTs `body` to /v1/events with `key`.
@@ -60,7 +60,7 @@ extension LiveServer {
     func storedEvents(_ app: NewApp, debug: Bool = false) async throws -> [Event] {
         var events: [Event] = []
         let id = debug ? app.app.id.debug : app.app.id
-        for try await event in store.export(app: id, from: .distantPast, to: .distantFuture) { events.append(event) }
+        for try await event in store.events.export(app: id, from: .distantPast, to: .distantFuture) { events.append(event) }
         return events
     }
 

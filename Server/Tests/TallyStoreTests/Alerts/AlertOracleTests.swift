@@ -53,8 +53,8 @@ import Testing
         store: EventStore, app: App, events: [Event], timeZone: String
     ) {
         let (store, id, events, timeZone) = try await SegmentOracleTests.randomStore(seed: seed, on: database)
-        let app = try await store.updateApp(id, timeZone: timeZone)
-        try await store.saveSegment(app: id, name: "android", filter: SegmentFilter([.is("platform", "Android")]))
+        let app = try await store.apps.update(id, timeZone: timeZone)
+        try await store.segments.save(app: id, name: "android", filter: SegmentFilter([.is("platform", "Android")]))
         return (store, app, events, timeZone)
     }
 
@@ -65,7 +65,7 @@ import Testing
         for offset in [0, 9, 26] {
             let day = MetricsOracle(events: events, timeZone: timeZone).day(first, offset: offset)
             for metric in Self.metrics {
-                let value = try await store.value(of: metric, app: app.id, day: CalendarDay(day)!)
+                let value = try await store.alerts.value(of: metric, app: app.id, day: CalendarDay(day)!)
                 #expect(value == Self.expected(metric, day: day, events: events, timeZone: timeZone), "seed \(seed), \(timeZone), \(day), \(metric)")
             }
         }
@@ -86,7 +86,7 @@ import Testing
             #expect(slot.endsDay && slot.day.description == day, "\(timeZone) \(day)")
             for metric in [AlertMetric.headline(.dau), .event("tap")] {
                 let rule = try AlertRule(name: "r", metric: metric, condition: .change(percent: 20), webhook: "http://127.0.0.1:1/", secret: "s")
-                let evaluation = try #require(try await store.evaluate(rule, app: app.id, at: slot))
+                let evaluation = try #require(try await store.alerts.evaluate(rule, app: app.id, at: slot))
                 let value = Self.expected(metric, day: day, events: events, timeZone: timeZone)
                 let previous = Self.expected(metric, day: oracle.day(day, offset: -7), events: events, timeZone: timeZone)
                 #expect(evaluation.value == value && evaluation.previous == previous, "\(timeZone) \(day) \(metric)")

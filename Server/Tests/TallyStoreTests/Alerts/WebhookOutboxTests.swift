@@ -16,59 +16,24 @@ import Testing
         try AlertRule(name: name, metric: .event("tap"), condition: condition, webhook: "http://127.0.0.1:9/hook", secret: "s3cret")
     }
 
-    /// Two stores on one database, as two collectors, each evaluating every hour of a day
-    /// many times at once: each rule and hour is recorded once, with one delivery.
-    @Test(arguments: TestDatabase.all)
-    func twoEvaluatorsRecordEachEvaluationOnce(database: TestDatabase) async throws {
-        let url = try await database.makeDatabase()
-        defer { database.removeDatabase(url) }
-        // On PostgreSQL two stores, as two collectors; a SQLite file has one collector.
-        let one = try await EventStore(database: url)
-        let two = database == .postgres ? try await EventStore(database: url) : one
-        let app = try await one.createApp(name: "Shared", timeZone: "Asia/Kathmandu").app
-        try await one.insert([event(name: "tap", at: try Date("2026-03-02T06:00:00Z", strategy: Date.ISO8601FormatStyle()), user: "u")], app: app.id)
-        try await one.saveAlertRule(try Self.rule(), app: app.id)
-        try await one.saveAlertRule(try Self.rule("quiet", condition: .below(-1)), app: app.id)
-        let evaluators = [AlertEvaluator(store: one), AlertEvaluator(store: two)]
-        let hours = (0..<24).map { Self.noon.addingTimeInterval(Double($0) * 3_600 + 60) }
-        let recorded = await withTaskGroup(of: [AlertEvaluation].self) { group in
-            for round in 0..<4 {
-                for evaluator in evaluators {
-                    group.addTask {
-                        var all: [AlertEvaluation] = []
-                        for hour in hours { all += await evaluator.evaluate(at: hour.addingTimeInterval(Double(round))) }
-                        return all
-                    }
-                }
-            }
-            return await group.reduce(into: []) { $0 += $1 }
-        }
-        #expect(recorded.count == 48)
-        #expect(Set(recorded.map { "\($0.rule) \($0.at)" }).count == 48)
-        #expect(recorded.filter(\.fired).count == 24)
-        let deliveries = try await one.webhookDeliveries(app: app.id, limit: 100)
-        #expect(deliveries.count == 24 && deliveries.allSatisfy { $0.rule == "many taps" && $0.state == .pending })
-        #expect(try await two.alertEvaluations(app: app.id, firedOnly: true, limit: 100).count == 24)
-    }
-
     /// A claimed delivery is kept from other claims for the lease, then claimed again (a
     /// collector that died mid-attempt), and a finished one never.
     @Test(arguments: TestDatabase.all)
     func claimsLeaseDeliveries(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Claims").app
+        let app = try await store.apps.create(name: "Claims").app
         let evaluation = AlertEvaluation(
             rule: "r", at: Self.noon, day: "2026-03-02", endsDay: false, metric: "dau", condition: "above 0", value: 3, previous: nil, fired: true)
-        #expect(try await store.record(evaluation, of: try Self.rule("r"), app: app, now: Self.noon))
-        #expect(try await !store.record(evaluation, of: try Self.rule("r"), app: app, now: Self.noon))
-        let claimed = try await store.claimDueDeliveries(now: Self.noon, lease: 60, limit: 10)
+        #expect(try await store.alerts.record(evaluation, of: try Self.rule("r"), app: app, now: Self.noon))
+        #expect(try await !store.alerts.record(evaluation, of: try Self.rule("r"), app: app, now: Self.noon))
+        let claimed = try await store.alerts.claimDueDeliveries(now: Self.noon, lease: 60, limit: 10)
         #expect(claimed.count == 1)
-        #expect(try await store.claimDueDeliveries(now: Self.noon.addingTimeInterval(59), lease: 60, limit: 10).isEmpty)
-        let again = try await store.claimDueDeliveries(now: Self.noon.addingTimeInterval(60), lease: 60, limit: 10)
+        #expect(try await store.alerts.claimDueDeliveries(now: Self.noon.addingTimeInterval(59), lease: 60, limit: 10).isEmpty)
+        let again = try await store.alerts.claimDueDeliveries(now: Self.noon.addingTimeInterval(60), lease: 60, limit: 10)
         #expect(again.map(\.id) == claimed.map(\.id))
-        try await store.finishAttempt(again[0], state: .delivered, nextAttempt: Self.noon, error: nil)
-        #expect(try await store.claimDueDeliveries(now: Self.noon.addingTimeInterval(3_600), lease: 60, limit: 10).isEmpty)
-        let stored = try await store.webhookDeliveries(app: app.id)
+        try await store.alerts.finishAttempt(again[0], state: .delivered, nextAttempt: Self.noon, error: nil)
+        #expect(try await store.alerts.claimDueDeliveries(now: Self.noon.addingTimeInterval(3_600), lease: 60, limit: 10).isEmpty)
+        let stored = try await store.alerts.deliveries(app: app.id)
         #expect(stored.map(\.state) == [.delivered] && stored[0].attempts == 1)
         let body = try #require(try JSONSerialization.jsonObject(with: Data(stored[0].body)) as? [String: Any])
         #expect((body["text"] as? String)?.contains("\"r\"") == true && body["value"] as? Double == 3)
@@ -80,7 +45,7 @@ import Testing
     @Test(arguments: TestDatabase.all)
     func theOutboxIsBounded(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Bounded").app
+        let app = try await store.apps.create(name: "Bounded").app
         for round in 0..<60 {
             let evaluation = AlertEvaluation(
                 rule: "r\(round)", at: Self.noon, day: "2026-03-02", endsDay: false, metric: "dau", condition: "above 0", value: 1,
@@ -90,35 +55,35 @@ import Testing
                 createdAt: Self.noon.unixMilliseconds)
             #expect(try await store.backend.record(evaluation, app: app.id, delivery: draft, maximumPending: 5))
         }
-        let deliveries = try await store.webhookDeliveries(app: app.id, limit: 100)
+        let deliveries = try await store.alerts.deliveries(app: app.id, limit: 100)
         #expect(deliveries.filter { $0.state == .pending }.map(\.rule) == (55..<60).reversed().map { "r\($0)" })
         #expect(deliveries.filter { $0.state == .dropped }.count == 55)
-        try await store.pruneAlerts(now: Self.noon.addingTimeInterval(EventStore.alertRetention + 1))
-        #expect(try await store.webhookDeliveries(app: app.id, limit: 100).count == 5)
-        #expect(try await store.alertEvaluations(app: app.id).isEmpty)
+        try await store.alerts.prune(now: Self.noon.addingTimeInterval(AlertStore.alertRetention + 1))
+        #expect(try await store.alerts.deliveries(app: app.id, limit: 100).count == 5)
+        #expect(try await store.alerts.evaluations(app: app.id).isEmpty)
     }
 
     /// Stored rules read back as saved, are replaced by name, bounded per app, and deleted.
     @Test(arguments: TestDatabase.all)
     func storedRulesRoundTrip(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Rules").app
+        let app = try await store.apps.create(name: "Rules").app
         let rule = try AlertRule(
             name: " Funnel ", metric: .funnel(["open", FunnelStep("screen_view", [.is("screen", "home")])]), condition: .change(percent: 12.5),
             webhook: "https://hooks.example.com/a?b=c", secret: AlertRule.generateSecret())
-        try await store.saveAlertRule(rule, app: app.id)
-        #expect(try await store.alertRules(app: app.id) == [rule])
+        try await store.alerts.save(rule, app: app.id)
+        #expect(try await store.alerts.rules(app: app.id) == [rule])
         #expect(rule.name == "Funnel" && rule.secret.hasPrefix("whs_"))
         var changed = rule
         changed.condition = .below(3)
-        try await store.saveAlertRule(changed, app: app.id)
-        #expect(try await store.alertRules(app: app.id) == [changed])
-        for index in 1..<AlertRule.maximumPerApp { try await store.saveAlertRule(try Self.rule("r\(index)"), app: app.id) }
-        await #expect(throws: TallyStoreError.tooManyAlertRules(app.id)) { try await store.saveAlertRule(try Self.rule("one more"), app: app.id) }
-        #expect(try await store.deleteAlertRule(app: app.id, name: "Funnel"))
-        #expect(try await !store.deleteAlertRule(app: app.id, name: "Funnel"))
+        try await store.alerts.save(changed, app: app.id)
+        #expect(try await store.alerts.rules(app: app.id) == [changed])
+        for index in 1..<AlertRule.maximumPerApp { try await store.alerts.save(try Self.rule("r\(index)"), app: app.id) }
+        await #expect(throws: TallyStoreError.tooManyAlertRules(app.id)) { try await store.alerts.save(try Self.rule("one more"), app: app.id) }
+        #expect(try await store.alerts.delete(app: app.id, name: "Funnel"))
+        #expect(try await !store.alerts.delete(app: app.id, name: "Funnel"))
         await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 99))) {
-            try await store.saveAlertRule(try Self.rule(), app: AppID(rawValue: 99))
+            try await store.alerts.save(try Self.rule(), app: AppID(rawValue: 99))
         }
     }
 
@@ -148,7 +113,7 @@ import Testing
     @Test(arguments: TestDatabase.all)
     func rowsTheStoreDidNotWriteAreClaimedOrGivenUp(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Broken").app
+        let app = try await store.apps.create(name: "Broken").app
         let urls = ["not a url ::", "", "http://203.0.113.9:99999/hook", "https://example.com/hook"]
         for (index, url) in urls.enumerated() { try await Self.queue(in: store, app: app.id, rule: "r\(index)", url: url) }
         let unknown = "UPDATE webhook_delivery SET state = 7 WHERE rule = 'r3'"
@@ -156,9 +121,9 @@ import Testing
         case .sqlite: try await store.pool.write { db in try db.execute(sql: unknown) }
         case .postgres: try await store.postgres.execute(PostgresQuery(unsafeSQL: unknown))
         }
-        let claimed = try await store.claimDueDeliveries(now: Self.noon, lease: 60, limit: 10)
+        let claimed = try await store.alerts.claimDueDeliveries(now: Self.noon, lease: 60, limit: 10)
         #expect(claimed.map(\.url) == Array(urls.prefix(3)))
-        let given = try await store.webhookDeliveries(app: app.id).filter { $0.rule == "r3" }
+        let given = try await store.alerts.deliveries(app: app.id).filter { $0.rule == "r3" }
         #expect(given.map(\.state) == [.gaveUp] && given.first?.lastError == "the delivery's state was not valid")
     }
 
@@ -169,15 +134,15 @@ import Testing
         let store = try await database.makeStore()
         var apps: [AppID] = []
         for (name, count) in [("Busy", 10), ("Some", 3), ("Few", 2)] {
-            let app = try await store.createApp(name: name).app.id
+            let app = try await store.apps.create(name: name).app.id
             for index in 0..<count { try await Self.queue(in: store, app: app, rule: "\(name) \(index)", url: "https://example.com/hook") }
             apps.append(app)
         }
-        let claimed = try await store.claimDueDeliveries(now: Self.noon, lease: 60, limit: 8, perApp: 3)
+        let claimed = try await store.alerts.claimDueDeliveries(now: Self.noon, lease: 60, limit: 8, perApp: 3)
         #expect(claimed.map(\.rule) == ["Busy 0", "Busy 1", "Busy 2", "Some 0", "Some 1", "Some 2", "Few 0", "Few 1"])
-        let next = try await store.claimDueDeliveries(now: Self.noon, lease: 60, limit: 8, perApp: 3, excluding: [apps[0]])
+        let next = try await store.alerts.claimDueDeliveries(now: Self.noon, lease: 60, limit: 8, perApp: 3, excluding: [apps[0]])
         #expect(next.isEmpty)
-        let busy = try await store.claimDueDeliveries(now: Self.noon, lease: 60, limit: 8, perApp: 3, excluding: [apps[1]])
+        let busy = try await store.alerts.claimDueDeliveries(now: Self.noon, lease: 60, limit: 8, perApp: 3, excluding: [apps[1]])
         #expect(busy.map(\.rule) == ["Busy 3", "Busy 4", "Busy 5"])
     }
 

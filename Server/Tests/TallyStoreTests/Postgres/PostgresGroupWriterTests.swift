@@ -26,7 +26,7 @@ import Testing
             SELECT count(DISTINCT xmin::text) FROM event WHERE id = ANY(\((first + second).map(\.id)))
             """, as: Int.self)
         #expect(writers == [1])
-        #expect(try await store.metrics(app: app, date: "2026-03-01").events == ["open": 4])
+        #expect(try await store.metrics.day(ReadScope(app: app, day: CalendarDay("2026-03-01")!)).events == ["open": 4])
     }
 
     /// Once a group's batches fail together, its transaction is retried with each under a
@@ -53,7 +53,7 @@ import Testing
         #expect(stored.isSuperset(of: (first + last).map(\.id)))
         #expect(stored.isDisjoint(with: failing.map(\.id)))
         #expect(stored.count == 4 + store.postgres.groupCommit.writer.concurrentTransactions, "with the blocking transactions' events")
-        #expect(try await store.metrics(app: app, date: "2026-03-01").events == ["open": 4])
+        #expect(try await store.metrics.day(ReadScope(app: app, day: CalendarDay("2026-03-01")!)).events == ["open": 4])
     }
 
     /// Two transactions in flight insert the same two ids, listed in opposite orders. A
@@ -90,7 +90,7 @@ import Testing
 
         let results = [try await one.value, try await other.value]
         #expect(results.map(\.accepted).sorted() == [0, 2])
-        #expect(try await store.metrics(app: app, date: "2026-03-01").events == ["open": 2])
+        #expect(try await store.metrics.day(ReadScope(app: app, day: CalendarDay("2026-03-01")!)).events == ["open": 2])
     }
 
     /// Takes the advisory lock `key` on a connection of its own, and returns once it holds it:
@@ -129,7 +129,7 @@ import Testing
             return nil
         }
         let store = try await EventStore(database: try await TestDatabase.createDatabase(on: server))
-        return (store, try await store.createApp(name: "Demo").app.id)
+        return (store, try await store.apps.create(name: "Demo").app.id)
     }
 
     /// Inserts `batches` in one transaction of `store`'s group commit, and returns their tasks.

@@ -23,9 +23,9 @@ import Testing
         let before = try await Self.everyMetric(of: store, metricsApp: metricsApp, pathsApp: pathsApp, zones: zones)
 
         for (app, days) in [(metricsApp, 2), (pathsApp, 13)] {
-            _ = try await store.updateApp(app, acceptedEventAge: 86_400, rawRetention: .days(days))
+            _ = try await store.apps.update(app, acceptedEventAge: 86_400, rawRetention: .days(days))
         }
-        let pruning = try await store.pruneRawEvents(now: Self.now)
+        let pruning = try await store.dataRetention.prune(now: Self.now)
         let horizons = [metricsApp: instant("2026-02-27T00:00:00Z"), pathsApp: instant("2026-02-16T00:00:00Z")]
         #expect(pruning.keptSince == horizons)
         #expect(pruning.deletedEvents > 0)
@@ -40,18 +40,23 @@ import Testing
         let first = oracle.day(of: Date(unixMilliseconds: MetricsPropertyTests.start))
         for offset in -1...41 {
             let date = oracle.day(first, offset: offset)
-            #expect(try await store.metrics(app: metricsApp, date: date, timeZone: timeZone) == oracle.metrics(date: date, timeZone: timeZone))
+            #expect(
+                try await store.metrics.day(ReadScope(app: metricsApp, day: CalendarDay(date)!, timeZone: TimeZone(identifier: timeZone)))
+                    == oracle.metrics(date: date, timeZone: timeZone))
         }
         for period in RetentionPeriod.allCases {
             let (from, to) = (first, oracle.day(first, offset: 40))
             #expect(
-                try await store.retention(app: metricsApp, from: from, to: to, timeZone: timeZone, period: period)
+                try await store.metrics.retention(
+                    ReadScope(app: metricsApp, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: timeZone)), period: period)
                     == oracle.retention(from: from, to: to, timeZone: timeZone, period: period))
         }
         for test in PathOracleTests.cases {
-            let paths = try await store.paths(
-                app: pathsApp, start: test.start, kind: test.kind, direction: test.direction, depth: test.depth, from: "2026-02-09",
-                to: "2026-02-23", timeZone: "UTC", filter: test.filter)
+            let paths = try await store.metrics.paths(
+                from: test.start, kind: test.kind, direction: test.direction, depth: test.depth,
+                in: ReadScope(
+                    app: pathsApp, days: CalendarDay("2026-02-09")!...CalendarDay("2026-02-23")!, timeZone: TimeZone(identifier: "UTC"),
+                    filter: test.filter))
             guard test.filter.isEmpty else { continue }
             let expected = PathOracleTests.expected(
                 test, events: Self.deduplicated(pathsEvents), from: instant("2026-02-09T00:00:00Z"), to: instant("2026-02-24T00:00:00Z"))
@@ -62,12 +67,12 @@ import Testing
         for (app, events) in [(metricsApp, metricsEvents), (pathsApp, pathsEvents)] {
             let horizon = horizons[app]!
             var kept = Set<UUID>()
-            for try await event in store.export(app: app, from: .distantPast, to: .distantFuture) { kept.insert(event.id) }
+            for try await event in store.events.export(app: app, from: .distantPast, to: .distantFuture) { kept.insert(event.id) }
             #expect(kept == Set(events.filter { $0.timestamp >= horizon }.map(\.id)), "seed \(seed), \(database), app \(app.rawValue)")
-            #expect(try await store.app(id: app)?.rawEventsKeptSince == horizon)
+            #expect(try await store.apps.app(id: app)?.rawEventsKeptSince == horizon)
         }
         // Pruning again deletes nothing more and changes nothing.
-        #expect(try await store.pruneRawEvents(now: Self.now).deletedEvents == 0)
+        #expect(try await store.dataRetention.prune(now: Self.now).deletedEvents == 0)
     }
 
     /// The first event of each id, as the store keeps it.
@@ -84,39 +89,66 @@ import Testing
         let versionFilter = SegmentFilter([.is("app_version", "2.0")])
         for zone in zones {
             for date in days {
-                metrics.append(try await store.metrics(app: metricsApp, date: date, timeZone: zone))
-                metrics.append(try await store.metrics(app: metricsApp, date: date, timeZone: zone, filter: versionFilter))
+                metrics.append(try await store.metrics.day(ReadScope(app: metricsApp, day: CalendarDay(date)!, timeZone: TimeZone(identifier: zone))))
+                metrics.append(
+                    try await store.metrics.day(
+                        ReadScope(app: metricsApp, day: CalendarDay(date)!, timeZone: TimeZone(identifier: zone), filter: versionFilter)))
             }
             for (from, to) in [(0, 40), (3, 20), (15, 19), (30, 36)] {
                 let (from, to) = (days[from + 1], days[to + 1])
-                metrics.append(try await store.metricsRange(app: metricsApp, from: from, to: to, timeZone: zone))
-                metrics.append(try await store.metricsRange(app: metricsApp, from: from, to: to, timeZone: zone, filter: versionFilter))
+                metrics.append(
+                    try await store.metrics.range(
+                        ReadScope(app: metricsApp, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: zone))))
+                metrics.append(
+                    try await store.metrics.range(
+                        ReadScope(
+                            app: metricsApp, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: zone), filter: versionFilter)
+                    ))
                 for period in RetentionPeriod.allCases {
-                    metrics.append(try await store.retention(app: metricsApp, from: from, to: to, timeZone: zone, period: period))
+                    metrics.append(
+                        try await store.metrics.retention(
+                            ReadScope(app: metricsApp, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: zone)),
+                            period: period))
                 }
                 let steps: [FunnelStep] = ["open", FunnelStep("screen_view", [.is("screen", "home")]), "purchase"]
                 metrics.append(
-                    try await store.funnel(app: metricsApp, steps: steps, from: from, to: to, timeZone: zone, breakdown: "app_version"))
-                metrics.append(try await store.dailyCounts(app: metricsApp, event: "open", from: from, to: to, timeZone: zone))
+                    try await store.metrics.funnel(
+                        steps, breakdown: "app_version",
+                        in: ReadScope(app: metricsApp, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: zone))))
+                metrics.append(
+                    try await store.metrics.dailyCounts(
+                        of: "open", in: ReadScope(app: metricsApp, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: zone)))
+                )
             }
             for date in [days[10], days[28]] {
-                metrics.append(try await store.returningUsers(app: metricsApp, date: date, after: [1, 7], timeZone: zone))
+                metrics.append(
+                    try await store.metrics.returningUsers(
+                        after: [1, 7], in: ReadScope(app: metricsApp, day: CalendarDay(date)!, timeZone: TimeZone(identifier: zone))))
             }
             let (from, to) = ("2026-02-09", "2026-02-23")
             for test in PathOracleTests.cases {
                 metrics.append(
-                    try await store.paths(
-                        app: pathsApp, start: test.start, kind: test.kind, direction: test.direction, depth: test.depth, from: from, to: to,
-                        timeZone: zone, filter: test.filter))
+                    try await store.metrics.paths(
+                        from: test.start, kind: test.kind, direction: test.direction, depth: test.depth,
+                        in: ReadScope(
+                            app: pathsApp, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: zone), filter: test.filter)))
             }
             for filter in [SegmentFilter([.is("plan", "pro")]), SegmentFilter([.isNot("button", "b1")])] {
-                metrics.append(try await store.metricsRange(app: pathsApp, from: from, to: to, timeZone: zone, filter: filter))
-                metrics.append(try await store.retention(app: pathsApp, from: from, to: to, timeZone: zone, filter: filter))
                 metrics.append(
-                    try await store.funnel(
-                        app: pathsApp, steps: ["open", "tap"], from: from, to: to, timeZone: zone, filter: filter, breakdown: "plan"))
+                    try await store.metrics.range(
+                        ReadScope(app: pathsApp, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: zone), filter: filter)))
+                metrics.append(
+                    try await store.metrics.retention(
+                        ReadScope(app: pathsApp, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: zone), filter: filter)))
+                metrics.append(
+                    try await store.metrics.funnel(
+                        ["open", "tap"], breakdown: "plan",
+                        in: ReadScope(
+                            app: pathsApp, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: zone), filter: filter)))
                 for date in ["2026-02-12", "2026-02-18"] {
-                    metrics.append(try await store.metrics(app: pathsApp, date: date, timeZone: zone, filter: filter))
+                    metrics.append(
+                        try await store.metrics.day(
+                            ReadScope(app: pathsApp, day: CalendarDay(date)!, timeZone: TimeZone(identifier: zone), filter: filter)))
                 }
             }
         }

@@ -12,14 +12,14 @@ import Testing
     @Test(arguments: TestDatabase.all)
     func pruningDuringIngestLosesNothingAcknowledged(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "A").app.id
+        let app = try await store.apps.create(name: "A").app.id
         let horizon = instant("2026-01-20T00:00:00Z")
         // 20,000 events before the horizon and 2,000 after it, on 2026-01-10 and 2026-01-25.
         let old = (0..<20_000).map { event(at: instant("2026-01-10T00:00:00Z").addingTimeInterval(Double($0)), user: "old\($0 % 300)") }
         let kept = (0..<2_000).map { event(at: instant("2026-01-25T00:00:00Z").addingTimeInterval(Double($0)), user: "kept\($0 % 40)") }
-        for chunk in stride(from: 0, to: old.count, by: 1_000) { try await store.insert(Array(old[chunk..<chunk + 1_000]), app: app) }
-        try await store.insert(kept, app: app)
-        _ = try await store.updateApp(app, rawRetention: .days(40))
+        for chunk in stride(from: 0, to: old.count, by: 1_000) { try await store.events.insert(Array(old[chunk..<chunk + 1_000]), app: app) }
+        try await store.events.insert(kept, app: app)
+        _ = try await store.apps.update(app, rawRetention: .days(40))
 
         // Four clients send 60 batches of 25 events each meanwhile, after the horizon.
         let ingested = try await withThrowingTaskGroup(of: [Event].self) { group in
@@ -32,7 +32,7 @@ import Testing
                                 at: instant("2026-01-26T00:00:00Z").addingTimeInterval(Double(client * 10_000 + batch * 25 + index)),
                                 user: "new\(client)-\(index % 7)")
                         }
-                        let result = try await store.insert(events, app: app)
+                        let result = try await store.events.insert(events, app: app)
                         #expect(result.accepted == events.count)
                         acknowledged += events
                     }
@@ -50,7 +50,7 @@ import Testing
         #expect(ingested.count == 4 * 60 * 25)
         #expect(try await RawRetentionTests.kept(store, app: app) == Set((kept + ingested).map(\.id)))
         for (date, events) in [("2026-01-10", old), ("2026-01-25", kept), ("2026-01-26", ingested)] {
-            let metrics = try await store.metrics(app: app, date: date, timeZone: "UTC")
+            let metrics = try await store.metrics.day(ReadScope(app: app, day: CalendarDay(date)!, timeZone: TimeZone(identifier: "UTC")))
             #expect(metrics.events["open"] == events.count, "\(date)")
             #expect(metrics.dau == Set(events.map(\.userID)).count, "\(date)")
         }

@@ -57,9 +57,9 @@ import Testing
         var random = SplitMix64(seed: seed &* 7_919)
         let timeZone = MetricsPropertyTests.timeZones[Int(seed) % MetricsPropertyTests.timeZones.count]
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Revenue").app.id
+        let app = try await store.apps.create(name: "Revenue").app.id
         let purchaseEvent = seed % 2 == 0 ? App.defaultPurchaseEvent : "subscribe"
-        _ = try await store.updateApp(app, segmentProperties: SegmentOracleTests.properties, purchaseEvent: seed % 2 == 0 ? nil : purchaseEvent)
+        _ = try await store.apps.update(app, segmentProperties: SegmentOracleTests.properties, purchaseEvent: seed % 2 == 0 ? nil : purchaseEvent)
         var events: [Event] = []
         for _ in 0..<600 {
             let user = "user\(Int.random(in: 0..<30, using: &random))"
@@ -91,7 +91,7 @@ import Testing
         var inserted = 0
         while inserted < events.count {
             let size = min(Int.random(in: 1...90, using: &random), events.count - inserted)
-            try await store.insert(Array(events[inserted..<inserted + size]), app: app)
+            try await store.events.insert(Array(events[inserted..<inserted + size]), app: app)
             inserted += size
         }
         return (store, app, events, timeZone, purchaseEvent)
@@ -167,7 +167,8 @@ import Testing
                 events: events, timeZone: timeZone, matching: MetricsOracle.matching(filter, properties: SegmentOracleTests.properties))
             let first = oracle.day(of: Date(unixMilliseconds: MetricsPropertyTests.start))
             for (from, to) in [(oracle.day(first, offset: 3), oracle.day(first, offset: 8)), (first, oracle.day(first, offset: 12)), (first, first)] {
-                let revenue = try await store.revenue(app: app, from: from, to: to, timeZone: timeZone, filter: filter)
+                let revenue = try await store.metrics.revenue(
+                    ReadScope(app: app, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: timeZone), filter: filter))
                 let expected = Self.expected(oracle, all: events, purchaseEvent: purchaseEvent, from: from, to: to, timeZone: timeZone)
                 #expect(revenue == expected, "seed \(seed), \(database), \(timeZone), \(from)…\(to), \(filter)")
                 checked.currencies += revenue.currencies.count
@@ -185,7 +186,7 @@ import Testing
     @Test(arguments: TestDatabase.all)
     func refusedPurchasesAreCountedInTheDataHealth(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Health").app.id
+        let app = try await store.apps.create(name: "Health").app.id
         let now = Date()
         let events = [
             event(name: "purchase", at: now, properties: ["revenue": .string("x"), "currency": "EUR"]),
@@ -195,8 +196,9 @@ import Testing
             event(name: "purchase", at: now, properties: ["revenue": 5, "currency": "EUR"]),
             event(name: "refund", at: now, properties: ["revenue": "x"]),
         ]
-        try await store.insert(events, app: app)
-        let health = try await store.dataHealth(app: app, date: ISO8601DateFormatter.day(of: now), timeZone: "UTC")
+        try await store.events.insert(events, app: app)
+        let health = try await store.metrics.dataHealth(
+            ReadScope(app: app, day: CalendarDay(ISO8601DateFormatter.day(of: now))!, timeZone: TimeZone(identifier: "UTC")))
         #expect(
             health.ignoredPurchases == [
                 Purchase.Problem.invalidRevenue.rawValue: 2, Purchase.Problem.missingRevenue.rawValue: 1,
@@ -208,16 +210,17 @@ import Testing
     @Test(arguments: TestDatabase.all)
     func purchasesCarryTheirUsersNumber(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Users").app.id
+        let app = try await store.apps.create(name: "Users").app.id
         let day = instant("2026-03-01T10:00:00Z")
         // "a" is numbered first, in a commit of its own; "b" next.
-        try await store.insert([event(name: "open", at: day, user: "a")], app: app)
-        try await store.insert(
+        try await store.events.insert([event(name: "open", at: day, user: "a")], app: app)
+        try await store.events.insert(
             [
                 event(name: "purchase", at: day, user: "b", properties: ["revenue": 3, "currency": "EUR"]),
                 event(name: "purchase", at: day.addingTimeInterval(60), user: "a", properties: ["revenue": "2.5", "currency": "eur"]),
             ], app: app)
-        let revenue = try await store.revenue(app: app, from: "2026-03-01", to: "2026-03-01", timeZone: "UTC")
+        let revenue = try await store.metrics.revenue(
+            ReadScope(app: app, days: CalendarDay("2026-03-01")!...CalendarDay("2026-03-01")!, timeZone: TimeZone(identifier: "UTC")))
         #expect(revenue.currencies["EUR"]?.revenue == "5.5")
         #expect(revenue.currencies["EUR"]?.averageRevenuePerPayingUser == "2.75")
         let rows = try await store.backend.readRollups(app: app) { _ in

@@ -12,7 +12,7 @@ import Testing
     @Test(arguments: TestDatabase.all)
     func concurrentPurchasesAndReadsStayExact(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Stress").app.id
+        let app = try await store.apps.create(name: "Stress").app.id
         let day = instant("2026-03-01T00:00:00Z")
         // 8 writers, 25 batches of 20 purchases each, of 300 users, in cents.
         let batches: [[Event]] = (0..<8).flatMap { writer in
@@ -32,13 +32,18 @@ import Testing
         let reads = try await withThrowingTaskGroup(of: [RevenueMetrics].self) { group in
             for writer in 0..<8 {
                 group.addTask {
-                    for batch in batches[writer * 25..<(writer + 1) * 25] { try await store.insert(batch, app: app) }
+                    for batch in batches[writer * 25..<(writer + 1) * 25] { try await store.events.insert(batch, app: app) }
                     return []
                 }
             }
             group.addTask {
                 var reads: [RevenueMetrics] = []
-                for _ in 0..<40 { reads.append(try await store.revenue(app: app, from: "2026-03-01", to: "2026-03-01", timeZone: "UTC")) }
+                for _ in 0..<40 {
+                    reads.append(
+                        try await store.metrics.revenue(
+                            ReadScope(app: app, days: CalendarDay("2026-03-01")!...CalendarDay("2026-03-01")!, timeZone: TimeZone(identifier: "UTC")))
+                    )
+                }
                 return reads
             }
             return try await group.reduce(into: []) { $0 += $1 }
@@ -48,7 +53,8 @@ import Testing
             #expect(earlier.payingUsers <= later.payingUsers)
             #expect(cents(earlier) <= cents(later))
         }
-        let final = try await store.revenue(app: app, from: "2026-03-01", to: "2026-03-01", timeZone: "UTC")
+        let final = try await store.metrics.revenue(
+            ReadScope(app: app, days: CalendarDay("2026-03-01")!...CalendarDay("2026-03-01")!, timeZone: TimeZone(identifier: "UTC")))
         let all = batches.joined()
         let total = all.map { event -> Decimal in
             guard case .string(let text)? = event.properties["revenue"] else { return 0 }

@@ -65,7 +65,7 @@ enum UserDataOracle {
         var inserted = 0
         while inserted < sent.count {
             let size = min(Int.random(in: 1...150, using: &random), sent.count - inserted)
-            _ = try await store.insert(Array(sent[inserted..<inserted + size]), app: app)
+            _ = try await store.events.insert(Array(sent[inserted..<inserted + size]), app: app)
             inserted += size
         }
     }
@@ -93,47 +93,59 @@ enum UserDataOracle {
             for filter in filters {
                 let key = "\(id.isDebug ? "debug" : "production") \(filter)"
                 for date in dates {
-                    read["day \(date) \(key)"] = try await store.metrics(app: id, date: date, timeZone: timeZone, filter: filter)
-                    read["returning \(date) \(key)"] = try await store.returningUsers(
-                        app: id, date: date, after: [1, 7], timeZone: timeZone, filter: filter)
+                    read["day \(date) \(key)"] = try await store.metrics.day(
+                        ReadScope(app: id, day: CalendarDay(date)!, timeZone: TimeZone(identifier: timeZone), filter: filter))
+                    read["returning \(date) \(key)"] = try await store.metrics.returningUsers(
+                        after: [1, 7], in: ReadScope(app: id, day: CalendarDay(date)!, timeZone: TimeZone(identifier: timeZone), filter: filter))
                     for name in ["tap", "screen_view", "only_deleted"] {
-                        read["distinct \(name) \(date) \(key)"] = try await store.distinctUsers(
-                            app: id, event: name, date: date, timeZone: timeZone, filter: filter)
+                        read["distinct \(name) \(date) \(key)"] = try await store.metrics.distinctUsers(
+                            of: name, in: ReadScope(app: id, day: CalendarDay(date)!, timeZone: TimeZone(identifier: timeZone), filter: filter))
                     }
-                    read["average \(date) \(key)"] = try await store.propertyAverage(
-                        app: id, event: "buy", property: "amount", date: date, timeZone: timeZone, filter: filter)
-                    read["empty \(date) \(key)"] = try await store.emptyPropertyShare(
-                        app: id, event: "tap", property: "button", date: date, timeZone: timeZone, filter: filter)
-                    read["breakdown \(date) \(key)"] = try await store.breakdown(
-                        app: id, event: "tap", property: "ref", date: date, timeZone: timeZone, filter: filter)
+                    read["average \(date) \(key)"] = try await store.metrics.average(
+                        of: "amount", event: "buy",
+                        in: ReadScope(app: id, day: CalendarDay(date)!, timeZone: TimeZone(identifier: timeZone), filter: filter))
+                    read["empty \(date) \(key)"] = try await store.metrics.emptyShare(
+                        of: "button", event: "tap",
+                        in: ReadScope(app: id, day: CalendarDay(date)!, timeZone: TimeZone(identifier: timeZone), filter: filter))
+                    read["breakdown \(date) \(key)"] = try await store.metrics.breakdown(
+                        event: "tap", by: "ref",
+                        in: ReadScope(app: id, day: CalendarDay(date)!, timeZone: TimeZone(identifier: timeZone), filter: filter))
                 }
-                read["range \(key)"] = try await store.metricsRange(app: id, from: from, to: to, timeZone: timeZone, filter: filter)
+                read["range \(key)"] = try await store.metrics.range(
+                    ReadScope(app: id, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: timeZone), filter: filter))
                 for period in [RetentionPeriod.day, .week] {
-                    read["retention \(period) \(key)"] = try await store.retention(
-                        app: id, from: from, to: to, timeZone: timeZone, period: period, filter: filter)
+                    read["retention \(period) \(key)"] = try await store.metrics.retention(
+                        ReadScope(app: id, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: timeZone), filter: filter),
+                        period: period)
                 }
                 for name in ["tap", "only_deleted", "identify"] {
-                    read["daily \(name) \(key)"] = try await store.dailyCounts(
-                        app: id, event: name, from: from, to: to, timeZone: timeZone, filter: filter)
+                    read["daily \(name) \(key)"] = try await store.metrics.dailyCounts(
+                        of: name,
+                        in: ReadScope(app: id, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: timeZone), filter: filter))
                 }
-                read["funnel \(key)"] = try await store.funnel(
-                    app: id, steps: ["open", "tap", "buy"], from: from, to: to, timeZone: timeZone, filter: filter)
-                read["funnel by plan \(key)"] = try await store.funnel(
-                    app: id, steps: ["open", "screen_view"], from: from, to: to, timeZone: timeZone, filter: filter, breakdown: "plan")
-                read["funnel by version \(key)"] = try await store.funnel(
-                    app: id, steps: ["tap", "open"], from: from, to: to, timeZone: timeZone, filter: filter, breakdown: "app_version")
+                read["funnel \(key)"] = try await store.metrics.funnel(
+                    ["open", "tap", "buy"],
+                    in: ReadScope(app: id, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: timeZone), filter: filter))
+                read["funnel by plan \(key)"] = try await store.metrics.funnel(
+                    ["open", "screen_view"], breakdown: "plan",
+                    in: ReadScope(app: id, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: timeZone), filter: filter))
+                read["funnel by version \(key)"] = try await store.metrics.funnel(
+                    ["tap", "open"], breakdown: "app_version",
+                    in: ReadScope(app: id, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: timeZone), filter: filter))
                 for (start, kind) in [("open", Paths.Kind.event), ("s1", .screen), ("deleted-screen", .screen)] {
-                    read["paths \(start) \(key)"] = try await store.paths(
-                        app: id, start: start, kind: kind, depth: 3, from: from, to: to, timeZone: timeZone, filter: filter)
+                    read["paths \(start) \(key)"] = try await store.metrics.paths(
+                        from: start, kind: kind, depth: 3,
+                        in: ReadScope(app: id, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: timeZone), filter: filter))
                 }
-                read["revenue \(key)"] = try await store.revenue(app: id, from: from, to: to, timeZone: timeZone, filter: filter)
-                read["latest \(key)"] = try await store.latestEvents(app: id, limit: 1_000, filter: filter)
+                read["revenue \(key)"] = try await store.metrics.revenue(
+                    ReadScope(app: id, days: CalendarDay(from)!...CalendarDay(to)!, timeZone: TimeZone(identifier: timeZone), filter: filter))
+                read["latest \(key)"] = try await store.events.latest(app: id, limit: 1_000, filter: filter)
             }
-            let users = try await store.users(app: id, prefix: "", limit: 100)
+            let users = try await store.users.search(app: id, prefix: "", limit: 100)
             read["users \(id.isDebug)"] = users
-            read["search \(id.isDebug)"] = try await store.users(app: id, prefix: "user1", limit: 100)
+            read["search \(id.isDebug)"] = try await store.users.search(app: id, prefix: "user1", limit: 100)
             for user in users {
-                read["timeline \(user.id) \(id.isDebug)"] = try await store.timeline(app: id, user: user.id, limit: 1_000).map {
+                read["timeline \(user.id) \(id.isDebug)"] = try await store.users.timeline(app: id, user: user.id, limit: 1_000).map {
                     [AnyHashable($0.user), AnyHashable($0.events), AnyHashable($0.properties), AnyHashable($0.appVersion)]
                 }
             }

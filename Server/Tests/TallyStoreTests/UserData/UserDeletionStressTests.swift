@@ -13,8 +13,8 @@ import Testing
     @Test(arguments: TestDatabase.all)
     func deletionsRacingIngestAndReadsLeaveConsistentRollups(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Race").app.id
-        _ = try await store.updateApp(app, segmentProperties: UserDataOracle.properties)
+        let app = try await store.apps.create(name: "Race").app.id
+        _ = try await store.apps.update(app, segmentProperties: UserDataOracle.properties)
         try await UserDataOracle.insert(UserDataOracle.events(seed: 11), into: store, app: app, seed: 11)
         var random = SplitMix64(seed: 12)
         var deleted = 0
@@ -33,41 +33,44 @@ import Testing
             deleted += try await withThrowingTaskGroup(of: Int.self) { group in
                 for batch in batches {
                     group.addTask {
-                        _ = try await store.insert(batch, app: app)
+                        _ = try await store.events.insert(batch, app: app)
                         return 0
                     }
                 }
                 group.addTask {
                     do {
-                        _ = try await store.deleteUserData(app: app, user: UserDataOracle.deleted, by: "race")
+                        _ = try await store.userData.delete(app: app, user: UserDataOracle.deleted, by: "race")
                         return 1
                     } catch TallyStoreError.Code.unknownAppUser {
                         return 0
                     }
                 }
                 group.addTask {
-                    _ = try await store.metricsRange(app: app, from: "2026-02-09", to: "2026-02-21", timeZone: "UTC")
-                    _ = try await store.timeline(app: app, user: UserDataOracle.deleted)
-                    _ = try await store.paths(app: app, start: "open", from: "2026-02-09", to: "2026-02-21", timeZone: "UTC")
+                    _ = try await store.metrics.range(
+                        ReadScope(app: app, days: CalendarDay("2026-02-09")!...CalendarDay("2026-02-21")!, timeZone: TimeZone(identifier: "UTC")))
+                    _ = try await store.users.timeline(app: app, user: UserDataOracle.deleted)
+                    _ = try await store.metrics.paths(
+                        from: "open",
+                        in: ReadScope(app: app, days: CalendarDay("2026-02-09")!...CalendarDay("2026-02-21")!, timeZone: TimeZone(identifier: "UTC")))
                     return 0
                 }
                 return try await group.reduce(0, +)
             }
         }
         #expect(deleted >= 5)
-        #expect(try await store.userDeletions(app: app).count == deleted)
+        #expect(try await store.userData.deletions(app: app).count == deleted)
         // A store given the raw events left reads the same.
         let rebuilt = try await database.makeStore()
-        let copy = try await rebuilt.createApp(name: "Rebuilt").app.id
-        _ = try await rebuilt.updateApp(copy, segmentProperties: UserDataOracle.properties)
+        let copy = try await rebuilt.apps.create(name: "Rebuilt").app.id
+        _ = try await rebuilt.apps.update(copy, segmentProperties: UserDataOracle.properties)
         for id in [app, app.debug] {
             var left: [Event] = []
-            for try await event in store.export(app: id, from: Date(unixMilliseconds: 0), to: Date(unixMilliseconds: 4_000_000_000_000)) {
+            for try await event in store.events.export(app: id, from: Date(unixMilliseconds: 0), to: Date(unixMilliseconds: 4_000_000_000_000)) {
                 var event = event
                 event.isDebug = id.isDebug
                 left.append(event)
             }
-            _ = try await rebuilt.insert(left, app: copy)
+            _ = try await rebuilt.events.insert(left, app: copy)
         }
         let read = try await UserDataOracle.metrics(store, app: app, timeZone: "Asia/Kathmandu")
         let expected = try await UserDataOracle.metrics(rebuilt, app: copy, timeZone: "Asia/Kathmandu")

@@ -11,12 +11,12 @@ import Testing
     @Test(arguments: TestDatabase.all)
     func exportHoldsEverythingStoredAboutTheUser(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Export").app.id
-        _ = try await store.updateApp(app, segmentProperties: UserDataOracle.properties)
+        let app = try await store.apps.create(name: "Export").app.id
+        _ = try await store.apps.update(app, segmentProperties: UserDataOracle.properties)
         let events = UserDataOracle.events(seed: 5)
         try await UserDataOracle.insert(events, into: store, app: app, seed: 5)
         var bytes: [UInt8] = []
-        let written = try await store.exportUserData(app: app, user: UserDataOracle.deleted) { bytes += $0 }
+        let written = try await store.userData.export(app: app, user: UserDataOracle.deleted) { bytes += $0 }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map {
             try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
         }
@@ -39,14 +39,14 @@ import Testing
         #expect(summaries.reduce(0) { $0 + Int(number($1["events"]) ?? -1) } == ids.count)
         // The same lines `tally export` writes for those events.
         var all: [UInt8] = []
-        _ = try await store.write(
+        _ = try await store.events.write(
             app: app, from: Date(unixMilliseconds: 0), to: Date(unixMilliseconds: MetricsPropertyTests.start + 30 * 86_400_000), as: .ndjson
         ) { all += $0 }
         let exportLines = Set(String(decoding: all, as: UTF8.self).split(separator: "\n").map(String.init))
         let userLines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init).filter { !$0.contains(#""record":"#) }
         #expect(userLines.filter { $0.contains(#"{"app":\#(app.rawValue),"#) }.allSatisfy(exportLines.contains))
         await #expect(throws: TallyStoreError.unknownAppUser("nobody")) {
-            try await store.exportUserData(app: app, user: "nobody") { _ in }
+            try await store.userData.export(app: app, user: "nobody") { _ in }
         }
     }
 
@@ -55,18 +55,18 @@ import Testing
     @Test(arguments: TestDatabase.all)
     func aBusyDayIsWrittenAPageAtATime(database: TestDatabase) async throws {
         let store = try await database.makeStore()
-        let app = try await store.createApp(name: "Export").app.id
+        let app = try await store.apps.create(name: "Export").app.id
         let start = Date(unixMilliseconds: MetricsPropertyTests.start)
-        let count = EventStore.userExportPage * 2 + 100
+        let count = UserDataStore.userExportPage * 2 + 100
         let events = (0..<count).map { index in
             Event(id: UUID(), name: "tap", timestamp: start.addingTimeInterval(Double(index) / 1_000), userID: "bot", sessionID: "s")
         }
-        try await store.insert(events, app: app)
-        try await store.insert([Event(id: UUID(), name: "tap", timestamp: start, userID: "tester", isDebug: true)], app: app)
+        try await store.events.insert(events, app: app)
+        try await store.events.insert([Event(id: UUID(), name: "tap", timestamp: start, userID: "tester", isDebug: true)], app: app)
 
         var pages: [Int] = []
         var ids: [String] = []
-        let written = try await store.exportUserData(app: app, user: "bot") { bytes in
+        let written = try await store.userData.export(app: app, user: "bot") { bytes in
             let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map {
                 try! JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
             }
@@ -75,14 +75,14 @@ import Testing
             ids += events.compactMap { $0["id"] as? String }
         }
         #expect(written == count)
-        #expect(pages == [EventStore.userExportPage, EventStore.userExportPage, 100])
+        #expect(pages == [UserDataStore.userExportPage, UserDataStore.userExportPage, 100])
         #expect(ids == events.map(\.id.uuidString))
 
-        #expect(try await store.hasUserData(app: app, user: "bot"))
-        #expect(try await store.hasUserData(app: app, user: "tester"), "a user of debug builds only")
-        #expect(try await !store.hasUserData(app: app, user: "nobody"))
+        #expect(try await store.userData.contains(app: app, user: "bot"))
+        #expect(try await store.userData.contains(app: app, user: "tester"), "a user of debug builds only")
+        #expect(try await !store.userData.contains(app: app, user: "nobody"))
         await #expect(throws: TallyStoreError.unknownApp(AppID(rawValue: 999))) {
-            try await store.hasUserData(app: AppID(rawValue: 999), user: "bot")
+            try await store.userData.contains(app: AppID(rawValue: 999), user: "bot")
         }
     }
 

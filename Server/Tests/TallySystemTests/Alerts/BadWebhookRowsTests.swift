@@ -26,7 +26,7 @@ struct BadWebhookRowsTests {
         let database = try await TestDatabase.sqlite.makeDatabase()
         defer { TestDatabase.sqlite.removeDatabase(database) }
         let store = try await EventStore(database: database)
-        let app = try await store.createApp(name: "Broken").app.id
+        let app = try await store.apps.create(name: "Broken").app.id
         let now = Date().unixMilliseconds
         try await (store.backend as! SQLiteBackend).pool.write { db in
             let rows =
@@ -55,14 +55,14 @@ struct BadWebhookRowsTests {
         for round in 0..<2 {
             // Given up within the collector's first passes over the outbox, which run every second.
             let deadline = ContinuousClock.now + .seconds(30)
-            var deliveries = try await store.webhookDeliveries(app: app, limit: 100)
+            var deliveries = try await store.alerts.deliveries(app: app, limit: 100)
             while deliveries.contains(where: { $0.state != .gaveUp }) || deliveries.count < count, ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(100))
-                deliveries = try await store.webhookDeliveries(app: app, limit: 100)
+                deliveries = try await store.alerts.deliveries(app: app, limit: 100)
             }
             #expect(collector.isRunning, "round \(round)")
             #expect(deliveries.count == count && deliveries.allSatisfy { $0.state == .gaveUp && $0.lastError?.isEmpty == false })
-            #expect(try await store.alertEvaluations(app: app).isEmpty)
+            #expect(try await store.alerts.evaluations(app: app).isEmpty)
             let (_, response) = try await URLSession.shared.data(from: collector.url.appending(path: "healthz"))
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
             await collector.kill()

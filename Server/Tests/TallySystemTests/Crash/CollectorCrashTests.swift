@@ -1,5 +1,6 @@
 import Foundation
 import SeededRandom
+import TallyEvent
 import TallyStore
 import TallyStoreTesting
 import Testing
@@ -82,7 +83,7 @@ struct CollectorCrashTests {
     /// A store on `database` with a new app, and the app's ingest key.
     static func app(on database: String) async throws -> (EventStore, AppID, String) {
         let store = try await EventStore(database: database)
-        let app = try await store.createApp(name: "Crash test")
+        let app = try await store.apps.create(name: "Crash test")
         return (store, app.app.id, app.ingestKey)
     }
 
@@ -104,7 +105,7 @@ struct CollectorCrashTests {
         for client in clients { try await client.finish() }
         let tracked = clients.flatMap(\.tracked)
         var stored: [String] = []
-        for try await event in store.export(app: app, from: .distantPast, to: .distantFuture) {
+        for try await event in store.events.export(app: app, from: .distantPast, to: .distantFuture) {
             stored.append(event.id.uuidString.lowercased())
         }
         #expect(clients.map(\.dropped) == clients.map { _ in 0 })
@@ -121,7 +122,7 @@ struct CollectorCrashTests {
         var counted = 0
         for day in [Date().addingTimeInterval(-86_400), Date()] {
             let date = day.formatted(Date.ISO8601FormatStyle().year().month().day())
-            counted += try await store.metrics(app: app, date: date).events["crash_test", default: 0]
+            counted += try await store.metrics.day(ReadScope(app: app, day: CalendarDay(date)!)).events["crash_test", default: 0]
         }
         return counted
     }

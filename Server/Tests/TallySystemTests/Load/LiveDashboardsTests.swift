@@ -22,12 +22,12 @@ struct LiveDashboardsTests {
         let database = try await TestDatabase.sqlite.makeDatabase()
         defer { TestDatabase.sqlite.removeDatabase(database) }
         let store = try await EventStore(database: database)
-        let app = try await store.createApp(name: "Live")
+        let app = try await store.apps.create(name: "Live")
         let access = DashboardAccess(store: store, passwordCost: 4)
         var sessions: [String] = []
         for user in 0..<Self.tabs / 5 {
             let created = try await access.createUser(name: "user-\(user)", password: "load-test-password")
-            try await store.setRole(.viewer, of: created.id, in: app.app.id)
+            try await store.members.setRole(.viewer, of: created.id, in: app.app.id)
             sessions.append(try await access.signIn(name: "user-\(user)", password: "load-test-password", from: "127.0.0.1").token)
         }
         // Every tab is on this host's one address: more than one address may hold by default.

@@ -1,4 +1,5 @@
 import Foundation
+import TallyEvent
 import TallyServerTesting
 import TallyStore
 import TallyStoreTesting
@@ -22,7 +23,7 @@ struct SustainedIngestTests {
         defer { TestDatabase.sqlite.removeDatabase(database) }
         let store = try await EventStore(database: database)
         var apps: [NewApp] = []
-        for index in 0..<8 { apps.append(try await store.createApp(name: "Load \(index)")) }
+        for index in 0..<8 { apps.append(try await store.apps.create(name: "Load \(index)")) }
         let collector = try await Collector(database: database)
         let start = Date()
         let keys = apps.map(\.ingestKey)
@@ -51,7 +52,9 @@ struct SustainedIngestTests {
         // (at most one per connection and run) may be too.
         var stored = 0
         for day in Set([start, Date()].map { $0.formatted(Date.ISO8601FormatStyle().year().month().day()) }) {
-            for app in apps { stored += try await store.metrics(app: app.app.id, date: day).events["load_test", default: 0] }
+            for app in apps {
+                stored += try await store.metrics.day(ReadScope(app: app.app.id, day: CalendarDay(day)!)).events["load_test", default: 0]
+            }
         }
         #expect(stored >= requests * 50 && stored <= (requests + 16 * results.count) * 50, "\(stored) stored of \(requests) answered batches")
         // Flat: the peak of the second half is within 5% and 8 MiB of the first half's.
