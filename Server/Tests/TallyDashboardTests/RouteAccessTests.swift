@@ -27,7 +27,7 @@ import Testing
         /// The app's write token (`Authorization: Bearer`), the read token's twin that writes.
         case writeToken
         /// A loopback client, or the metrics token: this test's client is on loopback and is
-        /// let in (`MetricsExpositionTests` checks the others are not).
+        /// let in (`TelemetryExpositionTests` checks the others are not).
         case loopbackOrMetricsToken
         /// A signed-in session (the session cookie).
         case session

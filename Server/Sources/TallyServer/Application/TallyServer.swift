@@ -32,7 +32,7 @@ public import TallyStore
 /// - `GET /openapi.json`: the OpenAPI 3.1 document of every route here (``OpenAPIDocument``).
 /// - `GET /metrics`, from loopback or with ``ServerSettings/metricsToken``: the
 ///   Prometheus metrics of `PrometheusMetricsFactory.defaultRegistry`, which a process fills
-///   by bootstrapping `MetricsSystem` with a `PrometheusMetricsFactory` (see ``IngestMetrics``).
+///   by bootstrapping `MetricsSystem` with a `PrometheusMetricsFactory` (see ``IngestTelemetry``).
 ///
 /// Live views hear the commits from the store (``EventLog/commits()``), not from the collector.
 public struct TallyServer: Sendable {
@@ -67,17 +67,17 @@ public struct TallyServer: Sendable {
         )
         let metrics = MetricsController(store: store, apps: apps, reads: reads)
         router.post("/v1/events") { request, context in
-            try await IngestMetrics.counting(api: "tally") { try await ingest.ingest(request, context: context) }
+            try await IngestTelemetry.counting(api: "tally") { try await ingest.ingest(request, context: context) }
         }
         let compatibility = CompatibilityController(ingest: ingest)
         for path in Self.postHogPaths {
             router.post(RouterPath(path)) { request, context in
-                try await IngestMetrics.counting(api: "posthog") { try await compatibility.postHog(request, context: context) }
+                try await IngestTelemetry.counting(api: "posthog") { try await compatibility.postHog(request, context: context) }
             }
         }
         for type in [nil] + Self.segmentTypes {
             router.post(RouterPath("/v1/\(type ?? "batch")")) { request, context in
-                try await IngestMetrics.counting(api: "segment") { try await compatibility.segment(request, context: context, type: type) }
+                try await IngestTelemetry.counting(api: "segment") { try await compatibility.segment(request, context: context, type: type) }
             }
         }
         router.get("/v1/metrics") { request, _ in try await metrics.day(request) }
@@ -100,7 +100,7 @@ public struct TallyServer: Sendable {
         router.delete("/v1/annotations/:id") { request, context in try await annotations.delete(request, context: context) }
         router.get("/healthz") { _, _ in try Response.json(["status": "ok"]) }
         router.get("/openapi.json") { _, _ in try OpenAPIDocument.response() }
-        let exposition = MetricsExposition(
+        let exposition = TelemetryExposition(
             registry: PrometheusMetricsFactory.defaultRegistry, token: settings.metricsToken, proxies: settings.trustedProxies)
         router.get("/metrics") { request, context in try exposition.serve(request, context: context) }
     }

@@ -33,7 +33,7 @@ struct IngestController {
     /// - Throws: 429 with the wait.
     func admit(_ client: IPAddress?) throws(APIError) {
         guard let client, let wait = wrongKeys.wait(for: client, at: configuration.now()) else { return }
-        Counter(label: IngestMetrics.rateLimited, dimensions: [("limit", "wrong_key")]).increment()
+        Counter(label: IngestTelemetry.rateLimited, dimensions: [("limit", "wrong_key")]).increment()
         throw APIError.tooManyRequests(retryAfter: wait)
     }
 
@@ -81,11 +81,11 @@ struct IngestController {
         if let addressLimiter, let address = client,
             let wait = addressLimiter.take(envelope.events.count, for: address, at: receivedAt)
         {
-            Counter(label: IngestMetrics.rateLimited, dimensions: [("limit", "address")]).increment()
+            Counter(label: IngestTelemetry.rateLimited, dimensions: [("limit", "address")]).increment()
             throw APIError.tooManyRequests(retryAfter: wait)
         }
         if let appLimiter, let wait = appLimiter.take(envelope.events.count, for: app.id, at: receivedAt) {
-            Counter(label: IngestMetrics.rateLimited, dimensions: [("limit", "app")]).increment()
+            Counter(label: IngestTelemetry.rateLimited, dimensions: [("limit", "app")]).increment()
             throw APIError.tooManyRequests(retryAfter: wait)
         }
         let batch = IngestDecoder(configuration: configuration).validate(
@@ -108,7 +108,7 @@ struct IngestController {
         } catch {
             context.logger.error("ingest failed to record data health", metadata: ["app": "\(app.id.rawValue)", "error": "\(error)"])
         }
-        IngestMetrics.record(accepted: accepted, duplicates: duplicates, rejectedByReason: batch.rejectedByReason)
+        IngestTelemetry.record(accepted: accepted, duplicates: duplicates, rejectedByReason: batch.rejectedByReason)
         return IngestResponse(accepted: accepted, duplicates: duplicates, rejected: batch.rejected)
     }
 

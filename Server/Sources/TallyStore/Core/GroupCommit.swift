@@ -64,9 +64,9 @@ final class GroupCommit<Writer: GroupWriter>: Sendable {
     let writer: Writer
     private let maximumEvents: Int
     private let queue = Locked(Queue())
-    /// The batches and events of each committed transaction (see ``StoreMetrics``).
-    private let committedBatches = Recorder(label: StoreMetrics.groupCommitBatches)
-    private let committedEvents = Recorder(label: StoreMetrics.groupCommitEvents)
+    /// The batches and events of each committed transaction (see ``StoreTelemetry``).
+    private let committedBatches = Recorder(label: StoreTelemetry.groupCommitBatches)
+    private let committedEvents = Recorder(label: StoreTelemetry.groupCommitEvents)
 
     /// A group commit through `writer` whose transactions take batches up to `maximumEvents` events.
     init(writer: Writer, maximumEvents: Int = GroupCommitDefaults.maximumEvents) {

@@ -28,7 +28,7 @@ extension PostgresClient {
             do {
                 let result = try await body(connection)
                 // The server's wait for the disk is the commit's: reported as the fsync's.
-                _ = try await Timer(label: StoreMetrics.fsyncSeconds).measure { try await connection.query("COMMIT", logger: logger) }
+                _ = try await Timer(label: StoreTelemetry.fsyncSeconds).measure { try await connection.query("COMMIT", logger: logger) }
                 return result
             } catch {
                 try? await connection.rollback(to: nil, logger: logger)

@@ -29,8 +29,8 @@ final class WALSync: Sendable {
     /// The open WAL file, or -1 before the first sync. Used on `queue` only.
     private let file = Locked<Int32>(-1)
     private let queue = DispatchQueue(label: "TallyStore.WALSync")
-    /// Each `fsync`'s wait for the disk, reported as ``StoreMetrics/fsyncSeconds``.
-    private let fsyncTimer = Timer(label: StoreMetrics.fsyncSeconds)
+    /// Each `fsync`'s wait for the disk, reported as ``StoreTelemetry/fsyncSeconds``.
+    private let fsyncTimer = Timer(label: StoreTelemetry.fsyncSeconds)
 
     /// Syncs the WAL of the database at `databasePath`.
     init(databasePath: String) {

@@ -13,7 +13,7 @@ import Testing
 
 /// `GET /metrics`: what `tally serve` reports in Prometheus' format, and who may read it.
 @Suite("GET /metrics")
-struct MetricsExpositionTests {
+struct TelemetryExpositionTests {
     @Test func tallyServeReportsIngestOutcomesGroupCommitsAndDiskWaits() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tally-metrics-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -57,16 +57,16 @@ struct MetricsExpositionTests {
 
     @Test func onlyClientsOnThisHostOrWithTheTokenMayRead() {
         let token = "metrics-token-0123456789"
-        #expect(MetricsExposition.allows(isLocal: true, authorization: nil, token: nil))
-        #expect(!MetricsExposition.allows(isLocal: false, authorization: nil, token: nil))
-        #expect(!MetricsExposition.allows(isLocal: false, authorization: "Bearer \(token)", token: nil))
-        #expect(MetricsExposition.allows(isLocal: false, authorization: "Bearer \(token)", token: token))
-        #expect(!MetricsExposition.allows(isLocal: false, authorization: "Bearer \(token)x", token: token))
-        #expect(!MetricsExposition.allows(isLocal: false, authorization: token, token: token))
+        #expect(TelemetryExposition.allows(isLocal: true, authorization: nil, token: nil))
+        #expect(!TelemetryExposition.allows(isLocal: false, authorization: nil, token: nil))
+        #expect(!TelemetryExposition.allows(isLocal: false, authorization: "Bearer \(token)", token: nil))
+        #expect(TelemetryExposition.allows(isLocal: false, authorization: "Bearer \(token)", token: token))
+        #expect(!TelemetryExposition.allows(isLocal: false, authorization: "Bearer \(token)x", token: token))
+        #expect(!TelemetryExposition.allows(isLocal: false, authorization: token, token: token))
         // With a token, a client on this host presents it too: a relay on the host that adds
         // no forwarding header makes every client look local.
-        #expect(!MetricsExposition.allows(isLocal: true, authorization: nil, token: token))
-        #expect(MetricsExposition.allows(isLocal: true, authorization: "Bearer \(token)", token: token))
+        #expect(!TelemetryExposition.allows(isLocal: true, authorization: nil, token: token))
+        #expect(TelemetryExposition.allows(isLocal: true, authorization: "Bearer \(token)", token: token))
         var configuration = ServerSettings()
         configuration.metricsToken = "short"
         #expect(throws: ConfigurationError.self) { try configuration.validate() }

@@ -13,9 +13,9 @@ import TallyHTTP
 ///
 /// The registry is filled through swift-metrics' `MetricsSystem` bootstrapped with a
 /// `PrometheusMetricsFactory` over it, as `tally serve` does: the ingest routes' counters
-/// (``IngestMetrics``), the store's group commits and disk waits (`StoreMetrics`), and the
+/// (``IngestTelemetry``), the store's group commits and disk waits (`StoreTelemetry`), and the
 /// dashboard's open pages.
-struct MetricsExposition {
+struct TelemetryExposition {
     let registry: PrometheusCollectorRegistry
     let token: String?
     let proxies: TrustedProxies

@@ -4,8 +4,8 @@ import Metrics
 
 /// What the ingest routes report for operators through swift-metrics' `MetricsSystem`, which
 /// the application bootstraps (`tally serve` with Prometheus, served at `GET /metrics`; see
-/// ``MetricsExposition``). Without a bootstrap the reports cost nothing.
-enum IngestMetrics {
+/// ``TelemetryExposition``). Without a bootstrap the reports cost nothing.
+enum IngestTelemetry {
     /// Counter of ingest requests, by `api` (`tally`, `posthog`, `segment`) and answer `status`.
     static let requests = "tally_ingest_requests_total"
     /// Counter of the events of ingest requests, by `outcome`: `accepted`, `duplicate`, `rejected`.
