@@ -13,9 +13,7 @@ extension DayReport {
     /// ``PageQuery/filter``.
     public static func load(from store: EventStore, app: AppID, layout: DashboardLayout, query: PageQuery) async throws -> DayReport {
         let metrics = store.metrics
-        var everything = query.scope(of: app.production, days: query.date...query.date)
-        everything.filter = SegmentFilter()
-        async let health = metrics.dataHealth(everything)
+        async let health = metrics.dataHealth(ReadScope(app: app.production, day: query.date, timeZone: query.timeZone))
         let app = query.debug ? app.debug : app.production
         let start = min(query.from, query.date.adding(-29))
         let shift = -query.days
@@ -98,7 +96,7 @@ extension DayReport {
     /// averages, empty shares and breakdowns from the day's raw events (saying so when the
     /// app no longer keeps them all), one query each, side by side.
     public static func load(from store: EventStore, layout: DashboardLayout, in scope: ReadScope) async throws -> DayReport {
-        let scope = ReadScope(app: scope.app, day: scope.day, timeZone: scope.timeZone, filter: scope.filter)
+        let scope = scope.lastDay
         async let dayMetrics = store.metrics.day(scope)
         async let stored = store.apps.app(id: scope.app.production)
         // The raw-event measures are independent reads: the store's pool runs them side by side.

@@ -42,6 +42,9 @@ public struct ReadScope: Hashable, Sendable {
     /// The last day: the one a read of a single day (``MetricStore/day(_:)``) reports.
     public var day: CalendarDay { days.upperBound }
 
+    /// This scope narrowed to its last day (``day``): what a read of one day covers.
+    public var lastDay: ReadScope { ReadScope(app: app, day: day, timeZone: timeZone, filter: filter) }
+
     /// This scope, checked to span at most ``maximumDays`` days.
     ///
     /// - Throws: ``TallyStoreError/invalidRange(from:to:)``.

@@ -48,7 +48,7 @@ extension MetricStore {
         @Sendable func cohorts(_ calendar: LocalCalendar) throws -> [Range<Int64>] {
             try days.map { back in try calendar.buckets(of: day.advanced(by: -back)...day.advanced(by: -back)) }
         }
-        return try await read(ReadScope(app: scope.app, day: day, timeZone: scope.timeZone, filter: scope.filter)) { calendar in
+        return try await read(scope.lastDay) { calendar in
             RollupNeeds(userWindows: try cohorts(calendar) + [calendar.buckets(of: day...day)])
         } body: { reader, calendar in
             let counts = try reader.returning(to: calendar.buckets(of: day...day), from: cohorts(calendar))
