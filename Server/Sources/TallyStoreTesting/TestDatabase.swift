@@ -30,6 +30,12 @@ public enum TestDatabase: String, CaseIterable, Sendable, CustomStringConvertibl
         return [.sqlite]
     }()
 
+    /// The databases of a stress test of the engine's own threads (the halves of a day's users,
+    /// of a path's sessions, of a funnel's users), which count either database's rows alike:
+    /// ``all`` in a plain run, SQLite alone under ThreadSanitizer, where the ingest such a test
+    /// needs to pass the engine's thresholds takes most of its minutes.
+    public static var engineStress: [TestDatabase] { Array(ThreadSanitizer.prefix(1, of: all)) }
+
     /// A database of this kind for one store: the path of a SQLite file in a fresh temporary
     /// folder, or the URL of a fresh database created on the PostgreSQL server.
     public func makeDatabase() async throws -> String {

@@ -181,7 +181,7 @@ import Testing
 /// each equals brute force, and once more events land in the same buckets, the next answers
 /// count them too (the log cache serves a bucket's log only at the revision read).
 @Suite struct FunnelStressTests {
-    @Test(arguments: TestDatabase.all)
+    @Test(arguments: TestDatabase.engineStress)
     func concurrentFunnelsOfManyUsersMatchBruteForce(database: TestDatabase) async throws {
         var random = SplitMix64(seed: 30)
         let store = try await database.makeStore()

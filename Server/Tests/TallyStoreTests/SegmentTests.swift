@@ -210,7 +210,7 @@ import Testing
 /// thread: in UTC (day logs alone) and in Kathmandu (a day log and the bucket logs of the
 /// rest), several read at once, each equals brute force.
 @Suite struct SegmentScanStressTests {
-    @Test(arguments: TestDatabase.all)
+    @Test(arguments: TestDatabase.engineStress)
     func aFilteredDayOfManyUsersMatchesBruteForce(database: TestDatabase) async throws {
         var random = SplitMix64(seed: 31)
         let store = try await database.makeStore()
@@ -233,8 +233,9 @@ import Testing
         }
         let runs = Set(events.filter { (start..<start + 86_400_000).contains($0.timestamp.unixMilliseconds) }.map { [$0.userID, $0.name] })
         #expect(runs.count > RollupReader.runsForTwoThreads)
-        for timeZone in ["UTC", "Asia/Kathmandu"] {
-            for filter in [SegmentFilter([.is("app_version", "2.0")]), SegmentFilter([.is("app_version", "2.0"), .isNot("platform", "iOS")])] {
+        for timeZone in ThreadSanitizer.prefix(1, of: ["Asia/Kathmandu", "UTC"]) {
+            let filters = [SegmentFilter([.is("app_version", "2.0"), .isNot("platform", "iOS")]), SegmentFilter([.is("app_version", "2.0")])]
+            for filter in ThreadSanitizer.prefix(1, of: filters) {
                 let oracle = MetricsOracle(
                     events: events, timeZone: timeZone, matching: MetricsOracle.matching(filter, properties: SegmentProperties()))
                 let expected = oracle.metrics(date: "2026-03-02", timeZone: timeZone)
@@ -296,7 +297,7 @@ import Testing
             let batch = events(12)
             try await store.events.insert(batch, app: app)
             stored += batch
-            if commit % 20 == 0 { try await check("after \(commit) small commits") }
+            if commit % (ThreadSanitizer.isActive ? 60 : 20) == 0 { try await check("after \(commit) small commits") }
         }
         // Large commits: tails past the bytes a log keeps beside it, folded.
         for commit in 1...4 {
